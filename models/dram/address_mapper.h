@@ -1,0 +1,40 @@
+#pragma once
+// Physical address -> (channel, rank, bank group, bank, row, column burst) decoding.
+// Schemes are chosen by name (STYLE.md rule 4); fields are listed LSB first above
+// the burst offset. Field sizes are powers of two (validated in DramParams).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vp::dram {
+
+struct DramParams;
+
+struct DramAddress {
+    unsigned channel = 0, rank = 0, bank_group = 0, bank = 0;  // bank: index within the rank (0..banks-1)
+    std::uint64_t row = 0;
+    std::uint64_t column = 0;  // in bursts within the row
+};
+
+class AddressMapper {
+public:
+    explicit AddressMapper(const DramParams& p);
+    DramAddress decode(std::uint64_t addr) const;
+    // Inverse of decode for the first byte of a burst (used by tests and generators).
+    std::uint64_t encode(const DramAddress& a) const;
+
+    static bool is_known(const std::string& name);
+    static std::vector<std::string> names();
+
+private:
+    enum Field { Col, Chan, Rank, BankGroup, Bank, Row };
+    struct Slice {
+        Field field;
+        unsigned bits;
+    };
+    std::vector<Slice> m_order;  // LSB first
+    unsigned m_offset_bits;      // log2(burst bytes)
+    unsigned m_banks_per_group;
+};
+
+}  // namespace vp::dram

@@ -1,0 +1,342 @@
+#include "models/dram/dram_controller.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace vp::dram {
+
+using namespace sc_core;
+using namespace tlm;
+
+struct DramController::TxnExt : tlm_extension<DramController::TxnExt> {
+    int port = 0;
+    std::uint64_t arrival_ps = 0;
+    unsigned parts_left = 0;
+    std::uint64_t done_cycle = 0;
+    tlm_extension_base* clone() const override { return new TxnExt(*this); }
+    void copy_from(const tlm_extension_base& e) override { *this = static_cast<const TxnExt&>(e); }
+};
+
+namespace {
+template <typename F>
+std::function<double()> sum_over(const std::vector<std::unique_ptr<DramChannel>>& chans, F f) {
+    return [&chans, f]() {
+        double s = 0;
+        for (const auto& c : chans) s += double(f(c->counters()));
+        return s;
+    };
+}
+}  // namespace
+
+DramController::DramController(sc_module_name name, const DramParams& p, stats::Group& parent,
+                               trace::Tracer* tracer)
+    : sc_module(name),
+      socket("socket"),
+      m_p(p),
+      m_map(m_p),
+      m_peq(this, &DramController::peq_cb),
+      m_tck(double(p.tck_ps), SC_PS),
+      m_stats(parent, basename()),
+      m_reads(m_stats, "reads", "read transactions completed", "count",
+              sum_over(m_channels, [](const ChannelCounters& c) { return c.reads; })),
+      m_writes(m_stats, "writes", "write transactions completed", "count",
+               sum_over(m_channels, [](const ChannelCounters& c) { return c.writes; })),
+      m_bytes_read(m_stats, "bytes_read", "bytes read", "B",
+                   sum_over(m_channels, [](const ChannelCounters& c) { return c.bytes_read; })),
+      m_bytes_written(m_stats, "bytes_written", "bytes written", "B",
+                      sum_over(m_channels, [](const ChannelCounters& c) { return c.bytes_written; })),
+      m_row_hits(m_stats, "row_hits", "bursts served from the open row", "count",
+                 sum_over(m_channels, [](const ChannelCounters& c) { return c.row_hits; })),
+      m_row_misses(m_stats, "row_misses", "bursts that needed an ACT to a closed bank", "count",
+                   sum_over(m_channels, [](const ChannelCounters& c) { return c.row_misses; })),
+      m_row_conflicts(m_stats, "row_conflicts", "bursts that needed PRE and ACT (other row open)", "count",
+                      sum_over(m_channels, [](const ChannelCounters& c) { return c.row_conflicts; })),
+      m_activates(m_stats, "activates", "ACT commands", "count",
+                  sum_over(m_channels, [](const ChannelCounters& c) { return c.activates; })),
+      m_precharges(m_stats, "precharges", "PRE commands (incl. auto-precharge)", "count",
+                   sum_over(m_channels, [](const ChannelCounters& c) { return c.precharges; })),
+      m_refreshes(m_stats, "refreshes", "REF commands", "count",
+                  sum_over(m_channels, [](const ChannelCounters& c) { return c.refreshes; })),
+      m_busy_cycles(m_stats, "data_bus_busy_cycles", "cycles the data bus transferred data (all channels)", "tCK",
+                    sum_over(m_channels, [](const ChannelCounters& c) { return c.data_bus_busy_cycles; })),
+      m_bandwidth(m_stats, "bandwidth", "achieved bandwidth over the simulated time", "GB/s",
+                  [this]() {
+                      double t = double(m_end_cycle) * double(m_p.tck_ps) * 1e-12;
+                      return t > 0 ? (m_bytes_read.value() + m_bytes_written.value()) / t * 1e-9 : 0.0;
+                  }),
+      m_utilisation(m_stats, "bus_utilisation", "data bus busy fraction", "ratio",
+                    [this]() {
+                        double c = double(m_end_cycle) * double(m_p.channels);
+                        return c > 0 ? m_busy_cycles.value() / c : 0.0;
+                    }),
+      m_row_hit_rate(m_stats, "row_hit_rate", "row hits / bursts", "ratio",
+                     [this]() {
+                         double b = m_row_hits.value() + m_row_misses.value() + m_row_conflicts.value();
+                         return b > 0 ? m_row_hits.value() / b : 0.0;
+                     }),
+      m_avg_queue(m_stats, "queue_occupancy_avg", "time-averaged transactions queued per channel", "count",
+                  [this]() {
+                      double s = 0;
+                      for (const auto& c : m_channels) s += double(c->counters().occupancy_integral);
+                      double cyc = double(m_end_cycle) * double(m_p.channels);
+                      return cyc > 0 ? s / cyc : 0.0;
+                  }),
+      m_max_queue(m_stats, "queue_occupancy_max", "largest queue length of any channel", "count",
+                  [this]() {
+                      std::uint64_t m = 0;
+                      for (const auto& c : m_channels) m = std::max(m, c->counters().max_occupancy);
+                      return double(m);
+                  }),
+      m_peak_bw(m_stats, "peak_bandwidth", "theoretical peak bandwidth", "GB/s"),
+      m_errors(m_stats, "address_errors", "transactions rejected (address out of range or too long)", "count"),
+      m_blocking(m_stats, "blocking_accesses", "b_transport calls (fixed-latency fallback)", "count"),
+      m_backpressure(m_stats, "backpressure_events", "BEGIN_REQ whose END_REQ was delayed (queue full)", "count"),
+      m_latency(m_stats, "latency", "BEGIN_REQ to BEGIN_RESP", "ns", 5.0, 400) {
+    socket.register_nb_transport_fw(this, &DramController::nb_transport_fw);
+    socket.register_b_transport(this, &DramController::b_transport);
+    socket.register_transport_dbg(this, &DramController::transport_dbg);
+    for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map));
+    m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
+    if (tracer) {
+        m_sig_queue = tracer->add(m_stats.path() + ".queue_depth", 16);
+        m_sig_busy = tracer->add(m_stats.path() + ".busy", 1);
+    }
+    SC_METHOD(tick);
+    sensitive << m_wake;
+    dont_initialize();
+}
+
+DramController::~DramController() = default;
+
+std::uint64_t DramController::bytes_served() const {
+    std::uint64_t b = 0;
+    for (const auto& c : m_channels) b += c->counters().bytes_read + c->counters().bytes_written;
+    return b;
+}
+
+std::uint64_t DramController::cycle_now() const {
+    std::uint64_t ps = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    return (ps + m_p.tck_ps - 1) / m_p.tck_ps;
+}
+
+DramController::TxnExt* DramController::ext_of(tlm_generic_payload& t) const {
+    TxnExt* e = nullptr;
+    t.get_extension(e);
+    return e;
+}
+
+tlm_sync_enum DramController::nb_transport_fw(int port, tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {
+    if (ph == BEGIN_REQ) {
+        TxnExt* e;
+        if (m_ext_free.empty()) {
+            m_ext_pool.emplace_back(new TxnExt);
+            e = m_ext_pool.back().get();
+        } else {
+            e = m_ext_free.back();
+            m_ext_free.pop_back();
+        }
+        e->port = port;
+        e->arrival_ps = (sc_time_stamp() + d).value() / sc_time(1, SC_PS).value();
+        e->parts_left = 0;
+        e->done_cycle = 0;
+        t.set_extension(e);
+        t.acquire();
+        ++m_in_flight;
+        m_peq.notify(t, ph, d);
+        return TLM_ACCEPTED;
+    }
+    if (ph == END_RESP) {
+        m_peq.notify(t, ph, d);
+        return TLM_COMPLETED;
+    }
+    SC_REPORT_FATAL("vp/dram", "illegal phase on the forward path (base protocol violation)");
+    return TLM_COMPLETED;
+}
+
+bool DramController::check_request(tlm_generic_payload& t) const {
+    if (t.get_data_length() == 0 || t.get_data_length() > m_p.max_request_bytes ||
+        t.get_address() + t.get_data_length() > m_p.capacity_bytes() || t.get_byte_enable_ptr() ||
+        (t.get_command() != TLM_READ_COMMAND && t.get_command() != TLM_WRITE_COMMAND))
+        return false;
+    return true;
+}
+
+bool DramController::try_admit(tlm_generic_payload& t) {
+    TxnExt* e = ext_of(t);
+    const std::uint64_t now = cycle_now() + m_p.frontend_latency_ck;
+    const bool write = t.get_command() == TLM_WRITE_COMMAND;
+    const std::uint64_t addr = t.get_address();
+    const unsigned len = t.get_data_length();
+    if (m_channels.size() == 1) {
+        if (m_channels[0]->full()) return false;
+        e->parts_left = 1;
+        m_channels[0]->enqueue(&t, write, addr, len, now);
+        return true;
+    }
+    // Split the transaction into runs of consecutive bursts that map to one channel.
+    const std::uint64_t bb = m_p.burst_bytes();
+    struct Seg {
+        unsigned ch;
+        std::uint64_t a;
+        unsigned n;
+    };
+    std::vector<Seg> segs;
+    std::vector<unsigned> need(m_channels.size(), 0);
+    for (std::uint64_t a = addr; a < addr + len;) {
+        std::uint64_t end = std::min<std::uint64_t>(addr + len, (a / bb + 1) * bb);
+        unsigned ch = m_map.decode(a).channel;
+        if (!segs.empty() && segs.back().ch == ch) segs.back().n += unsigned(end - a);
+        else {
+            segs.push_back({ch, a, unsigned(end - a)});
+            ++need[ch];
+        }
+        a = end;
+    }
+    for (std::size_t c = 0; c < m_channels.size(); ++c)
+        if (need[c] && m_channels[c]->occupancy() + need[c] > m_p.queue_depth) return false;
+    e->parts_left = unsigned(segs.size());
+    for (const Seg& s : segs) m_channels[s.ch]->enqueue(&t, write, s.a, s.n, now);
+    return true;
+}
+
+void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
+    if (ph == BEGIN_REQ) {
+        m_bytes_requested += t.get_data_length();
+        if (!check_request(t)) {
+            ++m_errors;
+            t.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+            tlm_phase p = END_REQ;
+            sc_time d = SC_ZERO_TIME;
+            socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
+            m_peq.notify(t, BEGIN_RESP, m_tck);
+            return;
+        }
+        if (!m_blocked.empty() || !try_admit(t)) {
+            ++m_backpressure;
+            m_blocked.push_back(&t);
+            return;
+        }
+        tlm_phase p = END_REQ;
+        sc_time d = SC_ZERO_TIME;
+        socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
+        trace_queue();
+        m_wake.notify(sc_time(double((cycle_now() + m_p.frontend_latency_ck) * m_p.tck_ps), SC_PS) - sc_time_stamp());
+    } else if (ph == BEGIN_RESP) {
+        TxnExt* e = ext_of(t);
+        if (m_port_busy.size() <= std::size_t(e->port)) {
+            m_port_busy.resize(e->port + 1, false);
+            m_resp_queue.resize(e->port + 1);
+        }
+        if (m_port_busy[e->port]) m_resp_queue[e->port].push_back(&t);
+        else send_response(t);
+    } else if (ph == END_RESP) {
+        TxnExt* e = ext_of(t);
+        int port = e->port;
+        t.clear_extension(e);
+        m_ext_free.push_back(e);
+        t.release();
+        --m_in_flight;
+        --m_inflight_trace;
+        trace_queue();
+        m_port_busy[port] = false;
+        if (!m_resp_queue[port].empty()) {
+            tlm_generic_payload* n = m_resp_queue[port].front();
+            m_resp_queue[port].pop_front();
+            send_response(*n);
+        }
+    }
+}
+
+void DramController::send_response(tlm_generic_payload& t) {
+    TxnExt* e = ext_of(t);
+    if (t.get_response_status() == TLM_INCOMPLETE_RESPONSE) t.set_response_status(TLM_OK_RESPONSE);
+    std::uint64_t now_ps = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    m_latency.sample(double(now_ps - e->arrival_ps) * 1e-3);
+    m_port_busy[e->port] = true;
+    ++m_inflight_trace;
+    tlm_phase p = BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    tlm_sync_enum r = socket[e->port]->nb_transport_bw(t, p, d);
+    if (r == TLM_COMPLETED || (r == TLM_UPDATED && p == END_RESP)) m_peq.notify(t, END_RESP, d);
+}
+
+void DramController::do_functional(tlm_generic_payload& t) {
+    if (t.get_command() == TLM_WRITE_COMMAND) m_store.write(t.get_address(), t.get_data_ptr(), t.get_data_length());
+    else m_store.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
+}
+
+void DramController::tick() {
+    const std::uint64_t now = cycle_now();
+    const sc_time aligned(double(now * m_p.tck_ps), SC_PS);
+    if (aligned != sc_time_stamp()) {  // woken between clock edges: act on the next edge
+        next_trigger(aligned - sc_time_stamp());
+        return;
+    }
+    bool freed = false;
+    for (auto& ch : m_channels) {
+        ch->step(now);
+        auto& done = ch->completions();
+        for (const auto& c : done) {
+            auto* t = static_cast<tlm_generic_payload*>(c.tag);
+            TxnExt* e = ext_of(*t);
+            e->done_cycle = std::max(e->done_cycle, c.cycle);
+            freed = true;
+            if (--e->parts_left == 0) {
+                // Data moves in column-command order, which is the order the DRAM sees.
+                do_functional(*t);
+                m_peq.notify(*t, BEGIN_RESP, sc_time(double((e->done_cycle - now) * m_p.tck_ps), SC_PS));
+            }
+        }
+        done.clear();
+    }
+    if (freed) {
+        while (!m_blocked.empty() && try_admit(*m_blocked.front())) {
+            tlm_generic_payload* t = m_blocked.front();
+            m_blocked.pop_front();
+            tlm_phase p = END_REQ;
+            sc_time d = SC_ZERO_TIME;
+            socket[ext_of(*t)->port]->nb_transport_bw(*t, p, d);
+        }
+        trace_queue();
+    }
+    std::uint64_t wake = ~std::uint64_t(0);
+    for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(now));
+    if (wake == ~std::uint64_t(0)) next_trigger(m_wake);
+    else next_trigger(sc_time(double((wake - now) * m_p.tck_ps), SC_PS), m_wake);
+}
+
+void DramController::trace_queue() {
+    if (!m_sig_queue && !m_sig_busy) return;
+    std::size_t q = 0;
+    for (auto& ch : m_channels) q += ch->occupancy();
+    std::uint64_t t = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    if (m_sig_queue) m_sig_queue->set(q, t);
+    if (m_sig_busy) m_sig_busy->set(m_in_flight > 0 ? 1 : 0, t);
+}
+
+void DramController::b_transport(int, tlm_generic_payload& t, sc_time& d) {
+    ++m_blocking;
+    if (!check_request(t)) {
+        t.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    do_functional(t);
+    // Fixed latency: a row miss plus the bursts on the bus (no contention modelled).
+    std::uint64_t bursts = (t.get_data_length() + m_p.burst_bytes() - 1) / m_p.burst_bytes();
+    d += m_tck * double(m_p.t.tRCD + m_p.t.CL + bursts * m_p.burst_cycles());
+    t.set_response_status(TLM_OK_RESPONSE);
+}
+
+unsigned DramController::transport_dbg(int, tlm_generic_payload& t) {
+    if (t.get_address() + t.get_data_length() > m_p.capacity_bytes()) return 0;
+    do_functional(t);
+    return t.get_data_length();
+}
+
+void DramController::finish(const sc_time& end) {
+    const std::uint64_t ps = end.value() / sc_time(1, SC_PS).value();
+    m_end_cycle = (ps + m_p.tck_ps - 1) / m_p.tck_ps;
+    for (auto& ch : m_channels) ch->finish(m_end_cycle);
+}
+
+}  // namespace vp::dram

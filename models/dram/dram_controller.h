@@ -1,0 +1,94 @@
+#pragma once
+// The DRAM controller: an approximately-timed TLM-2.0 target (4-phase base protocol)
+// in front of one DramChannel per channel, with a sparse backing store.
+//
+// BEGIN_REQ is accepted at once (TLM_ACCEPTED) into a peq_with_cb_and_phase; END_REQ
+// is sent when the channel queue has room (backpressure by delaying END_REQ);
+// BEGIN_RESP is sent when the last data beat has been transferred, never a second
+// one on a socket before END_RESP. b_transport is a fixed-latency fallback and
+// transport_dbg is functional only.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "models/dram/address_mapper.h"
+#include "models/dram/backing_store.h"
+#include "models/dram/dram_channel.h"
+#include "models/dram/dram_params.h"
+
+namespace vp::dram {
+
+class DramController : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<DramController> socket;
+
+    SC_HAS_PROCESS(DramController);
+    DramController(sc_core::sc_module_name name, const DramParams& p, stats::Group& parent,
+                   trace::Tracer* tracer = nullptr);
+    ~DramController() override;
+
+    BackingStore& store() { return m_store; }
+    const DramParams& params() const { return m_p; }
+    const AddressMapper& mapper() const { return m_map; }
+    // Transactions accepted (BEGIN_REQ seen) and not yet completed (END_RESP seen).
+    std::size_t in_flight() const { return m_in_flight; }
+    std::uint64_t bytes_requested() const { return m_bytes_requested; }
+    std::uint64_t bytes_served() const;
+    // Closes time-weighted statistics at `end` (the end of the workload); call once.
+    void finish(const sc_core::sc_time& end);
+
+private:
+    struct TxnExt;
+    tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
+                                       sc_core::sc_time& d);
+    void b_transport(int port, tlm::tlm_generic_payload& t, sc_core::sc_time& d);
+    unsigned transport_dbg(int port, tlm::tlm_generic_payload& t);
+    void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    void tick();
+    bool try_admit(tlm::tlm_generic_payload& t);
+    void send_response(tlm::tlm_generic_payload& t);
+    void do_functional(tlm::tlm_generic_payload& t);
+    bool check_request(tlm::tlm_generic_payload& t) const;
+    std::uint64_t cycle_now() const;
+    TxnExt* ext_of(tlm::tlm_generic_payload& t) const;
+    void trace_queue();
+
+    DramParams m_p;
+    AddressMapper m_map;
+    std::vector<std::unique_ptr<DramChannel>> m_channels;
+    BackingStore m_store;
+    tlm_utils::peq_with_cb_and_phase<DramController> m_peq;
+    sc_core::sc_event m_wake;
+    sc_core::sc_time m_tck;
+
+    std::deque<tlm::tlm_generic_payload*> m_blocked;  // waiting for END_REQ (queue full)
+    std::vector<bool> m_port_busy;                    // BEGIN_RESP sent, END_RESP pending
+    std::vector<std::deque<tlm::tlm_generic_payload*>> m_resp_queue;
+    std::vector<std::unique_ptr<TxnExt>> m_ext_pool;
+    std::vector<TxnExt*> m_ext_free;
+    std::size_t m_in_flight = 0;
+    std::uint64_t m_bytes_requested = 0;
+    std::uint64_t m_end_cycle = 0;
+    std::size_t m_inflight_trace = 0;
+
+    stats::Group m_stats;
+    stats::Formula m_reads, m_writes, m_bytes_read, m_bytes_written, m_row_hits, m_row_misses, m_row_conflicts,
+        m_activates, m_precharges, m_refreshes, m_busy_cycles, m_bandwidth, m_utilisation, m_row_hit_rate,
+        m_avg_queue, m_max_queue;
+    stats::Scalar m_peak_bw;
+    stats::Counter m_errors, m_blocking, m_backpressure;
+    stats::Histogram m_latency;
+
+    trace::Signal* m_sig_queue = nullptr;
+    trace::Signal* m_sig_busy = nullptr;
+};
+
+}  // namespace vp::dram

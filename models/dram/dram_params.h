@@ -1,0 +1,61 @@
+#pragma once
+// Parameters of the DRAM controller and device (shared/specs/dram.md). All timing
+// values are in memory-clock cycles (tCK); presets fill them by name.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vp::dram {
+
+enum class PagePolicy { Open, Closed };
+enum class Scheduler { Fcfs, FrFcfs };
+
+struct DramTiming {
+    unsigned CL = 10, CWL = 8;
+    unsigned tRCD = 10, tRP = 10, tRAS = 28, tRC = 38;
+    unsigned tCCD_S = 4, tCCD_L = 4;  // column-to-column, other / same bank group
+    unsigned tRRD_S = 5, tRRD_L = 5;  // ACT-to-ACT, other / same bank group
+    unsigned tFAW = 24;
+    unsigned tWR = 12, tWTR_S = 6, tWTR_L = 6, tRTP = 6;
+    unsigned tRTRS = 1;               // rank-to-rank data bus switch
+    unsigned tRFC = 88, tREFI = 6240;
+};
+
+struct DramParams {
+    std::string preset = "ddr3-1600";  // fills the fields below; explicit keys override
+    std::uint64_t tck_ps = 1250;       // command clock period (DDR3-1600: 800 MHz)
+    unsigned bus_width_bits = 64;      // data bus width of a channel
+    unsigned burst_length = 8;         // beats per access (BL8: 4 tCK on the bus)
+    unsigned channels = 1, ranks = 1, bank_groups = 1, banks_per_group = 8;
+    std::uint64_t rows = 16384, columns = 1024;  // columns per device row
+    DramTiming t;
+    PagePolicy page_policy = PagePolicy::Open;
+    Scheduler scheduler = Scheduler::FrFcfs;
+    std::string address_mapping = "row_bank_col";
+    unsigned queue_depth = 32;         // transactions held per channel before END_REQ is delayed
+    unsigned frontend_latency_ck = 0;  // BEGIN_REQ to scheduler (assumption: 0, DRAMSys uses 1)
+    bool refresh = true;
+    unsigned max_request_bytes = 4096; // largest single transaction accepted
+
+    // Derived quantities.
+    unsigned burst_bytes() const { return bus_width_bits / 8 * burst_length; }
+    unsigned burst_cycles() const { return burst_length / 2; }
+    unsigned banks() const { return bank_groups * banks_per_group; }
+    std::uint64_t row_bytes() const { return columns * (bus_width_bits / 8); }
+    std::uint64_t capacity_bytes() const {
+        return std::uint64_t(channels) * ranks * banks() * rows * row_bytes();
+    }
+    double peak_bandwidth_bytes_per_s() const {
+        return double(channels) * (bus_width_bits / 8) * 2.0 / (double(tck_ps) * 1e-12);
+    }
+
+    void validate(const std::string& prefix) const;
+    // Applies a named preset ("ddr3-1600", "ddr4-2400"); throws InputError listing the known names.
+    static DramParams from_preset(const std::string& name, const std::string& key);
+    static std::vector<std::string> preset_names();
+};
+
+const char* to_string(PagePolicy p);
+const char* to_string(Scheduler s);
+
+}  // namespace vp::dram

@@ -1,0 +1,163 @@
+#include "models/tgen/traffic_generator.h"
+
+#include <cstring>
+
+namespace vp::tgen {
+
+using namespace sc_core;
+using namespace tlm;
+
+namespace {
+// Deterministic write data: depends on the address and the write's sequence number.
+unsigned char pattern_byte(std::uint64_t addr, std::uint64_t seq) {
+    std::uint64_t x = (addr + 0x9E3779B97F4A7C15ull * (seq + 1)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<unsigned char>(x >> 56);
+}
+}  // namespace
+
+TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, PayloadPool& pool, SimControl& ctrl,
+                                   stats::Group& parent, trace::Tracer* tracer)
+    : sc_module(name),
+      socket("socket"),
+      m_p(p),
+      m_pool(pool),
+      m_ctrl(ctrl),
+      m_peq(this, &TrafficGenerator::peq_cb),
+      m_rng(p.seed),
+      m_slots(p.max_outstanding),
+      m_stats(parent, p.name),
+      m_issued(m_stats, "issued", "transactions issued", "count"),
+      m_completed(m_stats, "completed", "transactions completed", "count"),
+      m_reads(m_stats, "reads", "read transactions", "count"),
+      m_writes(m_stats, "writes", "write transactions", "count"),
+      m_bytes(m_stats, "bytes", "bytes requested", "B"),
+      m_mismatches(m_stats, "data_mismatches", "read bytes that differ from the stream's last write", "count"),
+      m_errors(m_stats, "error_responses", "responses with an error status", "count"),
+      m_latency(m_stats, "latency", "request issue to response, seen by the initiator", "ns", 5.0, 400),
+      m_bandwidth(m_stats, "bandwidth", "bytes / (last response - first issue)", "GB/s", [this]() {
+          double t = double(m_last_ps - m_first_ps) * 1e-12;
+          return t > 0 ? double(m_bytes.value()) / t * 1e-9 : 0.0;
+      }) {
+    socket.register_nb_transport_bw(this, &TrafficGenerator::nb_transport_bw);
+    if (tracer) m_sig_outstanding = tracer->add(m_stats.path() + ".outstanding", 16);
+    ctrl.begin();
+    ctrl.add_total(p.requests);
+    ctrl.set_unit("requests");
+    SC_THREAD(run);
+}
+
+std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() / sc_time(1, SC_PS).value(); }
+
+std::uint64_t TrafficGenerator::next_address(std::uint64_t i) {
+    switch (m_p.pattern) {
+    case Pattern::Sequential: {
+        std::uint64_t slots = m_p.range / m_p.bytes;
+        return m_p.base + (i % slots) * m_p.bytes;
+    }
+    case Pattern::Strided: {
+        std::uint64_t slots = (m_p.range - m_p.bytes) / m_p.stride + 1;
+        return m_p.base + (i % slots) * m_p.stride;
+    }
+    case Pattern::Random: {
+        std::uint64_t slots = m_p.range / m_p.bytes;
+        return m_p.base + (m_rng() % slots) * m_p.bytes;
+    }
+    }
+    return m_p.base;
+}
+
+void TrafficGenerator::run() {
+    std::uniform_real_distribution<double> uni(0.0, 1.0);
+    const sc_time interval(m_p.interval_ns, SC_NS);
+    m_first_ps = now_ps();
+    for (std::uint64_t i = 0; i < m_p.requests; ++i) {
+        while (m_outstanding >= m_p.max_outstanding) wait(m_resp_ev);
+        const sc_time issue_time = sc_time_stamp();
+        const std::uint64_t addr = next_address(i);
+        const bool read = uni(m_rng) < m_p.read_fraction;
+        tlm_generic_payload* t = m_pool.acquire(read ? TLM_READ_COMMAND : TLM_WRITE_COMMAND, addr, m_p.bytes);
+        Slot* slot = nullptr;
+        for (Slot& s : m_slots)
+            if (!s.trans) {
+                slot = &s;
+                break;
+            }
+        slot->trans = t;
+        slot->issue_ps = now_ps();
+        if (read) {
+            ++m_reads;
+            if (m_p.verify) {
+                slot->expected.resize(m_p.bytes);
+                m_shadow.read(addr, slot->expected.data(), m_p.bytes);
+            }
+        } else {
+            ++m_writes;
+            unsigned char* d = t->get_data_ptr();
+            for (unsigned b = 0; b < m_p.bytes; ++b) d[b] = pattern_byte(addr + b, i);
+            if (m_p.verify) m_shadow.write(addr, d, m_p.bytes);
+        }
+        ++m_issued;
+        m_bytes += m_p.bytes;
+        ++m_outstanding;
+        if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
+        tlm_phase ph = BEGIN_REQ;
+        sc_time d = SC_ZERO_TIME;
+        m_req_pending = true;
+        tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
+        if (r == TLM_UPDATED && ph == END_REQ) m_req_pending = false;
+        else if (r == TLM_COMPLETED) {
+            m_req_pending = false;
+            on_response(*t);
+        }
+        while (m_req_pending) wait(m_end_req_ev);
+        if (m_p.interval_ns > 0 && sc_time_stamp() < issue_time + interval) wait(issue_time + interval - sc_time_stamp());
+    }
+    while (m_outstanding > 0) wait(m_resp_ev);
+    m_ctrl.end();
+}
+
+tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {
+    m_peq.notify(t, ph, d);
+    return TLM_ACCEPTED;
+}
+
+void TrafficGenerator::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
+    if (ph == END_REQ) {
+        m_req_pending = false;
+        m_end_req_ev.notify();
+    } else if (ph == BEGIN_RESP) {
+        if (m_req_pending) {  // BEGIN_RESP implies END_REQ
+            m_req_pending = false;
+            m_end_req_ev.notify();
+        }
+        tlm_phase p = END_RESP;
+        sc_time d = SC_ZERO_TIME;
+        socket->nb_transport_fw(t, p, d);
+        on_response(t);
+    } else {
+        SC_REPORT_FATAL("vp/tgen", "illegal phase on the backward path");
+    }
+}
+
+void TrafficGenerator::on_response(tlm_generic_payload& t) {
+    Slot* slot = nullptr;
+    for (Slot& s : m_slots)
+        if (s.trans == &t) slot = &s;
+    if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
+    else if (m_p.verify && t.is_read()) {
+        const unsigned char* d = t.get_data_ptr();
+        for (unsigned b = 0; b < m_p.bytes; ++b)
+            if (d[b] != slot->expected[b]) ++m_mismatches;
+    }
+    m_last_ps = now_ps();
+    m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
+    slot->trans = nullptr;
+    t.release();
+    --m_outstanding;
+    ++m_completed;
+    m_ctrl.add_done();
+    if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, m_last_ps);
+    m_resp_ev.notify();
+}
+
+}  // namespace vp::tgen

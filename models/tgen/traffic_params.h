@@ -1,0 +1,28 @@
+#pragma once
+// One traffic stream: an initiator that issues DRAM requests by a pattern.
+#include <cstdint>
+#include <string>
+
+namespace vp::tgen {
+
+enum class Pattern { Sequential, Strided, Random };
+
+struct TrafficParams {
+    std::string name = "tgen0";
+    Pattern pattern = Pattern::Sequential;
+    std::uint64_t requests = 10000;      // transactions to issue
+    unsigned bytes = 64;                 // bytes per transaction
+    double read_fraction = 1.0;          // probability that a transaction is a read
+    std::uint64_t base = 0;              // first address
+    std::uint64_t range = 1ull << 26;    // addresses used: [base, base + range)
+    std::uint64_t stride = 64;           // strided: address step
+    unsigned max_outstanding = 16;       // transactions in flight at once
+    double interval_ns = 0.0;            // minimum time between requests (0: as fast as accepted)
+    std::uint64_t seed = 1;
+    bool verify = true;                  // check read data against the stream's own writes
+    void validate(const std::string& prefix, std::uint64_t capacity) const;
+};
+
+const char* to_string(Pattern p);
+
+}  // namespace vp::tgen

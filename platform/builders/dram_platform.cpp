@@ -1,0 +1,61 @@
+#include "platform/builders/dram_platform.h"
+
+#include <iomanip>
+#include <ostream>
+
+#include "mapper/common/errors.h"
+
+namespace vp::platform {
+
+DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
+    const auto& spec = ctx.spec;
+    if (ctx.workload.kind != workload::WorkloadKind::Traffic)
+        throw InputError(ctx.workload.path + ": the dram platform runs traffic workloads (\"kind\": \"traffic\"); " +
+                         spec.source + " selects platform: dram");
+    const std::uint64_t cap = spec.dram.capacity_bytes();
+    for (std::size_t i = 0; i < ctx.workload.streams.size(); ++i)
+        ctx.workload.streams[i].validate(ctx.workload.path + ": /streams/" + std::to_string(i), cap);
+    m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
+    for (const auto& s : ctx.workload.streams) {
+        m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, ctx.pool, ctx.ctrl, ctx.stats,
+                                                                  &ctx.tracer));
+        m_gens.back()->socket.bind(m_dram->socket);
+    }
+}
+
+void DramPlatform::finish() { m_dram->finish(m_ctx.ctrl.end_time()); }
+
+void DramPlatform::check_invariants() const {
+    std::uint64_t requested = 0;
+    for (const auto& g : m_gens) {
+        if (g->outstanding() != 0) throw SimulationError(std::string(g->name()) + ": transactions left in flight");
+        if (g->mismatches() != 0)
+            throw SimulationError(std::string(g->name()) + ": " + std::to_string(g->mismatches()) +
+                                  " read bytes differ from the data written");
+        requested += g->bytes_requested();
+    }
+    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
+    if (m_dram->bytes_served() != requested || m_dram->bytes_requested() != requested)
+        throw SimulationError("dram: bytes served (" + std::to_string(m_dram->bytes_served()) +
+                              ") differ from bytes requested (" + std::to_string(requested) + ")");
+}
+
+void DramPlatform::summary(std::ostream& os) const {
+    auto j = m_ctx.stats.to_json()["dram"];
+    auto v = [&](const char* k) { return j[k]["value"].get<double>(); };
+    double bursts = v("row_hits") + v("row_misses") + v("row_conflicts");
+    os << std::fixed << std::setprecision(2);
+    os << "  DRAM " << m_ctx.spec.dram.preset << ", " << dram::to_string(m_ctx.spec.dram.scheduler) << ", "
+       << dram::to_string(m_ctx.spec.dram.page_policy) << " page, " << m_ctx.spec.dram.address_mapping << "\n";
+    os << "  transactions   " << std::setprecision(0) << v("reads") << " reads, " << v("writes") << " writes\n";
+    os << std::setprecision(2) << "  bandwidth      " << v("bandwidth") << " GB/s of " << v("peak_bandwidth")
+       << " GB/s peak (" << 100.0 * v("bus_utilisation") << " % data bus busy)\n";
+    os << "  row buffer     " << 100.0 * (bursts > 0 ? v("row_hits") / bursts : 0) << " % hits, "
+       << 100.0 * (bursts > 0 ? v("row_misses") / bursts : 0) << " % misses, "
+       << 100.0 * (bursts > 0 ? v("row_conflicts") / bursts : 0) << " % conflicts\n";
+    os << "  latency        " << j["latency"]["mean"].get<double>() << " ns mean, "
+       << j["latency"]["p99"].get<double>() << " ns p99, " << j["latency"]["max"].get<double>() << " ns max\n";
+    os << "  refreshes      " << std::setprecision(0) << v("refreshes") << "\n";
+}
+
+}  // namespace vp::platform

@@ -1,0 +1,25 @@
+#pragma once
+// DRAM-only platform: traffic generators -> DRAM controller.
+#include <memory>
+#include <vector>
+
+#include "models/dram/dram_controller.h"
+#include "models/tgen/traffic_generator.h"
+#include "platform/builders/platform.h"
+
+namespace vp::platform {
+
+class DramPlatform final : public Platform {
+public:
+    explicit DramPlatform(RunContext& ctx);
+    void finish() override;
+    void check_invariants() const override;
+    void summary(std::ostream& os) const override;
+
+private:
+    RunContext& m_ctx;
+    std::unique_ptr<dram::DramController> m_dram;
+    std::vector<std::unique_ptr<tgen::TrafficGenerator>> m_gens;
+};
+
+}  // namespace vp::platform

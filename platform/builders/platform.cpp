@@ -1,0 +1,17 @@
+#include "platform/builders/platform.h"
+
+#include "mapper/common/errors.h"
+#include "platform/builders/dram_platform.h"
+
+namespace vp::platform {
+
+std::unique_ptr<Platform> build_platform(RunContext& ctx) {
+    switch (ctx.spec.kind) {
+    case config::PlatformKind::Dram: return std::make_unique<DramPlatform>(ctx);
+    default:
+        throw InputError(ctx.spec.source + ": platform: " + config::to_string(ctx.spec.kind) +
+                         " is not available in this build (available: dram)");
+    }
+}
+
+}  // namespace vp::platform

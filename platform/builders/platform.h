@@ -1,0 +1,43 @@
+#pragma once
+// A simulated platform built from a PlatformSpec and a Workload. vp-run elaborates it,
+// runs the kernel, then asks it for its invariants, summary and extra outputs.
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "models/common/payload_pool.h"
+#include "models/common/sim_control.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "platform/config/platform_spec.h"
+#include "platform/run/output_dir.h"
+#include "platform/workload/workload.h"
+
+namespace vp::platform {
+
+struct RunContext {
+    const config::PlatformSpec& spec;
+    const workload::Workload& workload;
+    stats::Registry& stats;
+    trace::Tracer& tracer;
+    SimControl& ctrl;
+    PayloadPool& pool;
+};
+
+class Platform {
+public:
+    virtual ~Platform() = default;
+    // Called once after the simulation ended (closes time-weighted statistics).
+    virtual void finish() = 0;
+    // Throws vp::SimulationError when an end-of-run invariant is broken.
+    virtual void check_invariants() const = 0;
+    // A few readable lines for the terminal.
+    virtual void summary(std::ostream& os) const = 0;
+    // Extra files (mapping.json ...).
+    virtual void write_outputs(const run::OutputDir&) const {}
+};
+
+// Builds the platform named by spec.kind; throws InputError when the workload does not fit it.
+std::unique_ptr<Platform> build_platform(RunContext& ctx);
+
+}  // namespace vp::platform

@@ -1,0 +1,125 @@
+#pragma once
+// One description of each parameter struct serves both directions: YamlReader fills
+// the struct from a validated YAML section (unknown keys are errors) and YamlWriter
+// emits the resolved values for OUT/config.yaml. A bind() function per struct calls
+// v.field(key, member) / v.choice(key, member, names) / v.section(key, fn).
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "platform/config/yaml_check.h"
+
+namespace vp::config {
+
+template <typename E>
+using Choices = std::vector<std::pair<const char*, E>>;
+
+class YamlReader {
+public:
+    static constexpr bool kReading = true;
+    explicit YamlReader(YamlCheck node) : m_node(std::move(node)) {}
+
+    bool has(const std::string& k) const { return m_node.has(k); }
+    const YamlCheck& node() const { return m_node; }
+
+    template <typename T>
+    void field(const char* k, T& v) {
+        m_known.emplace_back(k);
+        if (!m_node.has(k)) return;
+        YamlCheck n = m_node.at(k);
+        if constexpr (std::is_same_v<T, bool>) v = n.as_bool();
+        else if constexpr (std::is_same_v<T, std::string>) v = n.as_string();
+        else if constexpr (std::is_same_v<T, std::vector<std::string>>) v = n.as_string_list();
+        else if constexpr (std::is_floating_point_v<T>) v = static_cast<T>(n.as_double());
+        else if constexpr (std::is_unsigned_v<T>) v = static_cast<T>(n.as_uint(std::numeric_limits<T>::max()));
+        else v = static_cast<T>(n.as_int(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    }
+
+    template <typename E>
+    void choice(const char* k, E& v, const Choices<E>& names) {
+        m_known.emplace_back(k);
+        if (!m_node.has(k)) return;
+        YamlCheck n = m_node.at(k);
+        std::string s = n.as_string();
+        std::string list;
+        for (const auto& [name, val] : names) {
+            if (s == name) {
+                v = val;
+                return;
+            }
+            list += (list.empty() ? "" : ", ") + std::string(name);
+        }
+        n.fail("unknown value \"" + s + "\" (expected one of: " + list + ")");
+    }
+
+    template <typename F>
+    void section(const char* k, F&& fn) {
+        m_known.emplace_back(k);
+        if (!m_node.has(k)) return;
+        YamlReader sub(m_node.at(k));
+        sub.m_node.expect_map();
+        fn(sub);
+        sub.finish();
+    }
+
+    // Unknown keys are errors (STYLE.md rule 2).
+    void finish() const { m_node.allow_only(m_known); }
+
+private:
+    YamlCheck m_node;
+    std::vector<std::string> m_known;
+};
+
+class YamlWriter {
+public:
+    static constexpr bool kReading = false;
+    explicit YamlWriter(YAML::Emitter& out) : m_out(out) {}
+
+    bool has(const std::string&) const { return false; }
+
+    template <typename T>
+    void field(const char* k, T& v) {
+        m_out << YAML::Key << k << YAML::Value;
+        if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+            m_out << YAML::Flow << YAML::BeginSeq;
+            for (const auto& s : v) m_out << s;
+            m_out << YAML::EndSeq;
+        } else if constexpr (std::is_same_v<T, bool>) {
+            m_out << (v ? "true" : "false");
+        } else if constexpr (std::is_floating_point_v<T>) {
+            m_out << YAML::Precision(12) << double(v);
+        } else {
+            m_out << v;
+        }
+    }
+
+    template <typename E>
+    void choice(const char* k, E& v, const Choices<E>& names) {
+        for (const auto& [name, val] : names)
+            if (val == v) {
+                m_out << YAML::Key << k << YAML::Value << name;
+                return;
+            }
+    }
+
+    template <typename F>
+    void section(const char* k, F&& fn) {
+        m_out << YAML::Key << k << YAML::Value << YAML::BeginMap;
+        YamlWriter sub(m_out);
+        fn(sub);
+        m_out << YAML::EndMap;
+    }
+
+    void finish() const {}
+
+private:
+    YAML::Emitter& m_out;
+};
+
+}  // namespace vp::config

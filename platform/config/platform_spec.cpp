@@ -1,0 +1,98 @@
+#include "platform/config/platform_spec.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "mapper/common/errors.h"
+#include "platform/config/bindings.h"
+
+namespace vp::config {
+
+const char* to_string(PlatformKind k) {
+    switch (k) {
+    case PlatformKind::Dram: return "dram";
+    case PlatformKind::Nmp: return "nmp";
+    case PlatformKind::Mesh: return "mesh";
+    case PlatformKind::Vta: return "vta";
+    }
+    return "?";
+}
+
+void SimParams::validate(const std::string& k) const {
+    if (!(max_time_ms >= 0 && max_time_ms <= 1e9)) throw InputError(k + ".max_time_ms: expected 0..1e9 ms");
+    if (!(progress_s > 0 && progress_s <= 3600)) throw InputError(k + ".progress_s: expected (0, 3600] s");
+    if (threads < 1 || threads > 256) throw InputError(k + ".threads: expected 1..256");
+}
+
+namespace {
+// Adds "file:line:col" to a validation error whose message starts with a key path.
+[[noreturn]] void relocate(const InputError& e, const YAML::Node& root, const std::string& file) {
+    std::string msg = e.what();
+    auto colon = msg.find(':');
+    std::string key = colon == std::string::npos ? "" : msg.substr(0, colon);
+    YAML::Node n = root;
+    std::string loc = file;
+    bool found = !key.empty();
+    std::size_t start = 0;
+    while (found) {
+        auto dot = key.find('.', start);
+        std::string k = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (!n.IsMap() || !n[k].IsDefined()) {
+            found = false;
+            break;
+        }
+        n = n[k];
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    if (found && n.Tag() == "!vp-set") throw InputError("--set " + msg);
+    if (found && !n.Mark().is_null())
+        loc += ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
+    throw InputError(loc + ": " + msg);
+}
+}  // namespace
+
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path + ": cannot open file");
+    YAML::Node root;
+    try {
+        root = YAML::Load(in);
+    } catch (const YAML::ParserException& e) {
+        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                         ": YAML syntax error: " + e.msg);
+    }
+    if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+    for (const auto& o : overrides) apply_override(root, o);
+    PlatformSpec spec;
+    spec.source = path;
+    YamlCheck top(root, path, "");
+    top.expect_map();
+    if (!top.has("platform")) top.fail("missing required key \"platform\" (one of: dram, nmp, mesh, vta)");
+    YamlReader r(top);
+    try {
+        bind(r, spec);
+        r.finish();
+    } catch (const YAML::Exception& e) {
+        throw InputError(path + ": malformed configuration: " + e.msg);
+    }
+    try {
+        spec.sim.validate("sim");
+        spec.trace.validate("trace");
+        spec.dram.validate("dram");
+    } catch (const InputError& e) {
+        relocate(e, root, path);
+    }
+    return spec;
+}
+
+std::string to_yaml(const PlatformSpec& spec) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    YamlWriter w(out);
+    bind(w, const_cast<PlatformSpec&>(spec));
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace vp::config

@@ -1,0 +1,39 @@
+#pragma once
+// The resolved platform description: plain structs parsed once from YAML (+ --set),
+// validated, and handed to the builders. Nothing below platform/ reads YAML.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/trace.h"
+#include "models/dram/dram_params.h"
+
+namespace vp::config {
+
+enum class PlatformKind { Dram, Nmp, Mesh, Vta };
+const char* to_string(PlatformKind k);
+
+struct SimParams {
+    double max_time_ms = 0.0;      // stop with exit code 3 past this simulated time (0: no limit)
+    double progress_s = 1.0;       // progress line period in wall seconds (terminals only)
+    unsigned threads = 2;          // OpenMP threads for the mappers
+    void validate(const std::string& prefix) const;
+};
+
+struct PlatformSpec {
+    std::string source;            // config file path
+    std::string name;              // free text
+    PlatformKind kind = PlatformKind::Dram;
+    std::uint64_t seed = 1;
+    SimParams sim;
+    trace::TraceParams trace;
+    dram::DramParams dram;
+};
+
+// Loads a YAML platform file, applies "--set key=value" overrides, validates.
+// Throws vp::InputError with file:line:col, key path and what was expected.
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides);
+// The resolved configuration as YAML (every parameter, defaults included).
+std::string to_yaml(const PlatformSpec& spec);
+
+}  // namespace vp::config

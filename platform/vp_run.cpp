@@ -1,0 +1,238 @@
+// vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N]
+// Maps the workload onto the platform, simulates it and writes statistics, the resolved
+// configuration, the mapping report and waveforms into DIR.
+// Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+#include <omp.h>
+#include <systemc>
+#include <unistd.h>
+
+#include "mapper/common/errors.h"
+#include "platform/builders/platform.h"
+#include "platform/config/platform_spec.h"
+#include "platform/run/output_dir.h"
+#include "platform/run/run_meta.h"
+#include "platform/workload/workload.h"
+#include "vp_version.h"
+
+namespace po = boost::program_options;
+using namespace vp;
+
+namespace {
+
+struct Options {
+    std::string config, workload, out = "vp-out";
+    std::vector<std::string> sets;
+    bool trace = false, quiet = false, has_seed = false;
+    std::uint64_t seed = 0;
+};
+
+const char* kUsage =
+    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n";
+
+// Returns -1 to continue, or an exit code.
+int parse_cli(int argc, char** argv, Options& o) {
+    po::options_description desc("options");
+    desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
+        "out,o", po::value<std::string>(&o.out), "output folder (default: vp-out)")(
+        "set,s", po::value<std::vector<std::string>>(&o.sets)->composing(),
+        "override a configuration value, e.g. --set dram.scheduler=fcfs (repeatable)")(
+        "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
+        "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
+        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)");
+    po::options_description hidden;
+    hidden.add_options()("config", po::value<std::string>(&o.config))("workload", po::value<std::string>(&o.workload));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("config", 1).add("workload", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "vp-run: error: " << e.what() << "\n" << kUsage;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << kUsage << "\nSimulates a CNN workload (or DRAM traffic) on a platform described in YAML.\n\n"
+                  << desc << "\nOutputs in DIR: stats.json, stats.csv, config.yaml, run.json, mapping.json (when a\n"
+                  << "mapper runs), trace.vcd + trace.gtkw (with --trace).\n"
+                  << "Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "vp-run " << VP_VERSION << " (SystemC " << sc_core::sc_version() << ")\n";
+        return 0;
+    }
+    if (o.config.empty() || o.workload.empty()) {
+        std::cerr << "vp-run: error: CONFIG and WORKLOAD are required\n" << kUsage;
+        return 2;
+    }
+    o.has_seed = vm.count("seed") > 0;
+    return -1;
+}
+
+std::string csv_escape(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return o + "\"";
+}
+
+class Progress {
+public:
+    Progress(bool enabled, double period_s) : m_enabled(enabled), m_period(period_s) {}
+    void maybe_print(const SimControl& ctrl, bool force = false) {
+        if (!m_enabled) return;
+        double wall = elapsed();
+        if (!force && wall - m_last < m_period) return;
+        m_last = wall;
+        std::fprintf(stderr, "\r[vp-run] sim %.3f us | %llu/%llu %s | wall %.1f s   ", sc_core::sc_time_stamp().to_seconds() * 1e6,
+                     static_cast<unsigned long long>(ctrl.done()), static_cast<unsigned long long>(ctrl.total()),
+                     ctrl.unit().c_str(), wall);
+        m_printed = true;
+    }
+    void end() {
+        if (m_printed) std::fprintf(stderr, "\n");
+    }
+    double elapsed() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    }
+
+private:
+    bool m_enabled;
+    double m_period;
+    double m_last = 0;
+    bool m_printed = false;
+    std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
+int run_main(const Options& o) {
+    config::PlatformSpec spec = config::load_platform(o.config, o.sets);
+    if (o.has_seed) spec.seed = o.seed;
+    if (o.trace) spec.trace.enabled = true;
+    workload::Workload wl = workload::load_workload(o.workload);
+    omp_set_num_threads(int(spec.sim.threads));
+
+    run::OutputDir out(o.out);
+    const std::string resolved = config::to_yaml(spec);
+    out.write("config.yaml", resolved);
+
+    stats::Registry registry;
+    trace::Tracer tracer(spec.trace);
+    SimControl ctrl("sim_control");
+    PayloadPool pool;
+    platform::RunContext ctx{spec, wl, registry, tracer, ctrl, pool};
+    Progress progress(!o.quiet && ::isatty(2), spec.sim.progress_s);
+
+    std::unique_ptr<platform::Platform> plat = platform::build_platform(ctx);
+    tracer.open(out.file("trace.vcd"));
+
+    const sc_core::sc_time slice(10, sc_core::SC_US);
+    const double max_s = spec.sim.max_time_ms * 1e-3;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
+    while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+        if (!sc_core::sc_pending_activity())
+            throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
+                                  " initiator(s) have not finished (deadlock)");
+        sc_core::sc_start(slice);
+        progress.maybe_print(ctrl);
+        if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
+            throw SimulationError("simulated time exceeded sim.max_time_ms = " + std::to_string(spec.sim.max_time_ms));
+    }
+    progress.maybe_print(ctrl, true);
+    progress.end();
+    const double wall = progress.elapsed();
+    plat->finish();
+    tracer.close(ctrl.end_time().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    plat->check_invariants();
+
+    // Statistics: nested JSON with run metadata, and one flat CSV row for sweeps.
+    const std::uint64_t cfg_hash = run::fnv1a64(resolved);
+    const std::uint64_t wl_hash = run::fnv1a64(wl.doc.dump());
+    const double sim_ns = ctrl.end_time().to_seconds() * 1e9;
+    nlohmann::json meta = {{"version", VP_VERSION},
+                           {"platform", config::to_string(spec.kind)},
+                           {"config", spec.source},
+                           {"config_hash", run::hex64(cfg_hash)},
+                           {"workload", wl.path},
+                           {"workload_name", wl.name},
+                           {"workload_hash", run::hex64(wl_hash)},
+                           {"seed", spec.seed},
+                           {"sim_time_ns", sim_ns},
+                           {"delta_cycles", sc_core::sc_delta_count()}};
+    nlohmann::json doc = {{"meta", meta}, {"stats", registry.to_json()}};
+    out.write("stats.json", doc.dump(2) + "\n");
+    auto flat = registry.flat();
+    std::ostringstream hdr, row;
+    hdr << "platform,workload,config_hash,seed,sim_time_ns";
+    row << config::to_string(spec.kind) << ',' << csv_escape(wl.name) << ',' << run::hex64(cfg_hash) << ','
+        << spec.seed << ',' << stats::format_number(sim_ns);
+    for (const auto& [k, v] : flat) {
+        hdr << ',' << csv_escape(k);
+        row << ',' << stats::format_number(v);
+    }
+    out.write("stats.csv", hdr.str() + "\n" + row.str() + "\n");
+    nlohmann::json runinfo = {{"wall_time_s", wall},
+                              {"sim_time_ns", sim_ns},
+                              {"delta_cycles", sc_core::sc_delta_count()},
+                              {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},
+                              {"trace_signals", tracer.signal_count()}};
+    out.write("run.json", runinfo.dump(2) + "\n");
+    if (spec.trace.enabled) tracer.write_gtkw(out.file("trace.gtkw"), "trace.vcd");
+    else std::remove(out.file("trace.vcd").c_str());
+    plat->write_outputs(out);
+    out.commit();
+
+    if (!o.quiet) {
+        std::cout << "vp-run " << VP_VERSION << ": " << config::to_string(spec.kind) << " platform \"" << spec.source
+                  << "\", workload \"" << wl.name << "\"\n";
+        std::cout << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in "
+                  << wall << " s wall\n";
+        plat->summary(std::cout);
+        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml"
+                  << (spec.trace.enabled ? ", trace.vcd, trace.gtkw" : "") << ")\n";
+    }
+    return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+    using namespace sc_core;
+    sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
+    sc_report_handler::set_actions(SC_FATAL, SC_DISPLAY | SC_THROW);
+    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+    Options o;
+    int rc = parse_cli(argc, argv, o);
+    if (rc >= 0) return rc;
+    try {
+        sc_set_time_resolution(1, SC_PS);
+        return run_main(o);
+    } catch (const InputError& e) {
+        std::cerr << "vp-run: error: " << e.what() << "\n";
+        return 2;
+    } catch (const SimulationError& e) {
+        std::cerr << "\nvp-run: simulation failed: " << e.what() << "\n";
+        return 3;
+    } catch (const std::exception& e) {
+        std::cerr << "\nvp-run: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+// Our own entry point, so that the SystemC banner can be switched off before the
+// kernel prints it (outputs stay clean for scripts).
+int main(int argc, char** argv) {
+    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

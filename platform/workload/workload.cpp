@@ -1,0 +1,72 @@
+#include "platform/workload/workload.h"
+
+#include "mapper/common/errors.h"
+#include "mapper/common/json_check.h"
+
+namespace vp::workload {
+
+namespace {
+std::vector<tgen::TrafficParams> parse_traffic(const JsonCheck& root) {
+    root.allow_only({"kind", "name", "description", "streams"});
+    auto streams = root.at("streams");
+    if (streams.size() == 0) streams.fail("the stream list is empty");
+    if (streams.size() > 64) streams.fail("at most 64 streams");
+    std::vector<tgen::TrafficParams> out;
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        auto s = streams.at(i);
+        s.allow_only({"name", "pattern", "requests", "bytes", "read_fraction", "base", "range", "stride",
+                      "max_outstanding", "interval_ns", "seed", "verify"});
+        tgen::TrafficParams p;
+        p.name = s.get_string("name", "tgen" + std::to_string(i));
+        if (s.has("pattern")) {
+            std::string pat = s.at("pattern").as_enum({"sequential", "strided", "random"});
+            p.pattern = pat == "sequential" ? tgen::Pattern::Sequential
+                        : pat == "strided"  ? tgen::Pattern::Strided
+                                            : tgen::Pattern::Random;
+        }
+        p.requests = std::uint64_t(s.get_int("requests", 1, std::int64_t(1) << 40, std::int64_t(p.requests)));
+        p.bytes = unsigned(s.get_int("bytes", 1, 4096, p.bytes));
+        if (s.has("read_fraction")) p.read_fraction = s.at("read_fraction").as_number(0.0, 1.0);
+        p.base = std::uint64_t(s.get_int("base", 0, std::int64_t(1) << 50, 0));
+        p.range = std::uint64_t(s.get_int("range", 1, std::int64_t(1) << 50, std::int64_t(p.range)));
+        p.stride = std::uint64_t(s.get_int("stride", 1, std::int64_t(1) << 40, std::int64_t(p.stride)));
+        p.max_outstanding = unsigned(s.get_int("max_outstanding", 1, 1024, p.max_outstanding));
+        if (s.has("interval_ns")) p.interval_ns = s.at("interval_ns").as_number(0.0, 1e9);
+        p.seed = std::uint64_t(s.get_int("seed", 0, INT64_MAX, std::int64_t(i + 1)));
+        if (s.has("verify")) p.verify = s.at("verify").as_bool();
+        for (const auto& o : out)
+            if (o.name == p.name) s.at("name").fail("duplicate stream name \"" + p.name + "\"");
+        out.push_back(p);
+    }
+    return out;
+}
+}  // namespace
+
+Workload load_workload(const std::string& path) {
+    Workload w;
+    w.path = path;
+    w.doc = mapper::read_json_file(path);
+    JsonCheck root(w.doc, path);
+    root.expect_object();
+    std::string kind;
+    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir"});
+    else if (root.has("MATRICES")) kind = "vta_ir";
+    else kind = "network";
+    if (kind == "traffic") {
+        w.kind = WorkloadKind::Traffic;
+        w.name = root.get_string("name", "traffic");
+        w.streams = parse_traffic(root);
+    } else if (kind == "vta_ir") {
+        w.kind = WorkloadKind::VtaIr;
+        w.name = root.has("NAME") && root.at("NAME").value().is_string() ? root.at("NAME").as_string() : "vta_program";
+    } else {
+        w.kind = WorkloadKind::Network;
+        nlohmann::json copy = w.doc;
+        copy.erase("kind");
+        w.network = mapper::parse_network(copy, path);
+        w.name = w.network.name;
+    }
+    return w;
+}
+
+}  // namespace vp::workload
