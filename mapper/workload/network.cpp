@@ -55,10 +55,6 @@ void check_window(const JsonCheck& j, const Layer& l) {
     if (l.S > l.W + l.pad_left + l.pad_right)
         j.fail("kernel width S=" + std::to_string(l.S) + " exceeds padded input width " +
                std::to_string(l.W + l.pad_left + l.pad_right));
-    if (l.pad_top >= l.R || l.pad_bottom >= l.R || l.pad_left >= l.S || l.pad_right >= l.S) {
-        if (l.R > 1 || l.S > 1 || l.pad_top + l.pad_bottom + l.pad_left + l.pad_right > 0)
-            j.fail("padding must be smaller than the kernel on each side (an all-padding window)");
-    }
 }
 
 Layer parse_layer(const JsonCheck& j, std::size_t index) {

@@ -46,8 +46,8 @@ std::vector<std::string> split_path(const std::string& name) {
 }  // namespace
 
 void TraceParams::validate(const std::string& prefix) const {
-    if (start_ns < 0) throw InputError(prefix + ".start: must be >= 0 (ns)");
-    if (end_ns >= 0 && end_ns < start_ns) throw InputError(prefix + ".end: must be >= trace.start (ns)");
+    if (start_ns < 0) throw InputError(prefix + ".start_ns: must be >= 0 (ns)");
+    if (end_ns >= 0 && end_ns < start_ns) throw InputError(prefix + ".end_ns: must be >= start_ns, or negative for no end (ns)");
     for (const auto& s : signals)
         if (s.empty()) throw InputError(prefix + ".signals: empty pattern");
 }

@@ -16,7 +16,9 @@ DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
     for (std::size_t i = 0; i < ctx.workload.streams.size(); ++i)
         ctx.workload.streams[i].validate(ctx.workload.path + ": /streams/" + std::to_string(i), cap);
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
-    for (const auto& s : ctx.workload.streams) {
+    for (tgen::TrafficParams s : ctx.workload.streams) {
+        // The run seed (config "seed" or --seed) perturbs every stream's own seed.
+        s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
         m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, ctx.pool, ctx.ctrl, ctx.stats,
                                                                   &ctx.tracer));
         m_gens.back()->socket.bind(m_dram->socket);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Set-up + build + the whole test suite (unit, SystemC scenarios, command-line tests).
+# Long simulations carry the CTest label "long" and run only with --long.
+#   scripts/test.sh [--long] [--sanitize]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+long=0; san=0
+for a in "$@"; do
+  case "$a" in --long) long=1 ;; --sanitize) san=1 ;; *) echo "test: unknown argument $a" >&2; exit 2 ;; esac
+done
+if [ $san -eq 1 ]; then
+  "$root/scripts/build.sh" --sanitize
+  cd "$root/build-asan"
+  # Unit and SystemC scenario tests under ASan/UBSan (the CLI tests exercise the same code).
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest -j 2 --output-on-failure -L 'unit|sim' -LE long
+  exit $?
+fi
+"$root/scripts/build.sh"
+cd "$root/build"
+if [ $long -eq 1 ]; then ctest -j 2 --output-on-failure
+else ctest -j 2 --output-on-failure -LE long; fi

@@ -1,0 +1,113 @@
+// The network workloads under workloads/ against two independent references: the
+// summary table of shared/data/shapes/README.md (conv count, GMACs to 4 decimals) and
+// a recomputation from the CSV tables with our own arithmetic.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "mapper/common/errors.h"
+#include "mapper/workload/network.h"
+
+using vp::mapper::load_network;
+
+namespace {
+const std::string kRoot = VP_SOURCE_DIR;
+
+struct Expected {
+    const char* net;
+    std::size_t convs;
+    double gmacs;  // shapes/README.md summary table
+};
+const Expected kTable[] = {
+    {"lenet5", 2, 0.0004},        {"lenet_caffe", 2, 0.0019},   {"alexnet", 5, 0.6658},
+    {"vgg16", 13, 15.3466},       {"resnet50", 53, 3.8559},     {"resnet50_v1_5", 53, 4.0871},
+    {"inception_v3", 94, 5.7112}, {"mobilenetv2", 52, 0.2995},  {"squeezenet1_0", 26, 0.8613},
+    {"squeezenet1_1", 26, 0.3877}, {"squeezenet1_1_onnx224", 26, 0.3492}, {"yolov3", 75, 32.9320},
+    {"yolov3_tiny", 13, 2.7825},  {"resnet20", 21, 0.0408},
+};
+}  // namespace
+
+TEST_CASE("network workloads match the published conv counts and GMACs", "[workload]") {
+    for (const auto& e : kTable) {
+        auto net = load_network(kRoot + "/workloads/" + e.net + ".json");
+        INFO(e.net);
+        CHECK(net.layers.size() == e.convs);
+        double g = double(net.total_macs()) * 1e-9;
+        CHECK(std::round(g * 1e4) / 1e4 == Approx(e.gmacs).margin(1e-9));
+    }
+}
+
+TEST_CASE("network workloads equal a recomputation from the CSV shape tables", "[workload]") {
+    const std::string dir = kRoot + "/../shared/data/shapes";
+    if (!std::filesystem::exists(dir)) {
+        WARN("shape tables not found at " << dir << "; only the summary-table check ran");
+        return;
+    }
+    for (const auto& e : kTable) {
+        std::ifstream in(dir + "/" + e.net + ".csv");
+        REQUIRE(in);
+        std::string line;
+        std::getline(in, line);
+        unsigned long long macs = 0;
+        std::size_t n = 0;
+        while (std::getline(in, line)) {
+            if (line.empty()) continue;
+            std::stringstream ss(line);
+            std::string f[10];
+            for (auto& x : f) std::getline(ss, x, ',');
+            long C = std::stol(f[1]), K = std::stol(f[2]), H = std::stol(f[3]), W = std::stol(f[4]),
+                 R = std::stol(f[5]), S = std::stol(f[6]), st = std::stol(f[7]), g = std::stol(f[9]);
+            long ph, pw;
+            auto slash = f[8].find('/');
+            if (slash == std::string::npos) ph = pw = std::stol(f[8]);
+            else {
+                ph = std::stol(f[8].substr(0, slash));
+                pw = std::stol(f[8].substr(slash + 1));
+            }
+            long P = (H + 2 * ph - R) / st + 1, Q = (W + 2 * pw - S) / st + 1;
+            macs += (unsigned long long)(C / g) * K * R * S * P * Q;
+            ++n;
+        }
+        auto net = load_network(kRoot + "/workloads/" + e.net + ".json");
+        INFO(e.net);
+        CHECK(net.layers.size() == n);
+        CHECK(net.total_macs() == macs);
+    }
+}
+
+TEST_CASE("LeNet-5 with pooling and FC layers", "[workload]") {
+    auto net = load_network(kRoot + "/workloads/lenet5_full.json");
+    REQUIRE(net.layers.size() == 7);
+    CHECK(net.layers[1].P() == 14);
+    CHECK(net.layers[3].P() == 5);
+    // 28*28*6*25 + 10*10*16*150 + 400*120 + 120*84 + 84*10
+    CHECK(net.total_macs() == 117600ull + 240000 + 48000 + 10080 + 840);
+}
+
+TEST_CASE("bad network documents name the JSON pointer", "[workload]") {
+    auto bad = [](const char* text) {
+        try {
+            vp::mapper::parse_network(nlohmann::json::parse(text), "t.json");
+        } catch (const vp::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(bad(R"({"layers": []})"), Catch::Contains("/layers") && Catch::Contains("empty"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 0, "K": 1, "H": 4, "W": 4, "R": 1, "S": 1}]})"),
+               Catch::Contains("/layers/0/C"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 4, "W": 4, "R": 5, "S": 1}]})"),
+               Catch::Contains("kernel height"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 4, "W": 4, "R": 1, "S": 1, "groups": 2}]})"),
+               Catch::Contains("groups"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "convv", "C": 3}]})"), Catch::Contains("did you mean \"conv\""));
+    CHECK_THAT(bad(R"({"layers": [{"type": "fc", "in": 3, "out": 4, "bias": 1}]})"),
+               Catch::Contains("unknown member \"bias\""));
+    CHECK_THAT(bad(R"({"precision": 12, "layers": [{"type": "fc", "in": 3, "out": 4}]})"),
+               Catch::Contains("/precision"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 65536, "K": 65536, "H": 32768, "W": 32768, "R": 3, "S": 3, "pad": 1}]})"),
+               Catch::Contains("too large"));
+}
