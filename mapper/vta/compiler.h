@@ -1,0 +1,26 @@
+#pragma once
+// VTA IR -> instructions (seed 004 §5-7, vta_ir.md §7): partitioning, 16x16 blocking,
+// micro-op and instruction generation with dependency tokens, DRAM allocation.
+#include <cstdint>
+
+#include "mapper/vta/compiled_program.h"
+#include "mapper/vta/ir_program.h"
+
+namespace vp::mapper::vta {
+
+struct CompileOptions {
+    static constexpr std::uint64_t kPageBytes = 4096;  // seed 004 DRAM allocation
+    std::uint64_t dram_base = 0x10000;  // page-aligned byte address of the program's first object
+    // Alternate two halves of INP/WGT so that loads of step n+1 overlap compute of step n
+    // (VTA "virtual threads"; halves the capacities the partitioner sees).
+    bool double_buffer = false;
+};
+
+// Compiles a checked program. Throws vp::InputError when it cannot be mapped (sizes beyond
+// the instruction fields, vector-vector ALU after an overflowing GEMM, ALU MUL disabled...).
+CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt = {});
+
+// DMA bytes of a partition (A, B, X loads + C stores) used to resolve STRATEGY "auto".
+std::uint64_t partition_traffic(const Partition& part, OpCase op, const VtaConfig& cfg);
+
+}  // namespace vp::mapper::vta
