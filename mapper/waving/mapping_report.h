@@ -1,0 +1,18 @@
+#pragma once
+// mapping.json content and a readable table of a mesh mapping (seed 001).
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "mapper/waving/layer_mapping.h"
+
+namespace vp::mapper::waving {
+
+nlohmann::json to_json(const LayerMapping& m);
+// {"mapper":"tiling+waving","network","objective","mode","cores","layers":[...],"totals":{...}}
+nlohmann::json to_json(const NetworkMapping& n);
+
+// One row per layer: T, tiling, k, estimated cycles, flits, DRAM bytes, energy.
+void print_table(std::ostream& os, const NetworkMapping& n);
+
+}  // namespace vp::mapper::waving
