@@ -1,0 +1,161 @@
+#include "mapper/tso/cost_model.h"
+
+#include <algorithm>
+
+#include "mapper/tso/burst_count.h"
+#include "mapper/tso/tle_slicing.h"
+
+namespace vp::mapper::tso {
+
+using u64 = std::uint64_t;
+
+AxisStats axis_stats(int out_begin, int out_count, int tile, int stride, int kernel, int pad_before, int in_size,
+                     int other_in, int other_out, int elem_bytes, int burst) {
+    AxisStats a;
+    if (out_count <= 0 || tile <= 0) return a;
+    a.size_a = std::min(tile, out_count);
+    a.cnt_a = out_count / a.size_a;
+    a.size_b = out_count - a.cnt_a * a.size_a;
+    a.cnt_b = a.size_b > 0 ? 1 : 0;
+    a.n = a.cnt_a + a.cnt_b;
+    const int end = out_begin + out_count;
+    for (int o = out_begin; o < end; o += a.size_a) {
+        const int sz = std::min(a.size_a, end - o);
+        const int lo = std::max(0, o * stride - pad_before);
+        const int hi = std::min(in_size, (o + sz - 1) * stride - pad_before + kernel);
+        const u64 in = hi > lo ? u64(hi - lo) : 0;
+        a.sum_in += in;
+        if (in == u64(in_size)) {
+            ++a.n_in_whole;
+        } else {
+            a.in_ceil_self += ceil_div(in * u64(elem_bytes), u64(burst));
+        }
+        a.in_ceil_whole += ceil_div(in * u64(other_in) * u64(elem_bytes), u64(burst));
+        a.out_ceil_whole += ceil_div(u64(sz) * u64(other_out) * u64(elem_bytes), u64(burst));
+        a.out_ceil_self += ceil_div(u64(sz) * u64(elem_bytes), u64(burst));
+    }
+    return a;
+}
+
+ConvCostModel::ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlicing p)
+    : m_conv(conv), m_hw(hw), m_slicing(p), m_slices(tle_slicing(p, conv.P, conv.M, hw.n_tle)) {
+    for (const auto& s : m_slices) {
+        const int base = s.filters.count / hw.n_tlt, extra = s.filters.count % hw.n_tlt;
+        m_tlt_base.push_back(base);
+        m_tlt_extra.push_back(extra);
+        m_tlt_max.push_back(base + (extra > 0 ? 1 : 0));
+        if (s.rows.count > 0 && s.filters.count > 0) {
+            m_max_rows = std::max(m_max_rows, s.rows.count);
+            m_max_tlt_m = std::max(m_max_tlt_m, m_tlt_max.back());
+        }
+    }
+}
+
+bool ConvCostModel::fits(TltSchedule q, const Tile& t) const {
+    const auto& c = m_conv;
+    if (t.t_r < 1 || t.t_r > m_max_rows || t.t_c < 1 || t.t_c > c.Q || t.t_n < 1 || t.t_n > c.N || t.t_m < 1 ||
+        t.t_m > m_max_tlt_m)
+        return false;
+    if (q == TltSchedule::IS && t.t_m != m_max_tlt_m) return false;
+    const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
+    // Eq. 2.
+    if (u64(t.t_n) * u64(t_h(t.t_r)) * u64(t_l(t.t_c)) * eb > u64(m_hw.mb0_bytes)) return false;
+    const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : u64(t.t_n);
+    if (u64(t.t_m) * w_ch * rs * eb > u64(m_hw.mb1_bytes)) return false;
+    if (u64(t.t_m) * u64(t.t_r) * u64(t.t_c) * eb > u64(m_hw.mb2_bytes)) return false;
+    return true;
+}
+
+AxisStats ConvCostModel::row_stats(int tle, int t_r) const {
+    const auto& c = m_conv;
+    const auto& r = m_slices[std::size_t(tle)].rows;
+    return axis_stats(r.begin, r.count, t_r, c.stride_h, c.R, c.pad_top, c.H, c.W, c.Q, c.elem_bytes,
+                      m_hw.burst_bytes);
+}
+
+AxisStats ConvCostModel::col_stats(int t_c) const {
+    const auto& c = m_conv;
+    return axis_stats(0, c.Q, t_c, c.stride_w, c.S, c.pad_left, c.W, 1, 1, c.elem_bytes, m_hw.burst_bytes);
+}
+
+ConvCostModel::RcTerms ConvCostModel::rc_terms(int tle, const AxisStats& rows, const AxisStats& cols) const {
+    RcTerms r;
+    const auto& s = m_slices[std::size_t(tle)];
+    r.active = s.rows.count > 0 && s.filters.count > 0;
+    if (!r.active) return r;
+    const u64 eb = u64(m_conv.elem_bytes);
+    r.n_rc = u64(rows.n) * u64(cols.n);
+    r.in_bytes_ch = rows.sum_in * cols.sum_in * eb;
+    // CalBurstCount summed over the (row tile, col tile) pairs of one channel.
+    r.in_bursts_ch = u64(cols.n_in_whole) * rows.in_ceil_whole + cols.in_ceil_self * rows.sum_in;
+    r.out_bursts_f = cols.n == 1 ? rows.out_ceil_whole : u64(s.rows.count) * cols.out_ceil_self;
+    // Eq. 7: ceil(T_R*T_C*K*K / MAC_per_cycle) per (channel, filter), summed over tiles.
+    const u64 rs = u64(m_conv.R) * u64(m_conv.S), mpc = u64(m_hw.macs_per_cycle);
+    const int rsz[2] = {rows.size_a, rows.size_b}, rcnt[2] = {rows.cnt_a, rows.cnt_b};
+    const int csz[2] = {cols.size_a, cols.size_b}, ccnt[2] = {cols.cnt_a, cols.cnt_b};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            if (rcnt[i] > 0 && ccnt[j] > 0)
+                r.mac_cyc_ch_f += u64(rcnt[i]) * u64(ccnt[j]) * ceil_div(u64(rsz[i]) * u64(csz[j]) * rs, mpc);
+    return r;
+}
+
+CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const {
+    const auto& c = m_conv;
+    const u64 N = u64(c.N), rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), B = u64(m_hw.burst_bytes);
+    const u64 tn = u64(t_n), tm = u64(t_m), n_tlt = u64(m_hw.n_tlt);
+    const u64 nN = ceil_div(N, tn), remN = N - (nN - 1) * tn;
+    const u64 w_chunk_bursts = (nN - 1) * ceil_div(tn * rs * eb, B) + ceil_div(remN * rs * eb, B);
+    const u64 w_full_bursts = ceil_div(N * rs * eb, B);
+    CostCounts k;
+    for (std::size_t t = 0; t < m_slices.size(); ++t) {
+        const RcTerms& r = rc[t];
+        if (!r.active) continue;
+        const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
+        const u64 base = u64(m_tlt_base[t]), extra = u64(m_tlt_extra[t]), mmax = u64(m_tlt_max[t]);
+        const u64 n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
+        const u64 sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
+        // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE.
+        k.in_loads += n_m_star * r.n_rc * nN;
+        k.in_bytes += n_m_star * N * r.in_bytes_ch;
+        k.in_bursts += n_m_star * N * r.in_bursts_ch;
+        if (q == TltSchedule::WS) {  // Eq. 5: every W tile loaded once
+            k.w_loads += sum_n_m;
+            k.w_bytes += Mt * N * rs * eb;
+            k.w_bursts += Mt * w_full_bursts;
+        } else {  // Eqs. 3-4: W tiles reloaded for every OUT position
+            k.w_loads += r.n_rc * nN * sum_n_m;
+            k.w_bytes += r.n_rc * Mt * N * rs * eb;
+            k.w_bursts += r.n_rc * Mt * w_chunk_bursts;
+        }
+        k.out_stores += r.n_rc * sum_n_m;
+        k.out_bytes += Mt * rows * u64(c.Q) * eb;
+        k.out_bursts += Mt * r.out_bursts_f;
+        k.mac_cycles = std::max(k.mac_cycles, r.mac_cyc_ch_f * N * mmax);
+        k.sw_instr = std::max(k.sw_instr, r.n_rc * n_m_star * nN);
+    }
+    const u64 g = u64(c.groups);
+    k.in_loads *= g;
+    k.w_loads *= g;
+    k.out_stores *= g;
+    k.in_bursts *= g;
+    k.w_bursts *= g;
+    k.out_bursts *= g;
+    k.in_bytes *= g;
+    k.w_bytes *= g;
+    k.out_bytes *= g;
+    k.mac_cycles *= g;
+    k.sw_instr *= g;
+    k.macs = c.macs();
+    return k;
+}
+
+CostCounts ConvCostModel::counts(TltSchedule q, const Tile& t) const {
+    const AxisStats cols = col_stats(t.t_c);
+    std::vector<RcTerms> rc(m_slices.size());
+    for (std::size_t i = 0; i < m_slices.size(); ++i)
+        rc[i] = rc_terms(int(i), row_stats(int(i), t.t_r), cols);
+    return counts(q, t.t_n, t.t_m, rc);
+}
+
+}  // namespace vp::mapper::tso

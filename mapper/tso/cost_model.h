@@ -1,0 +1,87 @@
+#pragma once
+// Closed-form cost of one (TLE slicing, TLT schedule, tile) choice of a conv: the alpha
+// counts of Eqs. 3-5, bursts and bytes of Eq. 9 (CalBurstCount per tile), MAC cycles of
+// Eqs. 7-8, all summed exactly over the real tiles (border tiles are smaller; IN tiles are
+// clipped at the feature-map border, padding is not loaded).
+//
+// Execution model (RECONSTRUCTED, see docs in tso_status.md):
+//  * A TLE's TLTs share its OFM rows and split its filters (remainder to the lowest ids);
+//    they walk the same tile sequence in lock step, so one IN tile load is MULTICAST to all
+//    of them; W tiles and OUT tiles are per TLT.
+//  * OS (Eq. 4): for OUT row tile, col tile, filter chunk (T_M), channel chunk (T_N): load IN,
+//    load W (T_M x T_N), compute; store OUT after the channel loop.
+//  * IS (Eq. 3): as OS with T_M = all filters of the TLT (W tile "includes all the filters
+//    designated to the TLT"), hence one pass over IN.
+//  * WS (Eq. 5): per filter chunk, load W (T_M x all N channels) once, then every IN tile.
+//  * T_MAC: critical TLT; T_DRAM: every transfer of every TLE (one shared DRAM); T_SW:
+//    nmp_conv2d instructions of the critical TLT. Grouped convs: `groups` times one group.
+#include <cstdint>
+#include <vector>
+
+#include "mapper/tso/conv_shape.h"
+#include "mapper/tso/nmp_params.h"
+#include "mapper/tso/tso_types.h"
+
+namespace vp::mapper::tso {
+
+// Tiling of one axis (OFM rows of a TLE, or OFM columns) by out-tiles of size `tile`.
+struct AxisStats {
+    int n = 0;                  // number of tiles
+    int size_a = 0, cnt_a = 0;  // full tiles
+    int size_b = 0, cnt_b = 0;  // last, smaller tile (cnt_b 0 or 1)
+    std::uint64_t sum_in = 0;           // sum of clipped input extents
+    int n_in_whole = 0;                 // tiles whose clipped input extent is the whole input
+    std::uint64_t in_ceil_whole = 0;    // sum ceil(in_i * other_in * type / BURST)  (rows axis)
+    std::uint64_t in_ceil_self = 0;     // sum over non-whole tiles of ceil(in_i * type / BURST) (cols)
+    std::uint64_t out_ceil_whole = 0;   // sum ceil(out_i * other_out * type / BURST) (rows axis)
+    std::uint64_t out_ceil_self = 0;    // sum ceil(out_i * type / BURST)              (cols axis)
+};
+
+// out range [out_begin, out_begin + out_count), input window of out index o:
+// [o*stride - pad_before, o*stride - pad_before + kernel) clipped to [0, in_size).
+AxisStats axis_stats(int out_begin, int out_count, int tile, int stride, int kernel, int pad_before, int in_size,
+                     int other_in, int other_out, int elem_bytes, int burst);
+
+class ConvCostModel {
+public:
+    // Per-TLE terms that depend only on (T_R, T_C).
+    struct RcTerms {
+        bool active = false;
+        std::uint64_t n_rc = 0;            // OUT row tiles x col tiles
+        std::uint64_t in_bytes_ch = 0;     // IN bytes of one pass, per channel
+        std::uint64_t in_bursts_ch = 0;    // IN bursts of one pass, per channel
+        std::uint64_t out_bursts_f = 0;    // OUT bursts per filter (whole TLE share)
+        std::uint64_t mac_cyc_ch_f = 0;    // MAC cycles per (channel, filter) (Eq. 7 ceil)
+    };
+
+    ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlicing p);
+
+    const ConvShape& conv() const { return m_conv; }
+    const std::vector<TleSlice>& slices() const { return m_slices; }
+    TleSlicing slicing() const { return m_slicing; }
+    int max_rows() const { return m_max_rows; }        // T_R domain upper bound
+    int max_tlt_filters() const { return m_max_tlt_m; } // T_M domain upper bound
+    int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.R; }
+    int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.S; }
+
+    // Eq. 2 (MB0/MB1/MB2) and the tile domain; IS also needs T_M = max filters per TLT.
+    bool fits(TltSchedule q, const Tile& t) const;
+
+    AxisStats row_stats(int tle, int t_r) const;
+    AxisStats col_stats(int t_c) const;
+    RcTerms rc_terms(int tle, const AxisStats& rows, const AxisStats& cols) const;
+    // Counts given the (T_R, T_C) terms of every TLE (size n_tle).
+    CostCounts counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const;
+    // Convenience: everything from scratch (no fit check).
+    CostCounts counts(TltSchedule q, const Tile& t) const;
+
+private:
+    ConvShape m_conv;
+    NmpParams m_hw;
+    TleSlicing m_slicing;
+    std::vector<TleSlice> m_slices;
+    std::vector<int> m_tlt_base, m_tlt_extra, m_tlt_max;  // per TLE: filters per TLT
+    int m_max_rows = 0, m_max_tlt_m = 0;
+};
+
+}  // namespace vp::mapper::tso

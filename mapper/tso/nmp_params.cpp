@@ -1,0 +1,33 @@
+#include "mapper/tso/nmp_params.h"
+
+#include <cmath>
+
+#include "mapper/common/errors.h"
+
+namespace vp::mapper::tso {
+
+namespace {
+
+void require(bool ok, const std::string& prefix, const char* field, const std::string& what) {
+    if (!ok) throw InputError(prefix + "." + field + ": " + what);
+}
+
+}  // namespace
+
+void NmpParams::validate(const std::string& p) const {
+    require(n_tle >= 1 && n_tle <= 1024, p, "n_tle", "expected an integer in [1, 1024] (number of TLEs)");
+    require(n_tlt >= 1 && n_tlt <= 1024, p, "n_tlt", "expected an integer in [1, 1024] (TLTs per TLE)");
+    require(mb0_bytes >= 1, p, "mb0_bytes", "expected a positive size in bytes");
+    require(mb1_bytes >= 1, p, "mb1_bytes", "expected a positive size in bytes");
+    require(mb2_bytes >= 1, p, "mb2_bytes", "expected a positive size in bytes");
+    require(macs_per_cycle >= 1, p, "macs_per_cycle", "expected a positive integer");
+    require(std::isfinite(clock_mhz) && clock_mhz > 0 && clock_mhz <= 1e5, p, "clock_mhz",
+            "expected a positive frequency in MHz (<= 100000)");
+    require(burst_bytes >= 1, p, "burst_bytes", "expected a positive size in bytes");
+    require(std::isfinite(dram_bw_bytes_per_s) && dram_bw_bytes_per_s > 0, p, "dram_bw_bytes_per_s",
+            "expected a positive bandwidth in bytes/s");
+    require(std::isfinite(cas_ns) && cas_ns >= 0, p, "cas_ns", "expected a non-negative latency in ns");
+    require(sw_cycles_per_instr >= 0, p, "sw_cycles_per_instr", "expected a non-negative cycle count");
+}
+
+}  // namespace vp::mapper::tso

@@ -1,0 +1,47 @@
+#pragma once
+// Parameters of the NMP multi-TLE NPU (seed 000) shared by the TSO mapper and the
+// NMP model. Values the seed does not give are ASSUMPTIONS (marked below); see
+// shared/specs/tso_nmp.md section 1.
+#include <string>
+
+namespace vp::mapper::tso {
+
+struct NmpParams {
+    // Seed 000: "#TLE = 4" and "a single DMA engine per TLE ... serve all 8 TLT cores".
+    static constexpr int kDefaultTles = 4;
+    static constexpr int kDefaultTltsPerTle = 8;
+    // ASSUMPTION: 8 KiB each. MB0 = 8 KiB is the smallest power of two holding the seed's
+    // worked-example IN tile 14x4x73 at 16 bit (8,176 B); MB1/MB2 taken equal to MB0.
+    static constexpr int kDefaultMbBytes = 8 * 1024;
+    // ASSUMPTION: 16 MAC/cycle at 375 MHz = 6 GMAC/s per TLT, i.e. 192 GMAC/s for 32 TLTs,
+    // the seed's measured MAC roof (Fig. 11). The split into MAC/cycle and clock is ours.
+    static constexpr int kDefaultMacsPerCycle = 16;
+    static constexpr double kDefaultClockMhz = 375.0;
+    // Seed: BURST "e.g. 128B" (reproduces the worked example's 70 bursts).
+    static constexpr int kDefaultBurstBytes = 128;
+    // ASSUMPTION: DDR3-1600, 64-bit bus: 12.8 GB/s peak, CL11 = 13.75 ns.
+    static constexpr double kDefaultDramBwBytesPerS = 12.8e9;
+    static constexpr double kDefaultCasNs = 13.75;
+    // ASSUMPTION: RISC-V cycles spent per nmp_conv2d instruction (T_SW of Eq. 6; seed: < 5 %).
+    static constexpr int kDefaultSwCyclesPerInstr = 16;
+
+    int n_tle = kDefaultTles;                 // TLE processors
+    int n_tlt = kDefaultTltsPerTle;           // TLT cores per TLE
+    int mb0_bytes = kDefaultMbBytes;          // IN tile SRAM per TLT [B]
+    int mb1_bytes = kDefaultMbBytes;          // W tile SRAM per TLT [B]
+    int mb2_bytes = kDefaultMbBytes;          // OUT tile SRAM per TLT [B]
+    int macs_per_cycle = kDefaultMacsPerCycle;  // MAC unit width [MAC/cycle]
+    double clock_mhz = kDefaultClockMhz;        // TLT clock [MHz]
+    int burst_bytes = kDefaultBurstBytes;       // DRAM burst [B]
+    double dram_bw_bytes_per_s = kDefaultDramBwBytesPerS;  // shared DRAM bandwidth [B/s]
+    double cas_ns = kDefaultCasNs;                          // CAS latency per burst [ns]
+    int sw_cycles_per_instr = kDefaultSwCyclesPerInstr;     // T_SW per nmp_conv2d [cycles]
+
+    // Throws vp::InputError("<prefix>.<field>: ...") on a bad value.
+    void validate(const std::string& key_prefix) const;
+
+    double cycle_s() const { return 1e-6 / clock_mhz; }
+    double cas_s() const { return cas_ns * 1e-9; }
+};
+
+}  // namespace vp::mapper::tso

@@ -1,0 +1,109 @@
+#include "mapper/tso/tlt_tiling.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "mapper/tso/burst_count.h"
+
+namespace vp::mapper::tso {
+
+using u64 = std::uint64_t;
+
+namespace {
+
+Tile make_tile(const ConvCostModel& m, int t_m, int t_n, int t_r, int t_c) {
+    return Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
+}
+
+void consider(ChoiceCost& best, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
+              DramModel dram, const NmpParams& hw) {
+    const CostTimes tm = cost_times(k, hw, dram);
+    if (!best.found || tm.total_s < best.times.total_s) {
+        best.found = true;
+        best.slicing = m.slicing();
+        best.schedule = q;
+        best.tile = t;
+        best.counts = k;
+        best.times = tm;
+    }
+}
+
+}  // namespace
+
+ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw) {
+    const ConvShape& c = m.conv();
+    const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
+    const u64 mb0 = u64(hw.mb0_bytes), mb1 = u64(hw.mb1_bytes), mb2 = u64(hw.mb2_bytes);
+    const int n_tle = int(m.slices().size());
+    const u64 m_all = u64(m.max_tlt_filters());
+    ChoiceCost best;
+    if (m_all == 0) return best;
+
+    std::vector<AxisStats> cols(std::size_t(c.Q) + 1);
+    std::vector<char> have_col(std::size_t(c.Q) + 1, 0);
+    std::vector<AxisStats> rows(static_cast<std::size_t>(n_tle));
+    std::vector<ConvCostModel::RcTerms> rc(static_cast<std::size_t>(n_tle));
+
+    for (int t_r = 1; t_r <= m.max_rows(); ++t_r) {
+        const u64 th = u64(m.t_h(t_r));
+        if (th * u64(m.t_l(1)) * eb > mb0 || u64(t_r) * eb > mb2) break;  // grows with T_R
+        for (int t = 0; t < n_tle; ++t) rows[std::size_t(t)] = m.row_stats(t, t_r);
+        for (int t_c = 1; t_c <= c.Q; ++t_c) {
+            const u64 tl = u64(m.t_l(t_c));
+            if (th * tl * eb > mb0 || u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
+            if (!have_col[std::size_t(t_c)]) {
+                cols[std::size_t(t_c)] = m.col_stats(t_c);
+                have_col[std::size_t(t_c)] = 1;
+            }
+            for (int t = 0; t < n_tle; ++t)
+                rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
+            const u64 tn_max = std::min<u64>(u64(c.N), mb0 / (th * tl * eb));
+            const u64 m_out = mb2 / (u64(t_r) * u64(t_c) * eb);
+            for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
+                const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : t_n;
+                const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
+                u64 t_m;
+                if (q == TltSchedule::IS) {
+                    if (m_lim < m_all) break;  // the W bound only tightens with T_N
+                    t_m = m_all;
+                } else {
+                    if (m_lim < 1) break;
+                    t_m = m_lim;  // largest T_M is optimal (see header)
+                }
+                const CostCounts k = m.counts(q, int(t_n), int(t_m), rc);
+                consider(best, m, q, make_tile(m, int(t_m), int(t_n), t_r, t_c), k, dram, hw);
+            }
+        }
+    }
+    return best;
+}
+
+ChoiceCost tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw) {
+    const ConvShape& c = m.conv();
+    ChoiceCost best;
+    for (int t_r = 1; t_r <= m.max_rows(); ++t_r)
+        for (int t_c = 1; t_c <= c.Q; ++t_c)
+            for (int t_n = 1; t_n <= c.N; ++t_n)
+                for (int t_m = 1; t_m <= m.max_tlt_filters(); ++t_m) {
+                    const Tile t = make_tile(m, t_m, t_n, t_r, t_c);
+                    if (!m.fits(q, t)) continue;
+                    consider(best, m, q, t, m.counts(q, t), dram, hw);
+                }
+    return best;
+}
+
+ChoiceCost evaluate_choice(const ConvShape& conv, const NmpParams& hw, TleSlicing p, TltSchedule q, const Tile& t,
+                           DramModel dram) {
+    ConvCostModel m(conv, hw, p);
+    ChoiceCost r;
+    r.slicing = p;
+    r.schedule = q;
+    r.tile = make_tile(m, t.t_m, t.t_n, t.t_r, t.t_c);
+    r.found = m.fits(q, r.tile);
+    r.counts = m.counts(q, r.tile);
+    r.times = cost_times(r.counts, hw, dram);
+    return r;
+}
+
+}  // namespace vp::mapper::tso

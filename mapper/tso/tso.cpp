@@ -1,0 +1,144 @@
+#include "mapper/tso/tso.h"
+
+#include <exception>
+#include <map>
+
+#include "mapper/common/errors.h"
+#include "mapper/tso/tle_slicing.h"
+
+namespace vp::mapper::tso {
+
+namespace {
+
+using Search = ChoiceCost (*)(const ConvCostModel&, TltSchedule, DramModel, const NmpParams&);
+
+// Lines 7-18 of Algorithm 19.
+ChoiceCost search(const ConvShape& conv, const NmpParams& hw, DramModel dram, const std::optional<TleSlicing>& fp,
+                  const std::optional<TltSchedule>& fq, Search fn, double (*cand)[3]) {
+    ChoiceCost best;
+    for (TleSlicing p : kAllSlicings) {
+        if (fp && *fp != p) continue;
+        const ConvCostModel model(conv, hw, p);  // TLESlicing (Algorithm 13)
+        for (TltSchedule q : kAllSchedules) {
+            if (fq && *fq != q) continue;
+            const ChoiceCost c = fn(model, q, dram, hw);  // TLTTiling (Algorithm 14)
+            if (!c.found) continue;
+            if (cand) cand[int(p)][int(q)] = c.times.total_s;
+            if (!best.found || c.times.total_s < best.times.total_s) best = c;
+        }
+    }
+    return best;
+}
+
+ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt, Search fn) {
+    ConvMapping r;
+    r.conv = conv;
+    r.layer_name = conv.name;
+    r.best = search(conv, hw, opt.dram_model, opt.fixed_slicing, opt.fixed_schedule, fn, r.candidates_s);
+    if (!r.best.found && (opt.fixed_slicing || opt.fixed_schedule)) {
+        r.fallback = true;
+        r.best = search(conv, hw, opt.dram_model, std::nullopt, std::nullopt, fn, nullptr);
+    }
+    if (!r.best.found) {
+        const long long in_min = (long long)conv.R * conv.S * conv.elem_bytes;
+        throw InputError("layer \"" + conv.name + "\": no TLT tile fits the TLT memories (MB0=" +
+                         std::to_string(hw.mb0_bytes) + " B, MB1=" + std::to_string(hw.mb1_bytes) +
+                         " B, MB2=" + std::to_string(hw.mb2_bytes) + " B); the smallest IN tile (1 channel of " +
+                         std::to_string(conv.R) + "x" + std::to_string(conv.S) + ") needs " + std::to_string(in_min) +
+                         " B and the smallest W tile as many");
+    }
+    r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
+    for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
+    return r;
+}
+
+}  // namespace
+
+double TsoResult::total_s() const {
+    double t = 0;
+    for (const auto& c : convs) t += c.best.times.total_s;
+    return t;
+}
+
+std::uint64_t TsoResult::total_macs() const {
+    std::uint64_t m = 0;
+    for (const auto& c : convs) m += c.best.counts.macs;
+    return m;
+}
+
+ConvMapping map_conv(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt) {
+    return map_with(conv, hw, opt, &tlt_tiling);
+}
+
+ConvMapping map_conv_brute_force(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt) {
+    return map_with(conv, hw, opt, &tlt_tiling_brute_force);
+}
+
+TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt) {
+    hw.validate("nmp");
+    if (opt.threads < 1 || opt.threads > 1024) throw InputError("tso.threads: expected an integer in [1, 1024]");
+    TsoResult res;
+    res.network = net.name;
+    res.precision_bits = net.precision_bits;
+    res.hw = hw;
+    res.options = opt;
+
+    // Distinct shapes in order of first appearance (deterministic).
+    std::map<std::string, int> first_of_key;
+    std::vector<int> layer_of_unique;
+    std::vector<int> unique_of_conv;
+    for (std::size_t i = 0; i < net.layers.size(); ++i) {
+        const Layer& l = net.layers[i];
+        if (!is_tso_layer(l)) {
+            res.skipped.push_back(l.name);
+            continue;
+        }
+        ConvMapping cm;
+        cm.layer_index = int(i);
+        cm.layer_name = l.name;
+        auto ins = first_of_key.emplace(l.shape_key(), int(layer_of_unique.size()));
+        if (ins.second) layer_of_unique.push_back(int(i));
+        else cm.shared_with = net.layers[std::size_t(layer_of_unique[std::size_t(ins.first->second)])].name;
+        unique_of_conv.push_back(ins.first->second);
+        res.convs.push_back(std::move(cm));
+    }
+    // Shapes are checked before any task starts so that errors come in layer order.
+    std::vector<ConvShape> shapes;
+    for (int li : layer_of_unique)
+        shapes.push_back(make_conv_shape(net.layers[std::size_t(li)], net.bytes_per_elem()));
+
+    const int n_unique = int(shapes.size());
+    std::vector<ConvMapping> solved(static_cast<std::size_t>(n_unique));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n_unique));
+    // Algorithm 19, lines 2-5: thread pool, one creator, one task per conv.
+#pragma omp parallel num_threads(opt.threads)
+#pragma omp single
+    for (int u = 0; u < n_unique; ++u) {
+#pragma omp task firstprivate(u)
+        {
+            try {
+                solved[std::size_t(u)] = map_conv(shapes[std::size_t(u)], hw, opt);
+            } catch (...) {
+                errors[std::size_t(u)] = std::current_exception();
+            }
+        }
+    }
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+
+    for (std::size_t k = 0; k < res.convs.size(); ++k) {
+        ConvMapping& cm = res.convs[k];
+        const ConvMapping& s = solved[std::size_t(unique_of_conv[k])];
+        const int idx = cm.layer_index;
+        const std::string name = cm.layer_name, shared = cm.shared_with;
+        cm = s;
+        cm.layer_index = idx;
+        cm.layer_name = name;
+        cm.shared_with = shared;
+        cm.conv.name = name;
+    }
+    res.unique_shapes = n_unique;
+    return res;
+}
+
+}  // namespace vp::mapper::tso

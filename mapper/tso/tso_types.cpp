@@ -1,0 +1,46 @@
+#include "mapper/tso/tso_types.h"
+
+#include "mapper/common/errors.h"
+
+namespace vp::mapper::tso {
+
+const char* to_string(TleSlicing p) {
+    switch (p) {
+    case TleSlicing::KS: return "KS";
+    case TleSlicing::KS_OFM: return "KS&OFM";
+    case TleSlicing::OFM: return "OFM";
+    }
+    return "?";
+}
+
+const char* to_string(TltSchedule q) {
+    switch (q) {
+    case TltSchedule::IS: return "IS";
+    case TltSchedule::OS: return "OS";
+    case TltSchedule::WS: return "WS";
+    }
+    return "?";
+}
+
+const char* to_string(DramModel m) { return m == DramModel::Burst ? "burst" : "noburst"; }
+
+TleSlicing parse_slicing(const std::string& s, const std::string& what) {
+    for (TleSlicing p : kAllSlicings)
+        if (s == to_string(p)) return p;
+    if (s == "KS_OFM") return TleSlicing::KS_OFM;
+    throw InputError(what + ": unknown TLE slicing \"" + s + "\" (known: KS, KS&OFM, OFM)");
+}
+
+TltSchedule parse_schedule(const std::string& s, const std::string& what) {
+    for (TltSchedule q : kAllSchedules)
+        if (s == to_string(q)) return q;
+    throw InputError(what + ": unknown TLT schedule \"" + s + "\" (known: IS, OS, WS)");
+}
+
+DramModel parse_dram_model(const std::string& s, const std::string& what) {
+    if (s == "burst") return DramModel::Burst;
+    if (s == "noburst") return DramModel::NoBurst;
+    throw InputError(what + ": unknown DRAM cost model \"" + s + "\" (known: burst, noburst)");
+}
+
+}  // namespace vp::mapper::tso

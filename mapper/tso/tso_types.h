@@ -1,0 +1,79 @@
+#pragma once
+// Vocabulary of the TSO mapper (seed 000): TLE slicings, TLT schedules, tiles, costs.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vp::mapper::tso {
+
+// PART_TLE of Algorithm 19 (Algorithm 13).
+enum class TleSlicing { KS, KS_OFM, OFM };
+// PART_TLT of Algorithm 19 (Section IV-C): input, output, weight stationary.
+enum class TltSchedule { IS, OS, WS };
+// CalcDataTransfer models of Algorithm 14: TSO-burst and TSO-noburst.
+enum class DramModel { Burst, NoBurst };
+
+constexpr std::array<TleSlicing, 3> kAllSlicings{TleSlicing::KS, TleSlicing::KS_OFM, TleSlicing::OFM};
+constexpr std::array<TltSchedule, 3> kAllSchedules{TltSchedule::IS, TltSchedule::OS, TltSchedule::WS};
+
+const char* to_string(TleSlicing p);
+const char* to_string(TltSchedule q);
+const char* to_string(DramModel m);
+// Parse the names above ("KS", "KS&OFM", "OFM", "IS", "OS", "WS", "burst", "noburst");
+// throw vp::InputError naming `what` and the known names.
+TleSlicing parse_slicing(const std::string& s, const std::string& what);
+TltSchedule parse_schedule(const std::string& s, const std::string& what);
+DramModel parse_dram_model(const std::string& s, const std::string& what);
+
+// A contiguous range [begin, begin + count).
+struct Range {
+    int begin = 0;
+    int count = 0;
+};
+
+// Work of one TLE (Algorithm 13): OFM rows TLE_R and filters TLE_W.
+struct TleSlice {
+    Range rows;
+    Range filters;
+};
+
+// Tile <T_M, T_N, T_R, T_C> of one TLT (Algorithm 14); t_h, t_l derived (IN tile rows/cols
+// before clipping at the feature-map border, padding included).
+struct Tile {
+    int t_m = 0, t_n = 0, t_r = 0, t_c = 0;
+    int t_h = 0, t_l = 0;
+};
+
+// Integer aggregates of one (slicing, schedule, tile) choice for the whole conv (all groups,
+// all TLEs/TLTs). Every time below is a function of these integers only (see cost_model.h).
+struct CostCounts {
+    // alpha_in / alpha_w / alpha_out (Eqs. 3-5): tile loads/stores of the whole layer.
+    // IN loads are counted once per TLE (MULTICAST to its TLTs), W/OUT once per TLT.
+    std::uint64_t in_loads = 0, w_loads = 0, out_stores = 0;
+    std::uint64_t in_bursts = 0, w_bursts = 0, out_bursts = 0;
+    std::uint64_t in_bytes = 0, w_bytes = 0, out_bytes = 0;
+    std::uint64_t mac_cycles = 0;   // critical TLT (Eqs. 7-8)
+    std::uint64_t sw_instr = 0;     // nmp_conv2d instructions of the critical TLT (T_SW)
+    std::uint64_t macs = 0;         // MACs of the whole layer (sanity: == Layer::macs())
+
+    std::uint64_t bursts() const { return in_bursts + w_bursts + out_bursts; }
+    std::uint64_t bytes() const { return in_bytes + w_bytes + out_bytes; }
+};
+
+// Eq. 6 with its components in seconds.
+struct CostTimes {
+    double t_mac_s = 0, t_dram_s = 0, t_sw_s = 0, total_s = 0;
+    double t_dram_cas_s = 0;      // CAS part of T_DRAM (0 for TSO-noburst)
+    double total_cycles = 0;      // total_s at the TLT clock
+};
+
+struct TsoOptions {
+    DramModel dram_model = DramModel::Burst;
+    std::optional<TleSlicing> fixed_slicing;   // ablation: fix PART_TLE (paper's "fixed TLE")
+    std::optional<TltSchedule> fixed_schedule; // ablation: fix PART_TLT (paper's "fixed TLT")
+    int threads = 1;                           // OpenMP threads (Algorithm 19)
+};
+
+}  // namespace vp::mapper::tso

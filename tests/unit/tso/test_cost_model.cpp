@@ -1,0 +1,74 @@
+// Closed-form counts (cost_model.h) against an operation-by-operation replay of the tile
+// walker, on random layers, platforms and tiles.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "tso_test_util.h"
+
+using namespace tso_test;
+
+TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") {
+    std::mt19937_64 rng(12345);
+    int checked = 0;
+    for (int it = 0; it < 3000 && checked < 1500; ++it) {
+        const Layer l = random_layer(rng);
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        const TleSlicing p = kAllSlicings[std::size_t(it % 3)];
+        const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
+        ConvCostModel m(c, hw, p);
+        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        Tile t;
+        t.t_r = uni(1, m.max_rows());
+        t.t_c = uni(1, c.Q);
+        t.t_n = uni(1, c.N);
+        t.t_m = q == TltSchedule::IS ? m.max_tlt_filters() : uni(1, m.max_tlt_filters());
+        t.t_h = m.t_h(t.t_r);
+        t.t_l = m.t_l(t.t_c);
+        // Memory fit is irrelevant to the counting; check every tile.
+        const CostCounts a = m.counts(q, t);
+        const RefResult ref = reference_counts(c, hw, p, q, t);
+        INFO("layer C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " R=" << l.R << " S=" << l.S
+                        << " s=" << l.stride_h << "," << l.stride_w << " g=" << l.groups << " slicing "
+                        << to_string(p) << " schedule " << to_string(q) << " tile M" << t.t_m << " N" << t.t_n
+                        << " R" << t.t_r << " C" << t.t_c);
+        REQUIRE(ref.coverage_ok);
+        CHECK(a.macs == l.macs());
+        CHECK(ref.counts.macs == l.macs());
+        CHECK(a.in_loads == ref.counts.in_loads);
+        CHECK(a.w_loads == ref.counts.w_loads);
+        CHECK(a.out_stores == ref.counts.out_stores);
+        CHECK(a.in_bytes == ref.counts.in_bytes);
+        CHECK(a.w_bytes == ref.counts.w_bytes);
+        CHECK(a.out_bytes == ref.counts.out_bytes);
+        CHECK(a.in_bursts == ref.counts.in_bursts);
+        CHECK(a.w_bursts == ref.counts.w_bursts);
+        CHECK(a.out_bursts == ref.counts.out_bursts);
+        CHECK(a.mac_cycles == ref.counts.mac_cycles);
+        CHECK(a.sw_instr == ref.counts.sw_instr);
+        ++checked;
+    }
+    CHECK(checked >= 1500);
+}
+
+TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once", "[tso][cost]") {
+    Layer l;
+    l.C = 16;
+    l.K = 40;
+    l.H = l.W = 20;
+    l.R = l.S = 3;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    const ConvShape c = make_conv_shape(l, 2);
+    NmpParams hw;
+    for (TleSlicing p : kAllSlicings) {
+        ConvCostModel m(c, hw, p);
+        Tile t{3, 4, 5, 7, m.t_h(5), m.t_l(7)};
+        const CostCounts ws = m.counts(TltSchedule::WS, t);
+        CHECK(ws.out_bytes == l.output_elems() * 2);
+        // KS splits the filters: each weight loaded once in total; otherwise once per TLE
+        // holding that filter.
+        const std::uint64_t copies = p == TleSlicing::KS ? 1 : (p == TleSlicing::OFM ? 4 : 2);
+        CHECK(ws.w_bytes == l.weight_elems() * 2 * copies);
+    }
+}

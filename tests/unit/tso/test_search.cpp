@@ -1,0 +1,101 @@
+// The pruned TSO search against the unpruned brute force: same optimum time.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "mapper/common/errors.h"
+#include "mapper/tso/tso.h"
+#include "tso_test_util.h"
+
+using namespace tso_test;
+
+namespace {
+
+void expect_same_optimum(const ConvShape& c, const NmpParams& hw, const TsoOptions& opt, bool& any_found) {
+    bool fast_threw = false, brute_threw = false;
+    ConvMapping fast, brute;
+    try {
+        fast = map_conv(c, hw, opt);
+    } catch (const vp::InputError&) {
+        fast_threw = true;
+    }
+    try {
+        brute = map_conv_brute_force(c, hw, opt);
+    } catch (const vp::InputError&) {
+        brute_threw = true;
+    }
+    REQUIRE(fast_threw == brute_threw);
+    if (fast_threw) return;
+    any_found = true;
+    CHECK(fast.best.times.total_s == brute.best.times.total_s);
+    CHECK(fast.fallback == brute.fallback);
+    for (int p = 0; p < 3; ++p)
+        for (int q = 0; q < 3; ++q) CHECK(fast.candidates_s[p][q] == brute.candidates_s[p][q]);
+    // The chosen tile really fits and really costs what is reported.
+    ConvCostModel m(c, hw, fast.best.slicing);
+    CHECK(m.fits(fast.best.schedule, fast.best.tile));
+    const ChoiceCost again =
+        evaluate_choice(c, hw, fast.best.slicing, fast.best.schedule, fast.best.tile, opt.dram_model);
+    CHECK(again.times.total_s == fast.best.times.total_s);
+}
+
+}  // namespace
+
+TEST_CASE("pruned search equals brute force on random small layers", "[tso][search]") {
+    std::mt19937_64 rng(2024);
+    int found = 0;
+    for (int it = 0; it < 400; ++it) {
+        const Layer l = random_layer(rng, 8, 20, 10);
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        TsoOptions opt;
+        opt.dram_model = it % 2 ? DramModel::Burst : DramModel::NoBurst;
+        if (it % 7 == 3) opt.fixed_slicing = kAllSlicings[std::size_t(it % 3)];
+        if (it % 5 == 2) opt.fixed_schedule = kAllSchedules[std::size_t(it % 3)];
+        INFO("iteration " << it << " C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " R=" << l.R
+                          << " S=" << l.S << " g=" << l.groups);
+        bool any = false;
+        expect_same_optimum(c, hw, opt, any);
+        found += any;
+    }
+    CHECK(found > 250);  // most random cases must be feasible, or the test checks little
+}
+
+TEST_CASE("pruned search equals brute force on real layers", "[tso][search]") {
+    // Layers where the unpruned search is affordable in a unit test.
+    struct L {
+        const char* name;
+        int C, K, H, W, R, S, stride, pad, groups;
+    };
+    const L layers[] = {
+        {"lenet_conv1", 1, 6, 32, 32, 5, 5, 1, 0, 1},
+        {"lenet_conv2", 6, 16, 14, 14, 5, 5, 1, 0, 1},
+        {"resnet20_conv3x", 64, 64, 8, 8, 3, 3, 1, 1, 1},
+        {"inception_mixed7_1x1", 64, 32, 8, 8, 1, 1, 1, 0, 1},
+        {"resnet50_res5a_branch2b", 512, 512, 7, 7, 3, 3, 1, 1, 1},
+        {"yolov3_13x13_3x3", 256, 512, 13, 13, 3, 3, 1, 1, 1},
+        {"mobilenetv2_dw_s2", 144, 144, 56, 56, 3, 3, 2, 1, 144},
+    };
+    NmpParams hw;  // seed defaults
+    for (const L& x : layers) {
+        Layer l;
+        l.name = x.name;
+        l.C = x.C;
+        l.K = x.K;
+        l.H = x.H;
+        l.W = x.W;
+        l.R = x.R;
+        l.S = x.S;
+        l.stride_h = l.stride_w = x.stride;
+        l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = x.pad;
+        l.groups = x.groups;
+        for (DramModel dm : {DramModel::Burst, DramModel::NoBurst}) {
+            TsoOptions opt;
+            opt.dram_model = dm;
+            INFO(x.name << " " << to_string(dm));
+            bool any = false;
+            expect_same_optimum(make_conv_shape(l, 2), hw, opt, any);
+            CHECK(any);
+        }
+    }
+}

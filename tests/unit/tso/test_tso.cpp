@@ -1,0 +1,153 @@
+// Algorithm 19 over networks: deduplication, threads, fixed modes, JSON, errors.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "mapper/common/errors.h"
+#include "mapper/tso/tso.h"
+#include "mapper/tso/tso_report.h"
+
+using namespace vp::mapper;
+using namespace vp::mapper::tso;
+
+namespace {
+
+Network small_net() {
+    nlohmann::json doc = {
+        {"name", "small"},
+        {"precision", 16},
+        {"layers",
+         {{{"name", "c1"}, {"type", "conv"}, {"C", 3}, {"K", 16}, {"H", 32}, {"W", 32}, {"R", 3}, {"S", 3},
+           {"stride", 1}, {"pad", 1}},
+          {{"name", "c2"}, {"type", "conv"}, {"C", 16}, {"K", 32}, {"H", 32}, {"W", 32}, {"R", 3}, {"S", 3},
+           {"stride", 2}, {"pad", {1, 1}}},
+          {{"name", "p1"}, {"type", "pool"}, {"C", 32}, {"H", 16}, {"W", 16}, {"R", 2}, {"S", 2}, {"stride", 2}},
+          {{"name", "c3"}, {"type", "conv"}, {"C", 16}, {"K", 32}, {"H", 32}, {"W", 32}, {"R", 3}, {"S", 3},
+           {"stride", 2}, {"pad", {{"top", 1}, {"bottom", 1}, {"left", 1}, {"right", 1}}}},
+          {{"name", "dw"}, {"type", "conv"}, {"C", 32}, {"K", 32}, {"H", 16}, {"W", 16}, {"R", 3}, {"S", 3},
+           {"pad", 1}, {"groups", 32}},
+          {{"name", "fc"}, {"type", "fc"}, {"in", 512}, {"out", 10}}}}};
+    return parse_network(doc, "small.json");
+}
+
+}  // namespace
+
+TEST_CASE("TSO maps every conv and fc, dedups equal shapes, MACs match", "[tso][net]") {
+    const Network net = small_net();
+    NmpParams hw;
+    TsoOptions opt;
+    const TsoResult r = run_tso(net, hw, opt);
+    REQUIRE(r.convs.size() == 5);
+    CHECK(r.skipped == std::vector<std::string>{"p1"});
+    CHECK(r.unique_shapes == 4);  // c2 and c3 are the same shape
+    CHECK(r.convs[2].layer_name == "c3");
+    CHECK(r.convs[2].shared_with == "c2");
+    CHECK(r.convs[2].best.times.total_s == r.convs[1].best.times.total_s);
+    for (const auto& c : r.convs) {
+        CHECK(c.best.counts.macs == net.layers[std::size_t(c.layer_index)].macs());
+        CHECK(c.best.times.total_s > 0);
+        CHECK(c.best.times.total_s == Approx(c.best.times.t_mac_s + c.best.times.t_dram_s + c.best.times.t_sw_s));
+        // The chosen candidate is the minimum of the table of candidates.
+        for (auto& row : c.candidates_s)
+            for (double v : row)
+                if (v >= 0) CHECK(c.best.times.total_s <= v);
+    }
+}
+
+TEST_CASE("TSO result does not depend on the thread count", "[tso][net]") {
+    const Network net = small_net();
+    NmpParams hw;
+    TsoOptions one, two;
+    two.threads = 2;
+    CHECK(to_json(run_tso(net, hw, one)).dump() != "");
+    auto a = to_json(run_tso(net, hw, one));
+    auto b = to_json(run_tso(net, hw, two));
+    a.erase("threads");
+    b.erase("threads");
+    CHECK(a == b);
+}
+
+TEST_CASE("fixed modes restrict the choice and never beat the free search", "[tso][net]") {
+    const Network net = small_net();
+    NmpParams hw;
+    const TsoResult free = run_tso(net, hw, TsoOptions{});
+    for (TleSlicing p : kAllSlicings) {
+        TsoOptions o;
+        o.fixed_slicing = p;
+        const TsoResult f = run_tso(net, hw, o);
+        for (std::size_t i = 0; i < f.convs.size(); ++i) {
+            if (!f.convs[i].fallback) CHECK(f.convs[i].best.slicing == p);
+            CHECK(f.convs[i].best.times.total_s >= free.convs[i].best.times.total_s);
+        }
+    }
+    for (TltSchedule q : kAllSchedules) {
+        TsoOptions o;
+        o.fixed_schedule = q;
+        const TsoResult f = run_tso(net, hw, o);
+        for (std::size_t i = 0; i < f.convs.size(); ++i) {
+            if (!f.convs[i].fallback) CHECK(f.convs[i].best.schedule == q);
+            CHECK(f.convs[i].best.times.total_s >= free.convs[i].best.times.total_s);
+        }
+    }
+}
+
+TEST_CASE("burst-aware mapping is never slower under the burst model", "[tso][net]") {
+    const Network net = small_net();
+    NmpParams hw;
+    TsoOptions nb;
+    nb.dram_model = DramModel::NoBurst;
+    const TsoResult rb = run_tso(net, hw, TsoOptions{});
+    const TsoResult rn = run_tso(net, hw, nb);
+    for (std::size_t i = 0; i < rb.convs.size(); ++i) {
+        const auto& m = rn.convs[i];
+        const ChoiceCost as_burst = evaluate_choice(m.conv, hw, m.best.slicing, m.best.schedule, m.best.tile,
+                                                    DramModel::Burst);
+        CHECK(rb.convs[i].best.times.total_s <= as_burst.times.total_s);
+    }
+}
+
+TEST_CASE("JSON and table output", "[tso][net]") {
+    const TsoResult r = run_tso(small_net(), NmpParams{}, TsoOptions{});
+    const auto j = to_json(r);
+    CHECK(j.at("mapper") == "tso");
+    REQUIRE(j.at("convs").size() == 5);
+    const auto& c0 = j.at("convs").at(0);
+    for (const char* k : {"slicing", "schedule", "tile", "tle", "alpha", "bursts", "bytes", "estimate"})
+        CHECK(c0.contains(k));
+    CHECK(c0.at("tle").size() == 4);
+    CHECK(c0.at("tle").at(0).at("tlt_filters").size() == 8);
+    std::ostringstream os;
+    print_table(os, r);
+    CHECK(os.str().find("c1") != std::string::npos);
+    CHECK(os.str().find("total:") != std::string::npos);
+}
+
+TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
+    const Network net = small_net();
+    NmpParams hw;
+    hw.n_tle = 0;
+    CHECK_THROWS_AS(run_tso(net, hw, TsoOptions{}), vp::InputError);
+    try {
+        run_tso(net, hw, TsoOptions{});
+    } catch (const vp::InputError& e) {
+        CHECK(std::string(e.what()).find("nmp.n_tle") != std::string::npos);
+    }
+    NmpParams tiny;
+    tiny.mb0_bytes = 16;  // a 3x3 16-bit window needs 18 B
+    CHECK_THROWS_AS(run_tso(net, tiny, TsoOptions{}), vp::InputError);
+    try {
+        run_tso(net, tiny, TsoOptions{});
+    } catch (const vp::InputError& e) {
+        CHECK(std::string(e.what()).find("c1") != std::string::npos);
+        CHECK(std::string(e.what()).find("no TLT tile fits") != std::string::npos);
+    }
+    Layer zero;
+    zero.name = "z";
+    zero.C = 0;
+    CHECK_THROWS_AS(make_conv_shape(zero, 2), vp::InputError);
+    TsoOptions bad;
+    bad.threads = 0;
+    CHECK_THROWS_AS(run_tso(net, NmpParams{}, bad), vp::InputError);
+    CHECK_THROWS_AS(parse_slicing("KSOFM", "x"), vp::InputError);
+    CHECK(parse_slicing("KS&OFM", "x") == TleSlicing::KS_OFM);
+}

@@ -1,0 +1,133 @@
+#pragma once
+// Helpers shared by the TSO unit tests: random small layers and an independent reference
+// that replays the tile walker and counts bytes/bursts/cycles per operation.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "mapper/tso/cost_model.h"
+#include "mapper/tso/tile_walker.h"
+#include "mapper/tso/tle_slicing.h"
+
+namespace tso_test {
+
+using namespace vp::mapper;
+using namespace vp::mapper::tso;
+
+inline Layer random_layer(std::mt19937_64& rng, int max_c = 10, int max_k = 24, int max_hw = 12) {
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    Layer l;
+    l.name = "rnd";
+    if (uni(0, 9) == 0) {  // fc
+        l.kind = LayerKind::FullyConnected;
+        l.C = uni(1, 4 * max_c);
+        l.K = uni(1, max_k);
+        return l;
+    }
+    l.kind = LayerKind::Conv;
+    l.groups = uni(0, 4) == 0 ? uni(1, 3) : 1;
+    l.C = l.groups * uni(1, max_c);
+    l.K = l.groups * uni(1, std::max(1, max_k / l.groups));
+    l.H = uni(1, max_hw);
+    l.W = uni(1, max_hw);
+    l.R = uni(1, std::min(5, l.H + 2));
+    l.S = uni(1, std::min(5, l.W + 2));
+    l.stride_h = uni(1, 3);
+    l.stride_w = uni(1, 3);
+    // padding smaller than the kernel, and the padded input at least the kernel
+    l.pad_top = uni(0, l.R - 1);
+    l.pad_bottom = uni(0, l.R - 1);
+    l.pad_left = uni(0, l.S - 1);
+    l.pad_right = uni(0, l.S - 1);
+    while (l.H + l.pad_top + l.pad_bottom < l.R) ++l.pad_bottom;
+    while (l.W + l.pad_left + l.pad_right < l.S) ++l.pad_right;
+    return l;
+}
+
+inline NmpParams random_hw(std::mt19937_64& rng) {
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    NmpParams hw;
+    hw.n_tle = uni(1, 5);
+    hw.n_tlt = uni(1, 4);
+    hw.mb0_bytes = uni(50, 1200);
+    hw.mb1_bytes = uni(50, 1200);
+    hw.mb2_bytes = uni(20, 600);
+    hw.macs_per_cycle = uni(1, 20);
+    hw.clock_mhz = 100.0 * uni(1, 10);
+    const int bursts[] = {4, 8, 16, 32, 64, 128};
+    hw.burst_bytes = bursts[uni(0, 5)];
+    hw.dram_bw_bytes_per_s = 1e9 * uni(1, 20);
+    hw.cas_ns = 0.5 * uni(0, 40);
+    hw.sw_cycles_per_instr = uni(0, 30);
+    return hw;
+}
+
+// Independent reference of the cost counts: replays walk_tle for every TLE and prices every
+// operation on its own (plane rule coded again here). Also checks the coverage of the walk:
+// every (output element, input channel) pair is computed exactly once.
+struct RefResult {
+    CostCounts counts;
+    bool coverage_ok = true;
+};
+
+inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSlicing p, TltSchedule q,
+                                  const Tile& tile) {
+    const auto slices = tle_slicing(p, c.P, c.M, hw.n_tle);
+    const std::uint64_t eb = c.elem_bytes, B = hw.burst_bytes, rs = std::uint64_t(c.R) * c.S;
+    auto cdiv = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
+    RefResult res;
+    CostCounts& k = res.counts;
+    std::vector<std::uint32_t> cover(std::size_t(c.groups) * c.M * c.N * c.P * c.Q, 0);
+    for (int t = 0; t < hw.n_tle; ++t) {
+        const auto tlts = tlt_filter_split(slices[std::size_t(t)].filters, hw.n_tlt);
+        std::vector<std::uint64_t> cyc(std::size_t(hw.n_tlt), 0), instr(std::size_t(hw.n_tlt), 0);
+        walk_tle(c, t, slices[std::size_t(t)], tlts, q, tile, hw.macs_per_cycle, [&](const TileOp& o) {
+            switch (o.kind) {
+            case OpKind::LoadIn: {
+                ++k.in_loads;
+                k.in_bytes += std::uint64_t(o.cn) * o.hn * o.wn * eb;
+                const std::uint64_t per_ch = o.wn == c.W ? cdiv(std::uint64_t(o.hn) * o.wn * eb, B)
+                                                         : std::uint64_t(o.hn) * cdiv(std::uint64_t(o.wn) * eb, B);
+                k.in_bursts += std::uint64_t(o.cn) * (o.hn > 0 && o.wn > 0 ? per_ch : 0);
+                break;
+            }
+            case OpKind::LoadW:
+                ++k.w_loads;
+                k.w_bytes += std::uint64_t(o.mn) * o.cn * rs * eb;
+                k.w_bursts += std::uint64_t(o.mn) * cdiv(std::uint64_t(o.cn) * rs * eb, B);
+                break;
+            case OpKind::StoreOut: {
+                ++k.out_stores;
+                k.out_bytes += std::uint64_t(o.mn) * o.rn * o.qn * eb;
+                const std::uint64_t per_f = o.qn == c.Q ? cdiv(std::uint64_t(o.rn) * o.qn * eb, B)
+                                                        : std::uint64_t(o.rn) * cdiv(std::uint64_t(o.qn) * eb, B);
+                k.out_bursts += std::uint64_t(o.mn) * per_f;
+                break;
+            }
+            case OpKind::Compute: {
+                const std::uint64_t per = std::uint64_t(o.rn) * o.qn * rs;
+                k.macs += per * o.cn * o.mn;
+                cyc[std::size_t(o.tlt)] += cdiv(per, hw.macs_per_cycle) * o.cn * o.mn;
+                ++instr[std::size_t(o.tlt)];
+                for (int m = o.m0; m < o.m0 + o.mn; ++m)
+                    for (int n = o.c0; n < o.c0 + o.cn; ++n)
+                        for (int r = o.r0; r < o.r0 + o.rn; ++r)
+                            for (int qq = o.q0; qq < o.q0 + o.qn; ++qq)
+                                ++cover[((std::size_t(o.group) * c.M + m) * c.N + n) * c.P * c.Q +
+                                        std::size_t(r) * c.Q + qq];
+                break;
+            }
+            }
+        });
+        for (int j = 0; j < hw.n_tlt; ++j) {
+            k.mac_cycles = std::max(k.mac_cycles, cyc[std::size_t(j)]);
+            k.sw_instr = std::max(k.sw_instr, instr[std::size_t(j)]);
+        }
+    }
+    for (auto v : cover)
+        if (v != 1) res.coverage_ok = false;
+    return res;
+}
+
+}  // namespace tso_test
