@@ -58,6 +58,31 @@ public:
         n.fail("unknown value \"" + s + "\" (expected one of: " + list + ")");
     }
 
+    // A list of [x, y] integer pairs.
+    void points(const char* k, std::vector<std::pair<int, int>>& v) {
+        m_known.emplace_back(k);
+        if (!m_node.has(k)) return;
+        YamlCheck n = m_node.at(k);
+        const YAML::Node& seq = n.node();
+        auto bad = [&]() { n.fail("expected a list of [x, y] pairs, e.g. [[0, 0], [1, 0]]"); };
+        if (!seq.IsSequence()) bad();
+        std::vector<std::pair<int, int>> out;
+        // A single pair may be written as [x, y].
+        bool single = seq.size() == 2 && seq[0].IsScalar() && seq[1].IsScalar();
+        auto pair_of = [&](const YAML::Node& p, const std::string& path) {
+            if (!p.IsSequence() || p.size() != 2) bad();
+            YamlCheck x(p[0], "", path + "[0]"), y(p[1], "", path + "[1]");
+            (void)x;
+            (void)y;
+            return std::make_pair(int(YamlCheck(p[0], n.where(), "x").as_int(-1000000, 1000000)),
+                                  int(YamlCheck(p[1], n.where(), "y").as_int(-1000000, 1000000)));
+        };
+        if (single) out.push_back(pair_of(seq, n.path()));
+        else
+            for (std::size_t i = 0; i < seq.size(); ++i) out.push_back(pair_of(seq[i], n.path()));
+        v = out;
+    }
+
     template <typename F>
     void section(const char* k, F&& fn) {
         m_known.emplace_back(k);
@@ -106,6 +131,12 @@ public:
                 m_out << YAML::Key << k << YAML::Value << name;
                 return;
             }
+    }
+
+    void points(const char* k, std::vector<std::pair<int, int>>& v) {
+        m_out << YAML::Key << k << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (const auto& [x, y] : v) m_out << YAML::Flow << YAML::BeginSeq << x << y << YAML::EndSeq;
+        m_out << YAML::EndSeq;
     }
 
     template <typename F>

@@ -72,6 +72,126 @@ void bind(V& v, dram::DramParams& p) {
 }
 
 template <typename V>
+void bind(V& v, nmp::NmpModelParams& p) {
+    auto& a = p.arch;
+    v.field("n_tle", a.n_tle);
+    v.field("n_tlt", a.n_tlt);
+    v.field("mb0_bytes", a.mb0_bytes);
+    v.field("mb1_bytes", a.mb1_bytes);
+    v.field("mb2_bytes", a.mb2_bytes);
+    v.field("macs_per_cycle", a.macs_per_cycle);
+    v.field("clock_mhz", a.clock_mhz);
+    v.field("burst_bytes", a.burst_bytes);
+    v.field("dram_bw_bytes_per_s", a.dram_bw_bytes_per_s);
+    v.field("cas_ns", a.cas_ns);
+    v.field("sw_cycles_per_instr", a.sw_cycles_per_instr);
+    v.field("dma_max_outstanding", p.dma_max_outstanding);
+    v.field("dma_txn_bytes", p.dma_txn_bytes);
+    v.field("dram_base", p.dram_base);
+}
+
+template <typename V>
+void bind(V& v, TsoConfig& t) {
+    v.choice("dram_model", t.dram_model,
+             Choices<mapper::tso::DramModel>{{"burst", mapper::tso::DramModel::Burst},
+                                             {"noburst", mapper::tso::DramModel::NoBurst}});
+    v.field("fixed_slicing", t.fixed_slicing);
+    v.field("fixed_schedule", t.fixed_schedule);
+}
+
+template <typename V>
+void bind_nodes(V& v, const char* key, std::vector<mapper::waving::MeshNode>& nodes) {
+    std::vector<std::pair<int, int>> tmp;
+    for (const auto& n : nodes) tmp.emplace_back(n.x, n.y);
+    v.points(key, tmp);
+    if constexpr (V::kReading) {
+        nodes.clear();
+        for (const auto& [x, y] : tmp) nodes.push_back({x, y});
+    }
+}
+
+template <typename V>
+void bind(V& v, mapper::waving::MeshMapParams& m) {
+    v.field("width", m.width);
+    v.field("height", m.height);
+    bind_nodes(v, "cores", m.cores);
+    std::vector<mapper::waving::MeshNode> master{m.master};
+    bind_nodes(v, "master", master);
+    if constexpr (V::kReading) {
+        if (master.size() != 1) v.node().at("master").fail("expected one node [x, y]");
+        m.master = master[0];
+    }
+    bind_nodes(v, "dram_ifs", m.dram_ifs);
+    v.field("noc_mhz", m.noc_mhz);
+    v.field("flit_weight", m.flit_weight);
+    v.section("packet", [&](auto& s) {
+        s.field("flit_bits", m.packet.flit_bits);
+        s.field("header_flits", m.packet.header_flits);
+        s.field("max_payload_bytes", m.packet.max_payload_bytes);
+        s.field("write_ack", m.packet.write_ack);
+    });
+}
+
+template <typename V>
+void bind(V& v, mapper::tiling::AsipParams& c) {
+    v.field("p_ox", c.p_ox);
+    v.field("p_of", c.p_of);
+    v.field("sram_bytes", c.sram_bytes);
+    v.field("sram_banks", c.sram_banks);
+    v.field("word_bits", c.word_bits);
+    v.field("dma_setup_cycles", c.dma_setup_cycles);
+    v.field("dma_max_outstanding", c.dma_max_outstanding);
+    v.field("core_mhz", c.core_mhz);
+}
+
+template <typename V>
+void bind(V& v, mapper::waving::EnergyParams& e) {
+    v.field("pj_per_mac", e.pj_per_mac);
+    v.field("pj_per_sram_word", e.pj_per_sram_word);
+    v.field("pj_per_dram_byte", e.pj_per_dram_byte);
+    v.field("pj_per_flit_hop", e.pj_per_flit_hop);
+    v.field("active_core_mw", e.active_core_mw);
+    v.field("idle_core_mw", e.idle_core_mw);
+}
+
+template <typename V>
+void bind(V& v, MeshMapperConfig& m) {
+    v.choice("objective", m.objective,
+             Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
+                                                {"min-dram", mapper::tiling::Objective::MinDram}});
+    v.choice("mode", m.mode,
+             Choices<mapper::waving::MapMode>{{"waving", mapper::waving::MapMode::Waving},
+                                              {"all-cores", mapper::waving::MapMode::AllCores},
+                                              {"whole-layer", mapper::waving::MapMode::WholeLayer}});
+}
+
+template <typename V>
+void bind(V& v, vta::VtaParams& p) {
+    auto& c = p.core;
+    v.field("log_batch", c.log_batch);
+    v.field("log_block", c.log_block);
+    v.field("log_inp_width", c.log_inp_width);
+    v.field("log_wgt_width", c.log_wgt_width);
+    v.field("log_acc_width", c.log_acc_width);
+    v.field("log_uop_buff_size", c.log_uop_buff_size);
+    v.field("log_inp_buff_size", c.log_inp_buff_size);
+    v.field("log_wgt_buff_size", c.log_wgt_buff_size);
+    v.field("log_acc_buff_size", c.log_acc_buff_size);
+    v.field("alu_mul", c.alu_mul);
+    v.field("clock_mhz", p.clock_mhz);
+    v.field("dma_bus_bits", p.dma_bus_bits);
+    v.field("dma_burst_bytes", p.dma_burst_bytes);
+    v.field("dma_outstanding", p.dma_outstanding);
+    v.field("cmd_queue_depth", p.cmd_queue_depth);
+    v.field("token_queue_depth", p.token_queue_depth);
+    v.field("gemm_cycles_per_uop", p.gemm_cycles_per_uop);
+    v.field("alu_cycles_per_uop", p.alu_cycles_per_uop);
+    v.field("pipeline_latency", p.pipeline_latency);
+    v.field("insn_overhead", p.insn_overhead);
+    v.field("watchdog_cycles", p.watchdog_cycles);
+}
+
+template <typename V>
 void bind(V& v, PlatformSpec& s) {
     v.choice("platform", s.kind,
              Choices<PlatformKind>{{"dram", PlatformKind::Dram},
@@ -83,6 +203,13 @@ void bind(V& v, PlatformSpec& s) {
     v.section("sim", [&](auto& x) { bind(x, s.sim); });
     v.section("trace", [&](auto& x) { bind(x, s.trace); });
     v.section("dram", [&](auto& x) { bind(x, s.dram); });
+    v.section("nmp", [&](auto& x) { bind(x, s.nmp); });
+    v.section("tso", [&](auto& x) { bind(x, s.tso); });
+    v.section("mesh", [&](auto& x) { bind(x, s.mesh); });
+    v.section("core", [&](auto& x) { bind(x, s.core); });
+    v.section("energy", [&](auto& x) { bind(x, s.energy); });
+    v.section("mapper", [&](auto& x) { bind(x, s.mapper); });
+    v.section("vta", [&](auto& x) { bind(x, s.vta); });
 }
 
 }  // namespace vp::config

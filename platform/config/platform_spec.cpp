@@ -24,6 +24,20 @@ void SimParams::validate(const std::string& k) const {
     if (threads < 1 || threads > 256) throw InputError(k + ".threads: expected 1..256");
 }
 
+void TsoConfig::validate(const std::string& k) const {
+    if (fixed_slicing != "none") mapper::tso::parse_slicing(fixed_slicing, k + ".fixed_slicing");
+    if (fixed_schedule != "none") mapper::tso::parse_schedule(fixed_schedule, k + ".fixed_schedule");
+}
+
+mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
+    mapper::tso::TsoOptions o;
+    o.dram_model = dram_model;
+    if (fixed_slicing != "none") o.fixed_slicing = mapper::tso::parse_slicing(fixed_slicing, "tso.fixed_slicing");
+    if (fixed_schedule != "none") o.fixed_schedule = mapper::tso::parse_schedule(fixed_schedule, "tso.fixed_schedule");
+    o.threads = int(threads);
+    return o;
+}
+
 namespace {
 // Adds "file:line:col" to a validation error whose message starts with a key path.
 [[noreturn]] void relocate(const InputError& e, const YAML::Node& root, const std::string& file) {
@@ -80,6 +94,12 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
         spec.sim.validate("sim");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
+        spec.nmp.validate("nmp");
+        spec.tso.validate("tso");
+        spec.mesh.validate("mesh");
+        spec.core.validate("core");
+        spec.energy.validate("energy");
+        spec.vta.validate("vta");
     } catch (const InputError& e) {
         relocate(e, root, path);
     }

@@ -5,8 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "mapper/tiling/asip_params.h"
+#include "mapper/tiling/tiling.h"
+#include "mapper/tso/tso_types.h"
+#include "mapper/waving/energy_model.h"
+#include "mapper/waving/layer_mapping.h"
+#include "mapper/waving/mesh_map_params.h"
 #include "models/common/trace.h"
 #include "models/dram/dram_params.h"
+#include "models/nmp/nmp_model_params.h"
+#include "models/vta/vta_params.h"
 
 namespace vp::config {
 
@@ -20,6 +28,21 @@ struct SimParams {
     void validate(const std::string& prefix) const;
 };
 
+// TSO mapper choices (seed 000): DRAM cost model and the paper's fixed-partitioning ablations.
+struct TsoConfig {
+    mapper::tso::DramModel dram_model = mapper::tso::DramModel::Burst;
+    std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM
+    std::string fixed_schedule = "none";  // none | IS | OS | WS
+    void validate(const std::string& prefix) const;
+    mapper::tso::TsoOptions options(unsigned threads) const;
+};
+
+// Mesh mapper choices (seed 001).
+struct MeshMapperConfig {
+    mapper::tiling::Objective objective = mapper::tiling::Objective::MinComp;
+    mapper::waving::MapMode mode = mapper::waving::MapMode::Waving;
+};
+
 struct PlatformSpec {
     std::string source;            // config file path
     std::string name;              // free text
@@ -28,6 +51,13 @@ struct PlatformSpec {
     SimParams sim;
     trace::TraceParams trace;
     dram::DramParams dram;
+    nmp::NmpModelParams nmp;           // platform nmp
+    TsoConfig tso;
+    mapper::waving::MeshMapParams mesh;  // platform mesh
+    mapper::tiling::AsipParams core;
+    mapper::waving::EnergyParams energy;
+    MeshMapperConfig mapper;
+    vta::VtaParams vta;                // platform vta
 };
 
 // Loads a YAML platform file, applies "--set key=value" overrides, validates.
