@@ -48,6 +48,8 @@ public:
     // Transactions whose last column command was issued; the caller drains this.
     std::vector<Completion>& completions() { return m_done; }
     const ChannelCounters& counters() const { return m_c; }
+    // First cycle at which the data bus is free again.
+    std::uint64_t bus_free() const { return m_bus_free; }
     // Closes the occupancy integral at the end of the run.
     void finish(std::uint64_t now) { account(now); }
 

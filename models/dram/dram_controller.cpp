@@ -99,7 +99,8 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
     if (tracer) {
         m_sig_queue = tracer->add(m_stats.path() + ".queue_depth", 16);
-        m_sig_busy = tracer->add(m_stats.path() + ".busy", 1);
+        m_sig_inflight = tracer->add(m_stats.path() + ".in_flight", 16);
+        m_sig_bus = tracer->add(m_stats.path() + ".data_bus_busy", 1);
     }
     SC_METHOD(tick);
     sensitive << m_wake;
@@ -301,17 +302,28 @@ void DramController::tick() {
     }
     std::uint64_t wake = ~std::uint64_t(0);
     for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(now));
+    if (m_sig_bus) {
+        // Only when traced: also wake when a data bus goes idle, so the signal falls on time.
+        bool busy = false;
+        for (auto& ch : m_channels) {
+            if (ch->bus_free() > now) {
+                busy = true;
+                wake = std::min(wake, ch->bus_free());
+            }
+        }
+        m_sig_bus->set(busy ? 1 : 0, now * m_p.tck_ps);
+    }
     if (wake == ~std::uint64_t(0)) next_trigger(m_wake);
     else next_trigger(sc_time(double((wake - now) * m_p.tck_ps), SC_PS), m_wake);
 }
 
 void DramController::trace_queue() {
-    if (!m_sig_queue && !m_sig_busy) return;
+    if (!m_sig_queue && !m_sig_inflight) return;
     std::size_t q = 0;
     for (auto& ch : m_channels) q += ch->occupancy();
     std::uint64_t t = sc_time_stamp().value() / sc_time(1, SC_PS).value();
     if (m_sig_queue) m_sig_queue->set(q, t);
-    if (m_sig_busy) m_sig_busy->set(m_in_flight > 0 ? 1 : 0, t);
+    if (m_sig_inflight) m_sig_inflight->set(m_in_flight, t);
 }
 
 void DramController::b_transport(int, tlm_generic_payload& t, sc_time& d) {

@@ -87,8 +87,9 @@ private:
     stats::Counter m_errors, m_blocking, m_backpressure;
     stats::Histogram m_latency;
 
-    trace::Signal* m_sig_queue = nullptr;
-    trace::Signal* m_sig_busy = nullptr;
+    trace::Signal* m_sig_queue = nullptr;     // transactions queued in the channels
+    trace::Signal* m_sig_inflight = nullptr;  // transactions accepted and not yet completed
+    trace::Signal* m_sig_bus = nullptr;       // a data bus transfers (or will, for issued commands)
 };
 
 }  // namespace vp::dram
