@@ -6,6 +6,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 dir=$root/build; extra=()
 if [ "${1:-}" = "--sanitize" ]; then dir=$root/build-asan; extra=(-DVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo); fi
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" >/dev/null
-cmake --build "$dir" -j "${JOBS:-2}" 2>&1 | grep -E "error|warning|Error" || true
-cmake --build "$dir" -j "${JOBS:-2}" >/dev/null
+mkdir -p "$dir"
+log=$dir/build.log
+if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then
+  grep -E "error|Error" "$log" | head -40 >&2 || true
+  echo "build: failed, full log in $log" >&2
+  exit 1
+fi
+grep -E "warning:" "$log" >&2 || true
