@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 dir=$root/build; extra=()
-if [ "${1:-}" = "--sanitize" ]; then dir=$root/build-asan; extra=(-DVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo); fi
+if [ "${1:-}" = "--sanitize" ]; then dir=$root/build-asan; extra=(-DVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVP_BUILD_BENCH=OFF); fi
 mkdir -p "$dir"
 log=$dir/build.log
 if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then

@@ -81,14 +81,21 @@ void FunctionalCore::read_out_elems(std::uint32_t s, std::uint8_t* b, std::uint3
     for (std::size_t i = 0; i < std::size_t(n) * m_vec; ++i) b[i] = std::uint8_t(std::uint32_t(a[i]) & 0xFFu);
 }
 
+void FunctionalCore::decode_uops(const Insn& in) {
+    if (in.uop_end > std::uint32_t(m_cfg.uop_depth()) || in.uop_bgn > in.uop_end) fail(in, "micro-op range outside the UOP buffer");
+    m_dec.resize(in.uop_end - in.uop_bgn);  // capacity reaches the UOP depth once: no allocation in steady state
+    for (std::uint32_t u = in.uop_bgn; u < in.uop_end; ++u) m_dec[u - in.uop_bgn] = m_layout.decode_uop(m_uop[u]);
+}
+
 void FunctionalCore::gemm(const Insn& in) {
+    // Whole instruction in bulk (micro-ops decoded once, not per loop iteration).
     const std::uint64_t acc_d = std::uint64_t(m_cfg.acc_depth()), inp_d = std::uint64_t(m_cfg.inp_depth()),
                         wgt_d = std::uint64_t(m_cfg.wgt_depth());
-    if (in.uop_end > std::uint32_t(m_cfg.uop_depth()) || in.uop_bgn > in.uop_end) fail(in, "micro-op range outside the UOP buffer");
+    decode_uops(in);
+    const int B = m_B, nb = m_cfg.batch();
     for (std::uint32_t o = 0; o < in.iter_out; ++o)
         for (std::uint32_t i = 0; i < in.iter_in; ++i)
-            for (std::uint32_t u = in.uop_bgn; u < in.uop_end; ++u) {
-                const Uop uop = m_layout.decode_uop(m_uop[u]);
+            for (const Uop& uop : m_dec) {
                 const std::uint64_t a = uop.dst + std::uint64_t(o) * in.dst_factor_out + std::uint64_t(i) * in.dst_factor_in;
                 if (a >= acc_d) fail(in, "accumulator index " + std::to_string(a) + " out of range");
                 std::int32_t* acc = &m_acc[a * m_vec];
@@ -101,16 +108,17 @@ void FunctionalCore::gemm(const Insn& in) {
                 if (x >= inp_d) fail(in, "input index " + std::to_string(x) + " out of range");
                 if (w >= wgt_d) fail(in, "weight index " + std::to_string(w) + " out of range");
                 const std::int8_t* inp = &m_inp[x * m_vec];
-                const std::int8_t* wgt = &m_wgt[w * m_B * m_B];
-                for (int b = 0; b < m_cfg.batch(); ++b)
-                    for (int oc = 0; oc < m_B; ++oc) {
+                const std::int8_t* wgt = &m_wgt[w * B * B];
+                for (int b = 0; b < nb; ++b) {
+                    const std::int8_t* ir = inp + b * B;
+                    std::int32_t* d = acc + b * B;
+                    for (int oc = 0; oc < B; ++oc) {
                         std::int32_t sum = 0;  // |sum| < 2^21: no overflow (HLS sum_T is 21 bits)
-                        const std::int8_t* wr = wgt + oc * m_B;
-                        const std::int8_t* ir = inp + b * m_B;
-                        for (int ic = 0; ic < m_B; ++ic) sum += std::int32_t(ir[ic]) * std::int32_t(wr[ic]);
-                        std::int32_t& d = acc[b * m_B + oc];
-                        d = std::int32_t(std::uint32_t(d) + std::uint32_t(sum));
+                        const std::int8_t* wr = wgt + oc * B;
+                        for (int ic = 0; ic < B; ++ic) sum += std::int32_t(ir[ic]) * std::int32_t(wr[ic]);
+                        d[oc] = std::int32_t(std::uint32_t(d[oc]) + std::uint32_t(sum));
                     }
+                }
             }
     if (!in.reset) m_cnt.gemm_uops += std::uint64_t(in.iter_out) * in.iter_in * (in.uop_end - in.uop_bgn);
 }
@@ -133,12 +141,11 @@ inline std::int32_t alu_apply(AluOp op, std::int32_t x, std::int32_t y) {
 
 void FunctionalCore::alu(const Insn& in) {
     if (in.alu_op == AluOp::Mul && !m_cfg.alu_mul) fail(in, "ALU MUL is disabled (alu_mul: false)");
-    if (in.uop_end > std::uint32_t(m_cfg.uop_depth()) || in.uop_bgn > in.uop_end) fail(in, "micro-op range outside the UOP buffer");
     const std::uint64_t acc_d = std::uint64_t(m_cfg.acc_depth());
+    decode_uops(in);
     for (std::uint32_t o = 0; o < in.iter_out; ++o)
         for (std::uint32_t i = 0; i < in.iter_in; ++i)
-            for (std::uint32_t u = in.uop_bgn; u < in.uop_end; ++u) {
-                const Uop uop = m_layout.decode_uop(m_uop[u]);
+            for (const Uop& uop : m_dec) {
                 const std::uint64_t d = uop.dst + std::uint64_t(o) * in.dst_factor_out + std::uint64_t(i) * in.dst_factor_in;
                 const std::uint64_t s = uop.src + std::uint64_t(o) * in.src_factor_out + std::uint64_t(i) * in.src_factor_in;
                 if (d >= acc_d || (!in.use_imm && s >= acc_d)) fail(in, "ALU accumulator index out of range");

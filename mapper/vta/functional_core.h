@@ -50,6 +50,7 @@ public:
 
 private:
     void zero_elems(MemId id, std::uint64_t sram, std::uint64_t elems);
+    void decode_uops(const Insn& in);  // checks the range, fills m_dec
     std::uint64_t depth(MemId id) const;
     [[noreturn]] void fail(const Insn& in, const std::string& what) const;
 
@@ -58,6 +59,7 @@ private:
     int m_B;  // BLOCK
     int m_vec;  // BATCH * BLOCK (lanes of an INP/ACC/OUT element)
     std::vector<std::uint32_t> m_uop;
+    std::vector<Uop> m_dec;  // micro-ops of the current GEMM/ALU instruction, decoded once
     std::vector<std::int8_t> m_inp, m_wgt;
     std::vector<std::int32_t> m_acc;
     CoreCounters m_cnt;

@@ -22,7 +22,7 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
       store_dma("store_dma", m_pool, p.dma_burst_bytes, p.dma_outstanding, p.dma_bus_bits / 8, sc_time(p.clock_period_ps(), SC_PS)),
       m_p(p), m_ctrl(ctrl), m_clk(p.clock_period_ps(), SC_PS), m_core(p.core),
       m_stats(parent, basename()),
-      m_cycles_stat(m_stats, "cycles", "core cycles from launch to FINISH", "cycles"),
+      m_cycles_stat(m_stats, "cycles", "core cycles from launch to FINISH, summed over programs", "cycles"),
       m_fetch_busy(m_stats, "fetch_busy_cycles", "cycles the fetch module spends fetching/decoding", "cycles"),
       m_load_busy(m_stats, "load_busy_cycles", "cycles the load module executes instructions", "cycles"),
       m_compute_busy(m_stats, "compute_busy_cycles", "cycles the compute module executes instructions", "cycles"),
@@ -219,7 +219,7 @@ void VtaCore::module_thread(int m) {
             ++m_n_finish;
             m_finished = true;
             m_cycles = std::uint64_t((sc_time_stamp() - m_start) / m_clk + 0.5);
-            m_cycles_stat.set(m_cycles);
+            m_cycles_stat += m_cycles;  // summed over launches (a network runs many programs)
             const auto& k = m_core.counters();
             m_inp_bytes.set(k.inp_load_bytes);
             m_wgt_bytes.set(k.wgt_load_bytes);

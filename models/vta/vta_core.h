@@ -59,7 +59,7 @@ private:
     void exec_load_store(int m, const mapper::vta::Insn& in, VtaDma& dma);
     void pop_tokens(int m, const mapper::vta::Insn& in);
     void push_tokens(int m, const mapper::vta::Insn& in);
-    void wait_cycles(std::uint64_t n) { if (n) wait(m_clk * double(n)); }
+    void wait_cycles(std::uint64_t n) { if (n) wait(sc_core::sc_time::from_value(m_clk.value() * n)); }
     void fail(const std::string& msg);
 
     VtaParams m_p;

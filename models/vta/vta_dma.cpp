@@ -63,7 +63,7 @@ void VtaDma::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         if (m_req_busy) m_req_busy = false;  // BEGIN_RESP implies END_REQ
         // Hold END_RESP for the data beats on the bus.
         const unsigned beats = (t.get_data_length() + m_bus_bytes - 1) / m_bus_bytes;
-        m_peq.notify(t, END_RESP, m_clock * double(beats));
+        m_peq.notify(t, END_RESP, sc_time::from_value(m_clock.value() * beats));  // integer ps: no double ctor per beat
     } else if (ph == END_RESP) {  // self-scheduled: data transferred
         tlm_phase p = END_RESP;
         sc_time d = SC_ZERO_TIME;

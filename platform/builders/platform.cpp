@@ -2,15 +2,17 @@
 
 #include "mapper/common/errors.h"
 #include "platform/builders/dram_platform.h"
+#include "platform/builders/vta_platform.h"
 
 namespace vp::platform {
 
 std::unique_ptr<Platform> build_platform(RunContext& ctx) {
     switch (ctx.spec.kind) {
     case config::PlatformKind::Dram: return std::make_unique<DramPlatform>(ctx);
+    case config::PlatformKind::Vta: return std::make_unique<VtaPlatform>(ctx);
     default:
         throw InputError(ctx.spec.source + ": platform: " + config::to_string(ctx.spec.kind) +
-                         " is not available in this build (available: dram)");
+                         " is not available in this build (available: dram, vta)");
     }
 }
 

@@ -192,6 +192,20 @@ void bind(V& v, vta::VtaParams& p) {
 }
 
 template <typename V>
+void bind(V& v, mapper::vta::DriverOptions& o) {
+    std::string strategy = o.strategy == 0 ? "auto" : std::to_string(o.strategy);
+    v.field("strategy", strategy);
+    if constexpr (V::kReading) {
+        if (strategy == "auto") o.strategy = 0;
+        else if (strategy.size() == 1 && strategy[0] >= '1' && strategy[0] <= '4') o.strategy = strategy[0] - '0';
+        else v.node().at("strategy").fail("expected auto, 1, 2, 3 or 4, found \"" + strategy + "\"");
+    }
+    v.field("double_buffer", o.double_buffer);
+    v.field("host_ns_per_byte", o.host_ns_per_byte);
+    v.field("host_ns_per_program", o.host_ns_per_program);
+}
+
+template <typename V>
 void bind(V& v, PlatformSpec& s) {
     v.choice("platform", s.kind,
              Choices<PlatformKind>{{"dram", PlatformKind::Dram},
@@ -210,6 +224,7 @@ void bind(V& v, PlatformSpec& s) {
     v.section("energy", [&](auto& x) { bind(x, s.energy); });
     v.section("mapper", [&](auto& x) { bind(x, s.mapper); });
     v.section("vta", [&](auto& x) { bind(x, s.vta); });
+    v.section("vta_compiler", [&](auto& x) { bind(x, s.vta_compiler); });
 }
 
 }  // namespace vp::config

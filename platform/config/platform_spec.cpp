@@ -100,6 +100,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
         spec.core.validate("core");
         spec.energy.validate("energy");
         spec.vta.validate("vta");
+        spec.vta_compiler.validate("vta_compiler");
     } catch (const InputError& e) {
         relocate(e, root, path);
     }

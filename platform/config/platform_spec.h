@@ -8,6 +8,7 @@
 #include "mapper/tiling/asip_params.h"
 #include "mapper/tiling/tiling.h"
 #include "mapper/tso/tso_types.h"
+#include "mapper/vta/network_driver.h"
 #include "mapper/waving/energy_model.h"
 #include "mapper/waving/layer_mapping.h"
 #include "mapper/waving/mesh_map_params.h"
@@ -58,6 +59,7 @@ struct PlatformSpec {
     mapper::waving::EnergyParams energy;
     MeshMapperConfig mapper;
     vta::VtaParams vta;                // platform vta
+    mapper::vta::DriverOptions vta_compiler;
 };
 
 // Loads a YAML platform file, applies "--set key=value" overrides, validates.

@@ -2,6 +2,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/common/json_check.h"
+#include "mapper/vta/net_graph.h"
 
 namespace vp::workload {
 
@@ -49,13 +50,18 @@ Workload load_workload(const std::string& path) {
     JsonCheck root(w.doc, path);
     root.expect_object();
     std::string kind;
-    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir"});
+    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir", "vta_network"});
     else if (root.has("MATRICES")) kind = "vta_ir";
     else kind = "network";
     if (kind == "traffic") {
         w.kind = WorkloadKind::Traffic;
         w.name = root.get_string("name", "traffic");
         w.streams = parse_traffic(root);
+    } else if (kind == "vta_network") {
+        // A network with explicit skip connections and optional weight files (workloads/vta/README.md).
+        w.kind = WorkloadKind::Network;
+        w.network = mapper::vta::parse_vta_network(w.doc, path).net;
+        w.name = w.network.name;
     } else if (kind == "vta_ir") {
         w.kind = WorkloadKind::VtaIr;
         w.name = root.has("NAME") && root.at("NAME").value().is_string() ? root.at("NAME").as_string() : "vta_program";

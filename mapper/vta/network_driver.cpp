@@ -1,0 +1,223 @@
+#include "mapper/vta/network_driver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "mapper/common/errors.h"
+#include "mapper/vta/compiler.h"
+#include "mapper/vta/executor.h"
+#include "mapper/vta/layer_lowering.h"
+
+namespace vp::mapper::vta {
+
+void DriverOptions::validate(const std::string& prefix) const {
+    if (strategy < 0 || strategy > 4) throw InputError(prefix + ".strategy: expected 1..4 or auto");
+    if (dram_base % CompileOptions::kPageBytes != 0) throw InputError(prefix + ".dram_base: must be 4 KiB aligned");
+    if (!(host_ns_per_byte >= 0) || host_ns_per_byte > 1e6) throw InputError(prefix + ".host_ns_per_byte: expected 0..1e6 ns");
+    if (!(host_ns_per_program >= 0) || host_ns_per_program > 1e9)
+        throw InputError(prefix + ".host_ns_per_program: expected 0..1e9 ns");
+}
+
+namespace {
+std::uint64_t mix(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
+    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (a + 1) * 0xBF58476D1CE4E5B9ull ^ (b + 7) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return x;
+}
+std::vector<std::int8_t> gen_int8(std::size_t n, std::uint64_t seed, int lo, int hi) {
+    std::mt19937_64 g(seed);
+    std::vector<std::int8_t> v(n);
+    const std::uint64_t span = std::uint64_t(hi - lo + 1);
+    for (auto& x : v) x = std::int8_t(lo + int(g() % span));
+    return v;
+}
+template <class T>
+std::vector<T> read_raw(const std::string& path, std::size_t n, const std::string& what) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw InputError(path + ": cannot open " + what + " file");
+    f.seekg(0, std::ios::end);
+    const auto size = std::size_t(f.tellg());
+    if (size != n * sizeof(T))
+        throw InputError(path + ": " + what + " file has " + std::to_string(size) + " bytes, expected " + std::to_string(n * sizeof(T)) +
+                         " (raw little-endian " + (sizeof(T) == 1 ? "int8" : "int32") + ")");
+    f.seekg(0);
+    std::vector<unsigned char> b(size);
+    f.read(reinterpret_cast<char*>(b.data()), std::streamsize(size));
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t u = 0;
+        for (std::size_t k = 0; k < sizeof(T); ++k) u |= std::uint32_t(b[i * sizeof(T) + k]) << (8 * k);
+        v[i] = T(u);
+    }
+    return v;
+}
+double rms(const std::vector<std::int8_t>& v) {
+    double s = 0;
+    for (auto x : v) s += double(x) * double(x);
+    return v.empty() ? 0.0 : std::sqrt(s / double(v.size()));
+}
+int pack_groups(const Layer& l, int block) {
+    const int kg = l.K / l.groups;
+    return l.groups == 1 ? 1 : std::min(l.groups, kg >= block ? 1 : std::max(1, block / kg));
+}
+}  // namespace
+
+NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptions& opt)
+    : m_g(std::move(g)), m_cfg(cfg), m_opt(opt) {
+    m_opt.validate("vta_compiler");
+    const std::size_t n = m_g.net.layers.size();
+    if (n == 0) throw InputError(m_g.source + ": the network has no layers");
+    m_out.resize(n);
+    m_data.resize(n);
+    m_done.assign(n, false);
+    m_prepared.assign(n, false);
+    m_parts_done.assign(n, 0);
+    for (const Layer& l : m_g.net.layers) {
+        if (l.kind == LayerKind::Eltwise && l.eltwise_op != EltwiseOp::Add)
+            throw InputError(m_g.source + ": layer " + l.name + ": only eltwise add runs on the VTA");
+        if (l.kind == LayerKind::Pool && (l.stride_h < l.R || l.stride_w < l.S || l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
+            throw InputError(m_g.source + ": layer " + l.name + ": pooling on the VTA needs non-overlapping windows (stride >= kernel) and no padding");
+    }
+    // Data files are read (and their sizes checked) now, before any simulation starts.
+    for (std::size_t i = 0; i < n; ++i) {
+        const Layer& l = m_g.net.layers[i];
+        const bool fc = l.kind == LayerKind::FullyConnected;
+        const std::size_t nw = std::size_t(l.K) * (fc ? std::size_t(l.C) : std::size_t(l.C / l.groups) * l.R * l.S);
+        if (!m_g.weight_files[i].empty()) m_data[i].weights = read_raw<std::int8_t>(m_g.weight_files[i], nw, "weights");
+        if (!m_g.bias_files[i].empty()) m_data[i].bias = read_raw<std::int32_t>(m_g.bias_files[i], std::size_t(l.K), "bias");
+    }
+    const std::size_t in_elems = layer_in_elems(m_g.net.layers[0]);
+    m_input = m_g.input_file.empty() ? gen_int8(in_elems, mix(m_opt.seed, 0xFFFF, 0), -128, 127)
+                                     : read_raw<std::int8_t>(m_g.input_file, in_elems, "input");
+}
+
+int NetworkDriver::parts(std::size_t i) const {
+    const Layer& l = m_g.net.layers[i];
+    if (l.kind != LayerKind::Conv || l.groups == 1) return 1;
+    const int m = pack_groups(l, m_cfg.block());
+    return (l.groups + m - 1) / m;
+}
+
+std::size_t NetworkDriver::programs_total() const {
+    std::size_t t = 0;
+    for (std::size_t i = 0; i < m_g.net.layers.size(); ++i) t += std::size_t(parts(i));
+    return t;
+}
+
+std::vector<std::size_t> NetworkDriver::output_layers() const {
+    std::vector<bool> used(m_g.net.layers.size(), false);
+    for (const auto& in : m_g.inputs)
+        for (int s : in)
+            if (s >= 0) used[std::size_t(s)] = true;
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) out.push_back(i);
+    return out;
+}
+
+const std::vector<std::int8_t>& NetworkDriver::operand(std::size_t i, std::size_t k) const {
+    const int s = m_g.inputs[i][k];
+    if (s == NetGraph::kNetInput) return m_input;
+    if (s == NetGraph::kGenerated) return m_data[i].generated[k];
+    if (!m_done[std::size_t(s)]) throw SimulationError("VTA driver: layer " + m_g.net.layers[i].name + " runs before its input");
+    return m_out[std::size_t(s)];
+}
+
+void NetworkDriver::prepare_layer(std::size_t i) {
+    const Layer& l = m_g.net.layers[i];
+    LayerData& d = m_data[i];
+    d.generated.resize(m_g.inputs[i].size());
+    for (std::size_t k = 0; k < m_g.inputs[i].size(); ++k)
+        if (m_g.inputs[i][k] == NetGraph::kGenerated) d.generated[k] = gen_int8(layer_in_elems(l), mix(m_opt.seed, i, 100 + k), -128, 127);
+    if (l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected) {
+        const bool fc = l.kind == LayerKind::FullyConnected;
+        const std::size_t kd = fc ? std::size_t(l.C) : std::size_t(l.C / l.groups) * l.R * l.S;
+        const std::size_t nw = std::size_t(l.K) * kd;
+        if (m_g.weight_files[i].empty()) d.weights = gen_int8(nw, mix(m_opt.seed, i, 1), -127, 127);
+        const double sd = std::max(1.0, std::sqrt(double(kd)) * std::max(1.0, rms(operand(i, 0))) * std::max(1.0, rms(d.weights)));
+        const double s = 32.0 / sd;
+        int n = int(std::ceil(std::log2(16.0 / s)));
+        n = std::clamp(n, 0, 15);
+        d.requant.shift = n;
+        d.requant.mul = std::int32_t(std::clamp(std::lround(s * double(1 << n)), 1L, 32767L));
+        d.requant.relu = l.relu;
+        if (m_g.bias_files[i].empty()) {
+            std::mt19937_64 g(mix(m_opt.seed, i, 2));
+            const std::int64_t r = std::max<std::int64_t>(1, std::int64_t(sd / 2));
+            d.bias.resize(std::size_t(l.K));
+            for (auto& b : d.bias) b = std::int32_t(std::int64_t(g() % std::uint64_t(2 * r + 1)) - r);
+        }
+    }
+    m_out[i].assign(layer_out_elems(l), 0);
+    m_prepared[i] = true;
+}
+
+bool NetworkDriver::next(ProgramJob& job) {
+    if (m_layer >= m_g.net.layers.size()) return false;
+    const std::size_t i = m_layer;
+    const Layer& l = m_g.net.layers[i];
+    if (!m_prepared[i]) prepare_layer(i);
+    const LayerData& d = m_data[i];
+    Program p;
+    job.layer = i;
+    job.part = m_part;
+    job.parts = parts(i);
+    job.ch0 = 0;
+    switch (l.kind) {
+        case LayerKind::Conv:
+            if (l.groups == 1) {
+                p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy);
+            } else {
+                const int m = pack_groups(l, m_cfg.block());
+                const int g0 = m_part * m, mm = std::min(m, l.groups - g0);
+                p = lower_group_pack(l, operand(i, 0), d.weights, d.bias, d.requant, g0, mm, m_opt.strategy);
+                job.ch0 = g0 * (l.K / l.groups);
+            }
+            break;
+        case LayerKind::FullyConnected: p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy); break;
+        case LayerKind::Pool: p = l.pool_op == PoolOp::Max ? lower_maxpool(l, operand(i, 0)) : lower_avgpool(l, operand(i, 0)); break;
+        case LayerKind::Eltwise: p = lower_add(l, operand(i, 0), operand(i, 1)); break;
+    }
+    p.name = l.name + (job.parts > 1 ? "#" + std::to_string(m_part) : "");
+    CompileOptions co;
+    co.dram_base = m_opt.dram_base;
+    co.double_buffer = m_opt.double_buffer;
+    job.prog = compile(p, m_cfg, co);
+    job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols);
+    job.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(job.host_bytes);
+    if (++m_part >= job.parts) {
+        m_part = 0;
+        ++m_layer;
+    }
+    return true;
+}
+
+void NetworkDriver::complete(const ProgramJob& job, const std::vector<std::int8_t>& rows) {
+    const std::size_t i = job.layer;
+    const Layer& l = m_g.net.layers[i];
+    const bool fc = l.kind == LayerKind::FullyConnected;
+    const std::size_t PQ = fc ? 1 : std::size_t(l.P()) * l.Q();
+    const std::size_t cols = std::size_t(job.prog.out_cols);
+    if (rows.size() != PQ * cols) throw SimulationError("VTA driver: layer " + l.name + ": program stored " + std::to_string(rows.size()) +
+                                                        " bytes, expected " + std::to_string(PQ * cols));
+    std::vector<std::int8_t>& out = m_out[i];
+    for (std::size_t r = 0; r < PQ; ++r)  // host reshaping [P*Q, channels] -> CHW
+        for (std::size_t c = 0; c < cols; ++c) out[(std::size_t(job.ch0) + c) * PQ + r] = rows[r * cols + c];
+    if (++m_parts_done[i] == job.parts) m_done[i] = true;
+}
+
+void run_network_functional(NetworkDriver& d, std::vector<ProgramJob>* jobs) {
+    ProgramJob job;
+    while (d.next(job)) {
+        d.complete(job, run_functional(job.prog));
+        if (jobs) {
+            job.prog.image.clear();
+            job.prog.image.shrink_to_fit();
+            jobs->push_back(std::move(job));
+        }
+    }
+}
+
+}  // namespace vp::mapper::vta

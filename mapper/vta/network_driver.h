@@ -1,0 +1,102 @@
+#pragma once
+// Runs a network on the VTA as a sequence of VTA programs and host steps (vta_ir.md §5,
+// seed 004 Listing 21): for each layer the host builds the IR program(s) from the int8 CHW
+// tensors produced so far (im2row, weight packing, widening), compiles them, and after each
+// program reshapes the stored [rows, channels] result back to CHW. The driver is a generator:
+// next() returns the next compiled program (its inputs must be complete), complete() hands the
+// stored bytes back. The same driver serves the untimed executor and the SystemC host.
+//
+// Lowering per layer: conv (groups 1) / fc -> one im2row GEMM program + requantisation;
+// grouped / depthwise conv -> per-group programs, BLOCK/(K/groups) groups packed per program
+// with block-diagonal weights (layer_lowering.h); max / avg pool -> ALU-only programs;
+// eltwise add -> ADD_ACC + clamp. Weights, biases and generated inputs come from the seed
+// (std::mt19937_64) or from raw files named by the graph.
+//
+// Requantisation (assumption, no trained scales exist for these workloads): per layer the
+// scale s = 32 / (sqrt(Kd) * rms(x) * rms(w)) that maps the accumulator standard deviation to
+// about 32 is written as mul / 2^shift with 16 <= mul <= 32767 where possible, shift <= 15.
+//
+// Host time model (assumption): host_ns_per_program + host_ns_per_byte * (bytes of the program
+// image the host writes + output bytes it reads back and reshapes).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mapper/vta/compiled_program.h"
+#include "mapper/vta/conv_lowering.h"
+#include "mapper/vta/net_graph.h"
+#include "mapper/vta/vta_config.h"
+
+namespace vp::mapper::vta {
+
+struct DriverOptions {
+    static constexpr double kHostNsPerByte = 1.0;        // ns/byte: ~1 GB/s host copy + reshape (assumption: pynq Cortex-A9)
+    static constexpr double kHostNsPerProgram = 2000.0;  // ns per program: driver call, cache flush, launch (assumption)
+    static constexpr std::uint64_t kDramBase = 0x100000; // byte address of every program image (one program at a time)
+    std::uint64_t seed = 1;
+    int strategy = 0;            // 1..4, 0 = auto (least DMA bytes)
+    bool double_buffer = false;
+    std::uint64_t dram_base = kDramBase;
+    double host_ns_per_byte = kHostNsPerByte;
+    double host_ns_per_program = kHostNsPerProgram;
+    void validate(const std::string& prefix) const;
+};
+
+// Everything generated for one layer (the independent reference in the tests uses it as data).
+struct LayerData {
+    std::vector<std::int8_t> weights;   // conv: K x C/groups x R x S; fc: K x C
+    std::vector<std::int32_t> bias;     // K
+    Requant requant;
+    std::vector<std::vector<std::int8_t>> generated;  // per operand: the generated tensor (empty if produced)
+};
+
+struct ProgramJob {
+    std::size_t layer = 0;
+    int part = 0, parts = 1;        // program index within the layer
+    int ch0 = 0;                    // first output channel this program produces
+    CompiledProgram prog;
+    std::uint64_t host_bytes = 0;   // bytes the host moves for this program
+    double host_ns = 0;             // host time charged before (prepare) and after (read back) it
+};
+
+class NetworkDriver {
+public:
+    NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptions& opt);
+
+    // Builds and compiles the next program; false when every layer is done.
+    bool next(ProgramJob& job);
+    // The stored output of `job` (CompiledProgram::extract_output order).
+    void complete(const ProgramJob& job, const std::vector<std::int8_t>& stored);
+
+    const NetGraph& graph() const { return m_g; }
+    const std::vector<std::int8_t>& input() const { return m_input; }
+    const std::vector<std::int8_t>& output(std::size_t layer) const { return m_out[layer]; }
+    const LayerData& data(std::size_t layer) const { return m_data[layer]; }
+    bool layer_done(std::size_t layer) const { return m_done[layer]; }
+    // Layers whose output no other layer consumes (the network outputs), in order.
+    std::vector<std::size_t> output_layers() const;
+    // Programs a layer needs (known before it runs).
+    int parts(std::size_t layer) const;
+    std::size_t programs_total() const;
+
+private:
+    void prepare_layer(std::size_t i);
+    const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;
+
+    NetGraph m_g;
+    VtaConfig m_cfg;
+    DriverOptions m_opt;
+    std::vector<std::int8_t> m_input;
+    std::vector<std::vector<std::int8_t>> m_out;
+    std::vector<LayerData> m_data;
+    std::vector<bool> m_done, m_prepared;
+    std::vector<int> m_parts_done;
+    std::size_t m_layer = 0;  // next layer to issue
+    int m_part = 0;           // next part of m_layer
+};
+
+// Runs every program with the untimed executor (run_functional). Returns the per-program jobs
+// without their images (stats, partition) when `jobs` is non-null.
+void run_network_functional(NetworkDriver& d, std::vector<ProgramJob>* jobs = nullptr);
+
+}  // namespace vp::mapper::vta

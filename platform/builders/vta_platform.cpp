@@ -1,0 +1,246 @@
+#include "platform/builders/vta_platform.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <ostream>
+
+#include "mapper/common/errors.h"
+#include "mapper/vta/compiler.h"
+#include "mapper/vta/executor.h"
+#include "mapper/vta/ir_parser.h"
+
+namespace vp::platform {
+
+namespace mv = mapper::vta;
+
+mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) {
+    mv::DriverOptions o = spec.vta_compiler;
+    o.seed = spec.seed;
+    return o;
+}
+
+VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
+    const auto& spec = ctx.spec;
+    const auto& wl = ctx.workload;
+    spec.vta.validate("vta");
+    mv::EstimateParams est;
+    est.bus_bytes = spec.vta.dma_bus_bits / 8;
+    est.gemm_cycles_per_uop = spec.vta.gemm_cycles_per_uop;
+    est.alu_cycles_per_uop = spec.vta.alu_cycles_per_uop;
+    est.pipeline_latency = spec.vta.pipeline_latency;
+    est.insn_overhead = spec.vta.insn_overhead;
+    est.double_buffer = m_opt.double_buffer;
+    vta::VtaHost::Next next;
+    vta::VtaHost::Complete complete;
+    if (wl.kind == workload::WorkloadKind::VtaIr) {
+        m_ir = true;
+        const mv::Program p = mv::load_program(wl.path, spec.seed);
+        mv::CompileOptions co;
+        co.dram_base = m_opt.dram_base;
+        co.double_buffer = m_opt.double_buffer;
+        m_ir_prog = mv::compile(p, spec.vta.core, co);
+        next = [this](mv::ProgramJob& j) {
+            if (m_ir_issued) return false;
+            m_ir_issued = true;
+            j.layer = 0;
+            j.part = 0;
+            j.parts = 1;
+            j.prog = m_ir_prog;
+            j.host_bytes = j.prog.image.size();
+            j.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(j.host_bytes);
+            return true;
+        };
+        complete = [this](const mv::ProgramJob&, const std::vector<std::int8_t>& rows) { m_ir_out = rows; };
+        ctx.ctrl.add_total(1);
+        ctx.ctrl.set_unit("programs");
+    } else if (wl.kind == workload::WorkloadKind::Network) {
+        mv::NetGraph g = wl.doc.contains("kind") && wl.doc["kind"] == "vta_network" ? mv::parse_vta_network(wl.doc, wl.path)
+                                                                                    : mv::chain_graph(wl.network, wl.path);
+        if (g.net.precision_bits != 8)
+            throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
+        m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
+        mv::NetworkDriver* d = m_driver.get();
+        next = [d](mv::ProgramJob& j) { return d->next(j); };
+        complete = [d](const mv::ProgramJob& j, const std::vector<std::int8_t>& r) { d->complete(j, r); };
+        ctx.ctrl.add_total(d->graph().net.layers.size());
+        m_layer_root = std::make_unique<stats::Group>(ctx.stats, "vta_layers");
+        for (const auto& l : d->graph().net.layers) m_layer_stats.push_back(std::make_unique<LayerStats>(*m_layer_root, l.name));
+        ctx.ctrl.set_unit("layers");
+    } else {
+        throw InputError(wl.path + ": the vta platform runs networks or VTA IR programs (\"kind\": \"network\" | \"vta_ir\"); " +
+                         spec.source + " selects platform: vta");
+    }
+    m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
+    m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl);
+    for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma}) dma->socket.bind(m_dram->socket);
+    m_host = std::make_unique<vta::VtaHost>("host", *m_core, m_dram->store(), &ctx.ctrl, std::move(next), std::move(complete), est);
+}
+
+VtaPlatform::~VtaPlatform() = default;
+
+VtaPlatform::LayerStats::LayerStats(stats::Group& parent, const std::string& name)
+    : group(parent, "layer[" + name + "]"),
+      programs(group, "programs", "VTA programs run for the layer", "programs"),
+      cycles(group, "cycles", "simulated core cycles, launch to FINISH, summed over the layer's programs", "cycles"),
+      est_cycles(group, "est_cycles", "analytic cycle estimate (mapper/vta/cycle_estimate.h)", "cycles"),
+      dram_bytes(group, "dram_bytes", "bytes moved by the four DMA ports", "bytes"),
+      macs(group, "macs", "MACs executed by the GEMM unit (padding included)", "MACs"),
+      host_ns(group, "host_ns", "host time charged by the driver's time model", "ns") {}
+
+void VtaPlatform::finish() {
+    m_dram->finish(m_ctx.ctrl.end_time());
+    if (!m_driver) return;
+    for (const auto& r : m_host->records()) {
+        LayerStats& l = *m_layer_stats[r.layer];
+        l.programs += 1;
+        l.cycles += r.cycles;
+        l.est_cycles += r.estimate.total;
+        l.dram_bytes += r.dram_bytes;
+        l.macs += r.macs;
+        l.host_ns += std::uint64_t(r.host_ns + 0.5);
+    }
+}
+
+void VtaPlatform::check_invariants() const {
+    if (!m_host->input_error().empty()) throw InputError(m_host->input_error());
+    if (!m_host->error().empty()) throw SimulationError(m_host->error());
+    m_core->check();
+    if (!m_host->finished() || !m_core->finished()) throw SimulationError("vta: the core did not finish every program");
+    for (const auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
+        if (dma->in_flight() != 0) throw SimulationError(std::string(dma->name()) + ": DMA transactions left in flight");
+    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
+    if (m_dram->bytes_served() != m_dram->bytes_requested())
+        throw SimulationError("dram: bytes served differ from bytes requested");
+    std::uint64_t sim_macs = 0, want_macs = 0;
+    for (const auto& r : m_host->records()) {
+        sim_macs += r.macs;
+        want_macs += r.stats.macs;
+    }
+    // Untimed executor on the same inputs (a fresh driver with the same seed and options).
+    std::uint64_t func_macs = 0;
+    if (m_ir) {
+        mv::ExecResult res;
+        const auto want = mv::run_functional(m_ir_prog, {}, &res);
+        func_macs = res.counters.gemm_uops * m_ir_prog.cfg.macs_per_gemm_uop();
+        if (want != m_ir_out) throw SimulationError("vta: the timed output of " + m_ir_prog.name + " differs from the functional executor's");
+    } else {
+        mv::NetworkDriver f(m_driver->graph(), m_ctx.spec.vta.core, m_opt);
+        std::vector<mv::ProgramJob> jobs;
+        mv::run_network_functional(f, &jobs);
+        for (const auto& j : jobs) func_macs += j.prog.stats.macs;
+        for (std::size_t i = 0; i < m_driver->graph().net.layers.size(); ++i)
+            if (f.output(i) != m_driver->output(i))
+                throw SimulationError("vta: layer " + m_driver->graph().net.layers[i].name +
+                                      ": the timed output differs from the functional executor's");
+    }
+    if (sim_macs != want_macs || sim_macs != func_macs)
+        throw SimulationError("vta: simulated MACs (" + std::to_string(sim_macs) + ") differ from the compiler's (" +
+                              std::to_string(want_macs) + ") or the functional executor's (" + std::to_string(func_macs) + ")");
+}
+
+std::vector<VtaPlatform::Output> VtaPlatform::outputs() const {
+    std::vector<Output> out;
+    if (m_ir) {
+        out.push_back({m_ir_prog.name.empty() ? "C" : m_ir_prog.name,
+                       {int(m_ir_prog.stored_rows.size()), m_ir_prog.out_cols}, m_ir_out});
+        return out;
+    }
+    for (std::size_t i : m_driver->output_layers()) {
+        const auto& l = m_driver->graph().net.layers[i];
+        std::vector<int> shape = l.kind == mapper::LayerKind::FullyConnected ? std::vector<int>{l.K} : std::vector<int>{l.K, l.P(), l.Q()};
+        out.push_back({l.name, shape, m_driver->output(i)});
+    }
+    return out;
+}
+
+void VtaPlatform::summary(std::ostream& os) const {
+    std::uint64_t cycles = 0, macs = 0, uops = 0, est = 0, useful = 0;
+    double host = 0;
+    for (const auto& r : m_host->records()) {
+        cycles += r.cycles;
+        macs += r.macs;
+        uops += r.gemm_uops;
+        est += r.estimate.total;
+        host += r.host_ns;
+    }
+    if (m_driver) useful = m_driver->graph().net.total_macs();
+    auto j = m_ctx.stats.to_json()["dram"];
+    const double rd = j["bytes_read"]["value"].get<double>(), wr = j["bytes_written"]["value"].get<double>();
+    os << std::fixed << std::setprecision(3);
+    os << "  VTA            " << m_host->records().size() << " programs, " << cycles << " core cycles ("
+       << double(cycles) / m_ctx.spec.vta.clock_mhz << " us at " << m_ctx.spec.vta.clock_mhz << " MHz), estimate "
+       << (cycles ? double(est) / double(cycles) : 0.0) << " x simulated\n";
+    os << "  MACs           " << macs << " executed" << (useful ? ", " + std::to_string(useful) + " useful (network)" : "")
+       << ", GEMM utilisation " << (cycles ? double(uops) / double(cycles) : 0.0) << " uops/cycle\n";
+    os << "  DRAM           " << std::setprecision(0) << rd << " bytes read, " << wr << " bytes written\n";
+    os << std::setprecision(3) << "  host           " << host / 1000.0 << " us (time model: " << m_opt.host_ns_per_byte
+       << " ns/byte + " << m_opt.host_ns_per_program << " ns/program)\n";
+}
+
+void VtaPlatform::write_outputs(const run::OutputDir& out) const {
+    nlohmann::json progs = nlohmann::json::array();
+    const auto& cfg = m_ctx.spec.vta.core;
+    const double a_blk = double(cfg.block()) * cfg.inp_elem_bytes(), b_blk = cfg.wgt_elem_bytes(),
+                 x_blk = double(cfg.block()) * cfg.acc_elem_bytes();
+    for (const auto& r : m_host->records()) {
+        const auto& s = r.stats;
+        nlohmann::json p = {{"name", r.name},
+                            {"layer", m_driver ? m_driver->graph().net.layers[r.layer].name : r.name},
+                            {"part", r.part},
+                            {"parts", r.parts},
+                            {"strategy", r.strategy},
+                            {"partition", r.partition},
+                            {"steps", s.steps},
+                            {"block_loads", {{"A", double(s.inp_bytes) / a_blk}, {"B", double(s.wgt_bytes) / b_blk}, {"X", double(s.acc_bytes) / x_blk}}},
+                            {"stores", s.store_insns},
+                            {"dma_bytes", {{"inp", s.inp_bytes}, {"wgt", s.wgt_bytes}, {"acc", s.acc_bytes}, {"uop", s.uop_bytes}, {"out", s.out_bytes}}},
+                            {"micro_ops", s.uops},
+                            {"instructions", s.insns},
+                            {"gemm_uops", s.gemm_uops},
+                            {"alu_uops", s.alu_uops},
+                            {"macs", r.macs},
+                            {"dram_bytes", r.dram_bytes},
+                            {"estimated_cycles", r.estimate.total},
+                            {"simulated_cycles", r.cycles},
+                            {"ratio", r.cycles ? double(r.estimate.total) / double(r.cycles) : 0.0},
+                            {"host_ns", r.host_ns},
+                            {"start_ns", r.start_ns},
+                            {"end_ns", r.end_ns}};
+        progs.push_back(p);
+    }
+    nlohmann::json doc = {{"platform", "vta"},
+                          {"workload", m_ctx.workload.name},
+                          {"mode", m_ir ? "vta_ir" : "network"},
+                          {"double_buffer", m_opt.double_buffer},
+                          {"strategy_option", m_opt.strategy == 0 ? nlohmann::json("auto") : nlohmann::json(m_opt.strategy)},
+                          {"estimate_note", "ratio = estimated / simulated cycles (mapper/vta/cycle_estimate.h)"},
+                          {"programs", progs}};
+    if (m_driver) {
+        nlohmann::json layers = nlohmann::json::array();
+        const auto& g = m_driver->graph();
+        for (std::size_t i = 0; i < g.net.layers.size(); ++i) {
+            nlohmann::json in = nlohmann::json::array();
+            for (int s : g.inputs[i]) in.push_back(s >= 0 ? g.net.layers[std::size_t(s)].name : s == mv::NetGraph::kNetInput ? "input" : "generated");
+            nlohmann::json lj = {{"name", g.net.layers[i].name}, {"inputs", in}, {"programs", m_driver->parts(i)}};
+            if (g.net.layers[i].kind == mapper::LayerKind::Conv || g.net.layers[i].kind == mapper::LayerKind::FullyConnected)
+                lj["requant"] = {{"mul", m_driver->data(i).requant.mul}, {"shift", m_driver->data(i).requant.shift},
+                                 {"relu", m_driver->data(i).requant.relu}};
+            layers.push_back(lj);
+        }
+        doc["layers"] = layers;
+    }
+    out.write("mapping.json", doc.dump(2) + "\n");
+    std::filesystem::create_directories(out.file("outputs"));
+    nlohmann::json manifest = nlohmann::json::array();
+    for (const auto& o : outputs()) {
+        std::string file = o.name;
+        for (char& c : file)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) c = '_';
+        out.write("outputs/" + file + ".bin", std::string(reinterpret_cast<const char*>(o.data.data()), o.data.size()));
+        manifest.push_back({{"name", o.name}, {"file", file + ".bin"}, {"shape", o.shape}, {"dtype", "int8"},
+                            {"layout", o.shape.size() == 3 ? "CHW" : o.shape.size() == 2 ? "rows x cols" : "vector"}});
+    }
+    out.write("outputs/manifest.json", nlohmann::json{{"outputs", manifest}}.dump(2) + "\n");
+}
+
+}  // namespace vp::platform

@@ -1,0 +1,100 @@
+#pragma once
+// Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
+// loops (grouped), fc, max/avg pooling, residual add, with the requantisation arithmetic of
+// seed 004 (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
+// with the lowering, the compiler, the executor or the models; it only reads the data the
+// driver generated (weights, bias, requant constants, generated operands).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "mapper/vta/network_driver.h"
+
+namespace net_ref {
+
+using vp::mapper::Layer;
+using vp::mapper::LayerKind;
+using Tensor = std::vector<std::int8_t>;
+
+inline std::int32_t wrap(std::int64_t v) { return std::int32_t(std::uint32_t(std::uint64_t(v))); }
+inline std::int8_t requant(std::int32_t acc, std::int32_t mul, int n, bool relu) {
+    std::int32_t v = wrap(std::int64_t(acc) * mul);
+    if (n > 0) v = wrap(std::int64_t(v) + (std::int64_t(1) << (n - 1))) >> n;
+    return std::int8_t(std::min(127, std::max(relu ? 0 : -128, v)));
+}
+
+inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::LayerData& d) {
+    const bool fc = l.kind == LayerKind::FullyConnected;
+    const int C = l.C, K = l.K, H = fc ? 1 : l.H, W = fc ? 1 : l.W, R = fc ? 1 : l.R, S = fc ? 1 : l.S;
+    const int P = fc ? 1 : l.P(), Q = fc ? 1 : l.Q(), G = fc ? 1 : l.groups, cg = C / G, kg = K / G;
+    const int sh = fc ? 1 : l.stride_h, sw = fc ? 1 : l.stride_w, pt = fc ? 0 : l.pad_top, pl = fc ? 0 : l.pad_left;
+    Tensor out(std::size_t(K) * P * Q);
+    for (int k = 0; k < K; ++k) {
+        const int g = k / kg;
+        for (int p = 0; p < P; ++p)
+            for (int q = 0; q < Q; ++q) {
+                std::int64_t acc = d.bias[std::size_t(k)];
+                for (int c = 0; c < cg; ++c)
+                    for (int r = 0; r < R; ++r)
+                        for (int s = 0; s < S; ++s) {
+                            const int y = p * sh + r - pt, x = q * sw + s - pl;
+                            if (y < 0 || y >= H || x < 0 || x >= W) continue;
+                            acc += std::int64_t(in[(std::size_t(g * cg + c) * H + y) * W + x]) *
+                                   d.weights[((std::size_t(k) * cg + c) * R + r) * S + s];
+                        }
+                out[(std::size_t(k) * P + p) * Q + q] = requant(wrap(acc), d.requant.mul, d.requant.shift, d.requant.relu);
+            }
+    }
+    return out;
+}
+
+inline Tensor pool(const Layer& l, const Tensor& in, bool avg) {
+    const int P = l.P(), Q = l.Q();
+    Tensor out(std::size_t(l.C) * P * Q);
+    const int n = l.R * l.S;
+    const std::int64_t m = (2 * 16384 + n) / (2 * n);  // round(2^14 / n), documented in layer_lowering.h
+    for (int c = 0; c < l.C; ++c)
+        for (int p = 0; p < P; ++p)
+            for (int q = 0; q < Q; ++q) {
+                std::int64_t best = -1000, sum = 0;
+                for (int r = 0; r < l.R; ++r)
+                    for (int s = 0; s < l.S; ++s) {
+                        const int v = in[(std::size_t(c) * l.H + p * l.stride_h + r) * l.W + q * l.stride_w + s];
+                        best = std::max<std::int64_t>(best, v);
+                        sum += v;
+                    }
+                std::int64_t v = avg ? (sum * m + 8192) >> 14 : best;
+                out[(std::size_t(c) * P + p) * Q + q] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, v)));
+            }
+    return out;
+}
+
+inline Tensor add(const Layer& l, const Tensor& a, const Tensor& b) {
+    Tensor out(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        out[i] = std::int8_t(std::min(127, std::max(l.relu ? 0 : -128, int(a[i]) + int(b[i]))));
+    return out;
+}
+
+// Every layer's output, computed from the reference's own earlier outputs.
+inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
+    const auto& g = d.graph();
+    std::vector<Tensor> out(g.net.layers.size());
+    for (std::size_t i = 0; i < g.net.layers.size(); ++i) {
+        const Layer& l = g.net.layers[i];
+        const auto& ld = d.data(i);
+        auto opnd = [&](std::size_t k) -> const Tensor& {
+            const int s = g.inputs[i][k];
+            return s >= 0 ? out[std::size_t(s)] : s == vp::mapper::vta::NetGraph::kNetInput ? d.input() : ld.generated[k];
+        };
+        switch (l.kind) {
+            case LayerKind::Conv:
+            case LayerKind::FullyConnected: out[i] = conv(l, opnd(0), ld); break;
+            case LayerKind::Pool: out[i] = pool(l, opnd(0), l.pool_op == vp::mapper::PoolOp::Avg); break;
+            case LayerKind::Eltwise: out[i] = add(l, opnd(0), opnd(1)); break;
+        }
+    }
+    return out;
+}
+
+}  // namespace net_ref

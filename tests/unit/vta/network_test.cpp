@@ -1,0 +1,161 @@
+// Whole networks through the VTA driver (lowering + compiler + untimed executor) against the
+// independent CHW reference of network_reference.h, layer by layer, bit-exact.
+#include <catch2/catch.hpp>
+
+#include "mapper/common/errors.h"
+#include "mapper/vta/network_driver.h"
+#include "network_reference.h"
+
+using namespace vp::mapper;
+using namespace vp::mapper::vta;
+
+namespace {
+std::string wl(const std::string& f) { return std::string(VP_SOURCE_DIR) + "/workloads/" + f; }
+
+// Runs the driver functionally, then the reference; returns the number of layers compared.
+std::size_t check_network(const NetGraph& g, std::uint64_t seed, int strategy = 0, bool dbuf = false) {
+    DriverOptions o;
+    o.seed = seed;
+    o.strategy = strategy;
+    o.double_buffer = dbuf;
+    NetworkDriver d(g, VtaConfig{}, o);
+    std::vector<ProgramJob> jobs;
+    run_network_functional(d, &jobs);
+    REQUIRE(jobs.size() == d.programs_total());
+    const auto ref = net_ref::run(d);
+    std::size_t nonconst = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        INFO("layer " << g.net.layers[i].name);
+        REQUIRE(d.layer_done(i));
+        REQUIRE(d.output(i) == ref[i]);
+        if (std::any_of(ref[i].begin(), ref[i].end(), [&](std::int8_t v) { return v != ref[i][0]; })) ++nonconst;
+    }
+    CHECK(nonconst == ref.size());  // the requantisation keeps every layer informative (not saturated)
+    return ref.size();
+}
+
+Layer conv(const char* n, int C, int K, int H, int R, int stride, int pad, int groups, bool relu) {
+    Layer l;
+    l.name = n; l.kind = LayerKind::Conv; l.C = C; l.K = K; l.H = l.W = H; l.R = l.S = R;
+    l.stride_h = l.stride_w = stride;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = pad;
+    l.groups = groups;
+    l.relu = relu;
+    return l;
+}
+}  // namespace
+
+TEST_CASE("LeNet-5 (workloads/lenet5_full.json) on the VTA equals the CHW reference", "[vta][network]") {
+    const NetGraph g = chain_graph(load_network(wl("lenet5_full.json")));
+    for (std::size_t i = 1; i < g.inputs.size(); ++i) REQUIRE(g.inputs[i][0] == int(i - 1));  // fully chained
+    CHECK(check_network(g, 3) == 7);
+    CHECK(check_network(g, 4, 2, true) == 7);
+}
+
+TEST_CASE("ResNet-20 with residual connections (vta_network) equals the CHW reference", "[vta][network]") {
+    const NetGraph g = parse_vta_network(read_json_file(wl("vta/resnet20_full.json")), wl("vta/resnet20_full.json"));
+    REQUIRE(g.net.layers.size() == 32);
+    std::size_t adds = 0;
+    for (const auto& l : g.net.layers) adds += l.kind == LayerKind::Eltwise;
+    REQUIRE(adds == 9);
+    CHECK(check_network(g, 7) == 32);
+}
+
+TEST_CASE("ResNet-20 conv list as a chain: projection shortcuts get generated inputs", "[vta][network]") {
+    const NetGraph g = chain_graph(load_network(wl("resnet20.json")));
+    int generated = 0;
+    for (std::size_t i = 0; i < g.inputs.size(); ++i)
+        if (g.inputs[i][0] == NetGraph::kGenerated) {
+            ++generated;
+            CHECK(g.net.layers[i].name.find("downsample") != std::string::npos);
+        }
+    CHECK(generated == 2);
+    // ResBlock3.1.conv1 follows a downsample whose K, P, Q match: it chains from it.
+    CHECK(check_network(g, 11, 1) == 21);
+}
+
+TEST_CASE("Grouped and depthwise convolutions, strided and padded, equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "groups";
+    n.layers = {conv("pw", 3, 40, 9, 1, 1, 0, 1, true), conv("dw", 40, 40, 9, 3, 2, 1, 40, true),  // 3 packs: 16+16+8
+                conv("g2", 40, 24, 5, 3, 1, 1, 2, false), conv("g8", 24, 48, 5, 1, 1, 0, 8, false)};
+    const NetGraph g = chain_graph(n);
+    CHECK(check_network(g, 5) == 4);
+    NetworkDriver d(g, VtaConfig{}, DriverOptions{});
+    CHECK(d.parts(1) == 3);  // depthwise: 16 channels per program
+    CHECK(d.parts(2) == 2);  // K/groups = 12: 16/12 = 1 group per program
+    CHECK(d.parts(3) == 4);  // K/groups = 6: 2 groups per program, 8 groups
+}
+
+TEST_CASE("Average pooling (2x2 and global) and residual add equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "pools";
+    Layer c = conv("c", 5, 20, 8, 3, 1, 1, 1, false);
+    Layer p;
+    p.name = "avg2"; p.kind = LayerKind::Pool; p.pool_op = PoolOp::Avg; p.C = p.K = 20; p.H = p.W = 8; p.R = p.S = 2;
+    p.stride_h = p.stride_w = 2;
+    Layer e;
+    e.name = "add"; e.kind = LayerKind::Eltwise; e.C = e.K = 20; e.H = e.W = 4;
+    Layer gp = p;
+    gp.name = "gap"; gp.H = gp.W = 4; gp.R = gp.S = 4; gp.stride_h = gp.stride_w = 4;
+    n.layers = {c, p, e, gp};
+    CHECK(check_network(chain_graph(n), 9) == 4);
+}
+
+TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
+    auto doc = read_json_file(wl("vta/resnet20_full.json"));
+    auto bad = doc;
+    bad["layers"][3]["inputs"][0] = "ResBlock1.0.conv";
+    try {
+        parse_vta_network(bad, "x.json");
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        const std::string m = e.what();
+        CHECK(m.find("/layers/3/inputs/0") != std::string::npos);
+        CHECK(m.find("did you mean \"ResBlock1.0.conv1\"") != std::string::npos);
+    }
+    bad = doc;
+    bad["layers"][3]["inputs"][1] = "conv1";  // add of 16x32x32 tensors: conv1 fits
+    CHECK_NOTHROW(parse_vta_network(bad, "x.json"));
+    bad["layers"][3]["inputs"][1] = "ResBlock2.0.conv1";  // a later layer
+    CHECK_THROWS_WITH(parse_vta_network(bad, "x.json"), Catch::Contains("unknown or later layer"));
+    bad = doc;
+    bad["layers"][11]["inputs"][0] = "ResBlock1.0.add";  // ResBlock2.0.conv2 expects 32x16x16
+    CHECK_THROWS_WITH(parse_vta_network(bad, "x.json"), Catch::Contains("produces 16384 elements"));
+    bad = doc;
+    bad["layers"][1]["weights"] = "nope.bin";
+    CHECK_THROWS_WITH(parse_vta_network(bad, "x.json"), Catch::Contains("/layers/1/weights"));
+}
+
+TEST_CASE("The driver is deterministic in its seed", "[vta][network]") {
+    const NetGraph g = chain_graph(load_network(wl("lenet5_full.json")));
+    auto run = [&](std::uint64_t seed) {
+        DriverOptions o;
+        o.seed = seed;
+        NetworkDriver d(g, VtaConfig{}, o);
+        run_network_functional(d);
+        std::vector<std::vector<std::int8_t>> out;
+        for (std::size_t i = 0; i < g.net.layers.size(); ++i) out.push_back(d.output(i));
+        return out;
+    };
+    const auto a = run(17), b = run(17), c = run(18);
+    CHECK(a == b);
+    CHECK(a.front() != c.front());
+}
+
+TEST_CASE("Host time model and output layers", "[vta][network]") {
+    const NetGraph g = parse_vta_network(read_json_file(wl("vta/resnet20_full.json")), wl("vta/resnet20_full.json"));
+    DriverOptions o;
+    o.host_ns_per_byte = 2.0;
+    o.host_ns_per_program = 500.0;
+    NetworkDriver d(g, VtaConfig{}, o);
+    ProgramJob j;
+    REQUIRE(d.next(j));
+    CHECK(j.host_bytes == j.prog.image.size() + std::uint64_t(32 * 32) * 16);  // image + conv1 output [1024, 16]
+    CHECK(j.host_ns == Approx(500.0 + 2.0 * double(j.host_bytes)));
+    const auto outs = d.output_layers();
+    REQUIRE(outs.size() == 1);
+    CHECK(g.net.layers[outs[0]].name == "fc");
+    o.strategy = 5;
+    CHECK_THROWS_WITH(NetworkDriver(g, VtaConfig{}, o), Catch::Contains("vta_compiler.strategy"));
+}
