@@ -6,7 +6,9 @@
 // the time depends on T_M only through the number of filter chunks (IN reloads and
 // nmp_conv2d count), which never grows with T_M (burst counts of W and OUT are per filter
 // plane, see burst_count.h); so the largest T_M fitting MB1/MB2 is optimal. It also stops
-// a loop once a bound of Eq. 2 fails, as every constraint is monotone in that loop variable.
+// a loop once a bound of Eq. 2 fails, as every constraint is monotone in that loop variable,
+// and skips a (T_R, T_C) pair whose lower bound (counts at T_N = N and the largest T_M,
+// see tlt_tiling.cpp) is not below the best time found so far.
 // tlt_tiling_brute_force() enumerates every tile of the domain with no pruning at all; the
 // tests check that both give the same optimum time.
 #include "mapper/tso/cost_model.h"

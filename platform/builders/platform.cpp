@@ -2,6 +2,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/builders/dram_platform.h"
+#include "platform/builders/nmp_platform.h"
 #include "platform/builders/vta_platform.h"
 
 namespace vp::platform {
@@ -9,10 +10,11 @@ namespace vp::platform {
 std::unique_ptr<Platform> build_platform(RunContext& ctx) {
     switch (ctx.spec.kind) {
     case config::PlatformKind::Dram: return std::make_unique<DramPlatform>(ctx);
+    case config::PlatformKind::Nmp: return std::make_unique<NmpPlatform>(ctx);
     case config::PlatformKind::Vta: return std::make_unique<VtaPlatform>(ctx);
     default:
         throw InputError(ctx.spec.source + ": platform: " + config::to_string(ctx.spec.kind) +
-                         " is not available in this build (available: dram, vta)");
+                         " is not available in this build (available: dram, nmp, vta)");
     }
 }
 

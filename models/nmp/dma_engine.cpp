@@ -1,0 +1,100 @@
+#include "models/nmp/dma_engine.h"
+
+#include <algorithm>
+
+#include "mapper/common/errors.h"
+
+namespace vp::nmp {
+
+using namespace sc_core;
+using namespace tlm;
+
+DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
+                     stats::Group& parent)
+    : sc_module(name),
+      socket("socket"),
+      m_max_outstanding(max_outstanding),
+      m_txn_bytes(txn_bytes),
+      m_pool(pool),
+      m_peq(this, &DmaEngine::peq_cb),
+      m_stats(parent, "dma"),
+      m_txns(m_stats, "transactions", "TLM transactions issued (= bursts of the TSO model)", "count"),
+      m_reads(m_stats, "reads", "read transactions", "count"),
+      m_writes(m_stats, "writes", "write transactions", "count"),
+      m_bytes_read(m_stats, "bytes_read", "bytes loaded from DRAM", "B"),
+      m_bytes_written(m_stats, "bytes_written", "bytes stored to DRAM", "B"),
+      m_errors(m_stats, "error_responses", "responses with an error status", "count") {
+    socket.register_nb_transport_bw(this, &DmaEngine::nb_transport_bw);
+}
+
+std::uint64_t DmaEngine::transfer(bool write, const Box& b) {
+    const std::uint64_t before = m_txns.value();
+    const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
+    const std::uint64_t runs = merged ? 1 : b.rows;
+    const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
+    for (std::uint64_t p = 0; p < b.planes; ++p)
+        for (std::uint64_t r = 0; r < runs; ++r) {
+            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
+            for (std::uint64_t off = 0; off < run_bytes; off += m_txn_bytes)
+                issue(write, start + off, unsigned(std::min<std::uint64_t>(m_txn_bytes, run_bytes - off)));
+        }
+    while (m_outstanding > 0) wait(m_resp_ev);
+    return m_txns.value() - before;
+}
+
+void DmaEngine::issue(bool write, std::uint64_t addr, unsigned len) {
+    while (m_outstanding >= m_max_outstanding) wait(m_resp_ev);
+    tlm_generic_payload* t = m_pool.acquire(write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, addr, len);
+    ++m_txns;
+    if (write) {
+        ++m_writes;
+        m_bytes_written += len;
+    } else {
+        ++m_reads;
+        m_bytes_read += len;
+    }
+    ++m_outstanding;
+    m_req_pending = true;
+    tlm_phase ph = BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    const tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
+    if (r == TLM_UPDATED && ph == END_REQ) {
+        m_req_pending = false;
+    } else if (r == TLM_COMPLETED) {
+        m_req_pending = false;
+        complete(*t);
+    }
+    while (m_req_pending) wait(m_end_req_ev);  // one request in the request phase at a time
+}
+
+tlm_sync_enum DmaEngine::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {
+    m_peq.notify(t, ph, d);
+    return TLM_ACCEPTED;
+}
+
+void DmaEngine::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
+    if (ph == END_REQ) {
+        m_req_pending = false;
+        m_end_req_ev.notify();
+    } else if (ph == BEGIN_RESP) {
+        if (m_req_pending) {  // BEGIN_RESP implies END_REQ
+            m_req_pending = false;
+            m_end_req_ev.notify();
+        }
+        tlm_phase p = END_RESP;
+        sc_time d = SC_ZERO_TIME;
+        socket->nb_transport_fw(t, p, d);
+        complete(t);
+    } else {
+        SC_REPORT_FATAL("vp/nmp", "illegal phase on the DMA backward path");
+    }
+}
+
+void DmaEngine::complete(tlm_generic_payload& t) {
+    if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
+    t.release();
+    --m_outstanding;
+    m_resp_ev.notify();
+}
+
+}  // namespace vp::nmp

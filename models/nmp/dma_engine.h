@@ -1,0 +1,62 @@
+#pragma once
+// The DMA engine of one TLE (seed 000: "a single DMA engine per TLE which has to serve
+// all 8 TLT cores"): an approximately-timed TLM-2.0 initiator (4-phase base protocol,
+// pooled payloads) that moves a box of a tensor: `planes` planes of `rows` rows of
+// `row_bytes` bytes. Whole-row windows are one contiguous run per plane, other windows
+// one run per row (the plane rule of the TSO burst model); each run is cut into
+// transactions of at most `txn_bytes`.
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/common/payload_pool.h"
+#include "models/common/stats.h"
+
+namespace vp::nmp {
+
+struct Box {
+    std::uint64_t addr = 0;          // first byte
+    std::uint64_t planes = 0, plane_stride = 0;
+    std::uint64_t rows = 0, row_stride = 0;
+    std::uint64_t row_bytes = 0;
+    std::uint64_t bytes() const { return planes * rows * row_bytes; }
+};
+
+class DmaEngine : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<DmaEngine> socket;
+
+    SC_HAS_PROCESS(DmaEngine);
+    DmaEngine(sc_core::sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
+              stats::Group& parent);
+
+    // Moves the box (read: DRAM -> TLT memories, write: back). Blocking: call from an
+    // SC_THREAD; returns when every transaction has completed. Returns the transactions.
+    std::uint64_t transfer(bool write, const Box& b);
+    unsigned outstanding() const { return m_outstanding; }
+    std::uint64_t transactions() const { return m_txns.value(); }
+    std::uint64_t bytes_read() const { return m_bytes_read.value(); }
+    std::uint64_t bytes_written() const { return m_bytes_written.value(); }
+    std::uint64_t errors() const { return m_errors.value(); }
+
+private:
+    void issue(bool write, std::uint64_t addr, unsigned len);
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    void complete(tlm::tlm_generic_payload& t);
+
+    unsigned m_max_outstanding, m_txn_bytes;
+    PayloadPool& m_pool;
+    tlm_utils::peq_with_cb_and_phase<DmaEngine> m_peq;
+    sc_core::sc_event m_end_req_ev, m_resp_ev;
+    bool m_req_pending = false;
+    unsigned m_outstanding = 0;
+
+    stats::Group m_stats;
+    stats::Counter m_txns, m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
+};
+
+}  // namespace vp::nmp

@@ -1,0 +1,67 @@
+#pragma once
+// The NMP (seed 000): N TLEs, each with its DMA engine and M TLTs, running a TSO mapping
+// layer after layer (all TLEs finish a layer before the next starts). Each TLE's DMA
+// socket binds to the shared DRAM controller (a multi-target socket).
+//
+// Invariants checked by finish(): MACs simulated == MACs of the mapped layers (exact),
+// no DMA transaction left in flight, no error response, every layer finished.
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "mapper/tso/tso.h"
+#include "models/common/payload_pool.h"
+#include "models/common/sim_control.h"
+#include "models/common/stats.h"
+#include "models/nmp/nmp_model_params.h"
+#include "models/nmp/tle.h"
+
+namespace vp::nmp {
+
+class NmpSystem : public sc_core::sc_module {
+public:
+    // `layers`: the TSO mapping (mapper/tso/tso.h), simulated in order. Validates `p` and
+    // checks that the mapping was made for the same TLE/TLT counts (vp::InputError).
+    NmpSystem(sc_core::sc_module_name name, const NmpModelParams& p, std::vector<mapper::tso::ConvMapping> layers,
+              PayloadPool& pool, SimControl& ctrl, stats::Group& parent);
+
+    int n_tle() const { return int(m_tles.size()); }
+    Tle& tle(int i) { return *m_tles[std::size_t(i)]; }
+    tlm_utils::simple_initiator_socket<DmaEngine>& socket(int tle) { return m_tles[std::size_t(tle)]->dma().socket; }
+
+    const std::vector<mapper::tso::ConvMapping>& layers() const { return m_layers; }
+    const LayerAddresses& addresses(std::size_t layer) const { return m_addr[layer]; }
+    // Called by each TLE at the end of a layer; returns when all TLEs are done with it.
+    void layer_barrier(std::size_t layer);
+
+    bool done() const { return m_layers_done == m_layers.size(); }
+    // Simulated start/end of each layer.
+    const std::vector<sc_core::sc_time>& layer_start() const { return m_start; }
+    const std::vector<sc_core::sc_time>& layer_end() const { return m_end; }
+    std::uint64_t macs() const;
+    std::uint64_t expected_macs() const;
+    std::uint64_t dram_bytes_requested() const;
+    std::uint64_t dma_transactions() const;
+    // Closes the statistics and checks the invariants (vp::SimulationError).
+    void finish();
+
+private:
+    NmpModelParams m_p;
+    std::vector<mapper::tso::ConvMapping> m_layers;
+    std::vector<LayerAddresses> m_addr;
+    SimControl& m_ctrl;
+    stats::Group m_stats;
+    std::vector<std::unique_ptr<Tle>> m_tles;
+    sc_core::sc_event m_layer_done_ev;
+    int m_arrived = 0;
+    std::size_t m_layers_done = 0;
+    std::vector<sc_core::sc_time> m_start, m_end;
+    stats::Counter m_macs_total, m_layers_stat;
+    stats::Scalar m_cycles;
+    std::vector<std::unique_ptr<stats::Group>> m_layer_groups;
+    std::vector<std::unique_ptr<stats::Scalar>> m_layer_stats;
+};
+
+}  // namespace vp::nmp

@@ -1,0 +1,122 @@
+#include "models/nmp/tle.h"
+
+#include <algorithm>
+
+#include "mapper/tso/tile_walker.h"
+#include "models/nmp/nmp_system.h"
+
+namespace vp::nmp {
+
+using namespace sc_core;
+using mapper::tso::OpKind;
+using mapper::tso::TileOp;
+
+Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, PayloadPool& pool,
+         stats::Group& parent)
+    : sc_module(name),
+      m_id(id),
+      m_p(p),
+      m_sys(sys),
+      m_stats(parent, "tle[" + std::to_string(id) + "]"),
+      m_layers(m_stats, "layers", "layers completed", "count"),
+      m_wait_cycles(m_stats, "dma_wait_cycles", "cycles the controller waited for a busy TLT before a load/store",
+                    "cycles") {
+    m_dma = std::make_unique<DmaEngine>("dma", p.dma_max_outstanding, p.txn_bytes(), pool, m_stats);
+    for (int j = 0; j < p.arch.n_tlt; ++j)
+        m_tlts.push_back(std::make_unique<Tlt>(m_stats, "tlt[" + std::to_string(j) + "]", p.arch));
+    SC_THREAD(run);
+}
+
+std::uint64_t Tle::macs() const {
+    std::uint64_t m = 0;
+    for (const auto& t : m_tlts) m += t->macs();
+    return m;
+}
+
+void Tle::finish(const sc_time& span) {
+    for (auto& t : m_tlts) t->finish(span);
+}
+
+void Tle::wait_until(const sc_time& t) {
+    if (t > sc_time_stamp()) {
+        m_wait_cycles += std::uint64_t((t - sc_time_stamp()).to_seconds() / m_p.arch.cycle_s() + 0.5);
+        wait(t - sc_time_stamp());
+    }
+}
+
+void Tle::run() {
+    for (std::size_t li = 0; li < m_sys.layers().size(); ++li) {
+        execute(m_sys.layers()[li], m_sys.addresses(li));
+        ++m_layers;
+        m_sys.layer_barrier(li);
+    }
+}
+
+void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
+    const auto& c = m.conv;
+    const std::size_t t = std::size_t(m_id);
+    const auto& tlts = m.tlt[t];
+    const std::uint64_t eb = std::uint64_t(c.elem_bytes), rs = std::uint64_t(c.R) * std::uint64_t(c.S);
+    const std::uint64_t N = std::uint64_t(c.N), M = std::uint64_t(c.M);
+    const std::uint64_t H = std::uint64_t(c.H), W = std::uint64_t(c.W), P = std::uint64_t(c.P),
+                        Q = std::uint64_t(c.Q);
+    auto all_free = [&]() {
+        sc_time r = SC_ZERO_TIME;
+        for (std::size_t j = 0; j < tlts.size(); ++j)
+            if (tlts[j].count > 0) r = std::max(r, m_tlts[j]->busy_until());
+        return r;
+    };
+    mapper::tso::walk_tle(c, m_id, m.tle[t], tlts, m.best.schedule, m.best.tile, m_p.arch.macs_per_cycle,
+                          [&](const TileOp& op) {
+        const std::uint64_t g = std::uint64_t(op.group);
+        switch (op.kind) {
+        case OpKind::LoadIn: {  // MULTICAST: one DRAM read, delivered to every TLT of the TLE
+            wait_until(all_free());
+            Box b;
+            b.addr = a.in + (((g * N + std::uint64_t(op.c0)) * H + std::uint64_t(op.h0)) * W + std::uint64_t(op.w0)) * eb;
+            b.planes = std::uint64_t(op.cn);
+            b.plane_stride = H * W * eb;
+            b.rows = std::uint64_t(op.hn);
+            b.row_stride = W * eb;
+            b.row_bytes = std::uint64_t(op.wn) * eb;
+            for (std::size_t j = 0; j < tlts.size(); ++j)
+                if (tlts[j].count > 0) m_tlts[j]->load_in(b.bytes());
+            if (b.bytes() > 0) m_dma->transfer(false, b);
+            break;
+        }
+        case OpKind::LoadW: {
+            Tlt& tl = *m_tlts[std::size_t(op.tlt)];
+            wait_until(tl.busy_until());
+            Box b;
+            b.addr = a.w + ((g * M + std::uint64_t(op.m0)) * N + std::uint64_t(op.c0)) * rs * eb;
+            b.planes = std::uint64_t(op.mn);
+            b.plane_stride = N * rs * eb;
+            b.rows = 1;
+            b.row_bytes = b.row_stride = std::uint64_t(op.cn) * rs * eb;
+            tl.load_w(b.bytes());
+            m_dma->transfer(false, b);
+            break;
+        }
+        case OpKind::Compute:
+            m_tlts[std::size_t(op.tlt)]->compute(op);
+            break;
+        case OpKind::StoreOut: {
+            Tlt& tl = *m_tlts[std::size_t(op.tlt)];
+            wait_until(tl.busy_until());
+            Box b;
+            b.addr = a.out + (((g * M + std::uint64_t(op.m0)) * P + std::uint64_t(op.r0)) * Q + std::uint64_t(op.q0)) * eb;
+            b.planes = std::uint64_t(op.mn);
+            b.plane_stride = P * Q * eb;
+            b.rows = std::uint64_t(op.rn);
+            b.row_stride = Q * eb;
+            b.row_bytes = std::uint64_t(op.qn) * eb;
+            tl.store_out(b.bytes());
+            m_dma->transfer(true, b);
+            break;
+        }
+        }
+    });
+    wait_until(all_free());
+}
+
+}  // namespace vp::nmp

@@ -1,0 +1,56 @@
+#include "models/nmp/tlt.h"
+
+#include "mapper/common/errors.h"
+
+namespace vp::nmp {
+
+using namespace sc_core;
+
+Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpParams& arch)
+    : m_arch(arch),
+      m_period(arch.cycle_s(), SC_SEC),
+      m_stats(parent, name),
+      m_macs(m_stats, "macs", "multiply-accumulates executed", "MAC"),
+      m_busy(m_stats, "busy_cycles", "cycles the MAC unit runs nmp_conv2d (incl. T_SW)", "cycles"),
+      m_instr(m_stats, "instructions", "nmp_conv2d instructions", "count"),
+      m_bytes_in(m_stats, "bytes_in", "IN tile bytes received in MB0 (multicast)", "B"),
+      m_bytes_w(m_stats, "bytes_w", "W tile bytes loaded into MB1", "B"),
+      m_bytes_out(m_stats, "bytes_out", "OUT tile bytes stored from MB2", "B"),
+      m_idle(m_stats, "idle_cycles", "cycles of the run the MAC unit is not busy", "cycles") {}
+
+void Tlt::compute(const mapper::tso::TileOp& op) {
+    const std::uint64_t cycles = op.mac_cycles + std::uint64_t(m_arch.sw_cycles_per_instr);
+    const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
+    m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
+    m_macs += op.macs;
+    m_busy += cycles;
+    ++m_instr;
+}
+
+void Tlt::check_fit(std::uint64_t bytes, int capacity, const char* mem) const {
+    if (bytes > std::uint64_t(capacity))
+        throw SimulationError(m_stats.path() + ": a tile of " + std::to_string(bytes) + " B does not fit " + mem +
+                              " (" + std::to_string(capacity) + " B)");
+}
+
+void Tlt::load_in(std::uint64_t bytes) {
+    check_fit(bytes, m_arch.mb0_bytes, "MB0");
+    m_bytes_in += bytes;
+}
+
+void Tlt::load_w(std::uint64_t bytes) {
+    check_fit(bytes, m_arch.mb1_bytes, "MB1");
+    m_bytes_w += bytes;
+}
+
+void Tlt::store_out(std::uint64_t bytes) {
+    check_fit(bytes, m_arch.mb2_bytes, "MB2");
+    m_bytes_out += bytes;
+}
+
+void Tlt::finish(const sc_time& span) {
+    const std::uint64_t total = std::uint64_t(span.to_seconds() / m_arch.cycle_s() + 0.5);
+    m_idle.set(total > m_busy.value() ? total - m_busy.value() : 0);
+}
+
+}  // namespace vp::nmp

@@ -1,0 +1,46 @@
+#pragma once
+// One TLT core (seed 000): MB0 (IN), MB1 (W), MB2 (OUT) SRAMs and a MAC unit running
+// nmp_conv2d. Its TLE's controller drives it; the core keeps the time its MAC unit is busy
+// until, so that a load into one of its (single-ported) memories waits for the compute
+// that reads it ("TLTs that are waiting for data get idle").
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "mapper/tso/nmp_params.h"
+#include "mapper/tso/tile_walker.h"
+#include "models/common/stats.h"
+
+namespace vp::nmp {
+
+class Tlt {
+public:
+    Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpParams& arch);
+
+    // nmp_conv2d on the loaded tiles: starts when the MAC unit is free, takes Eq. 7 cycles
+    // plus the per-instruction software overhead (T_SW).
+    void compute(const mapper::tso::TileOp& op);
+    const sc_core::sc_time& busy_until() const { return m_busy_until; }
+
+    // Bytes arriving in / leaving a memory; throws vp::SimulationError if a tile does not fit.
+    void load_in(std::uint64_t bytes);
+    void load_w(std::uint64_t bytes);
+    void store_out(std::uint64_t bytes);
+    // Idle cycles = span - busy; call once at the end.
+    void finish(const sc_core::sc_time& span);
+
+    std::uint64_t macs() const { return m_macs.value(); }
+    std::uint64_t busy_cycles() const { return m_busy.value(); }
+
+private:
+    void check_fit(std::uint64_t bytes, int capacity, const char* mem) const;
+
+    mapper::tso::NmpParams m_arch;
+    sc_core::sc_time m_period;
+    sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
+    stats::Group m_stats;
+    stats::Counter m_macs, m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
+};
+
+}  // namespace vp::nmp

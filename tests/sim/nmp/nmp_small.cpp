@@ -1,0 +1,114 @@
+// The NMP model replays TSO mappings of a small network against the shared DDR3-1600
+// controller. Checks: simulated MACs == workload MACs; DMA transactions == the mapper's
+// CalBurstCount bursts (one transaction per burst when dma_txn_bytes = burst_bytes);
+// bytes loaded/stored == the mapper's IN+W / OUT bytes == DRAM bytes requested == served;
+// nothing in flight at the end; every layer takes at least its critical TLT's compute time.
+#include <cstdio>
+#include <exception>
+
+#include <systemc>
+
+#include "mapper/tso/tso.h"
+#include "models/common/payload_pool.h"
+#include "models/common/sim_control.h"
+#include "models/dram/dram_controller.h"
+#include "models/nmp/nmp_system.h"
+
+using namespace sc_core;
+using namespace vp::mapper;
+
+namespace {
+
+int check(bool ok, const char* what) {
+    std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+    return ok ? 0 : 1;
+}
+
+Network small_net() {
+    nlohmann::json doc = {
+        {"name", "nmp_small"},
+        {"precision", 16},
+        {"layers",
+         {{{"name", "c1"}, {"type", "conv"}, {"C", 3}, {"K", 16}, {"H", 24}, {"W", 24}, {"R", 3}, {"S", 3},
+           {"stride", 1}, {"pad", 1}},
+          {{"name", "c2"}, {"type", "conv"}, {"C", 16}, {"K", 40}, {"H", 24}, {"W", 24}, {"R", 3}, {"S", 3},
+           {"stride", 2}, {"pad", 1}},
+          {{"name", "dw"}, {"type", "conv"}, {"C", 40}, {"K", 40}, {"H", 12}, {"W", 12}, {"R", 3}, {"S", 3},
+           {"pad", 1}, {"groups", 40}},
+          {{"name", "pw"}, {"type", "conv"}, {"C", 40}, {"K", 70}, {"H", 12}, {"W", 12}, {"R", 1}, {"S", 1}},
+          {{"name", "fc"}, {"type", "fc"}, {"in", 300}, {"out", 10}}}}};
+    return parse_network(doc, "nmp_small.json");
+}
+
+}  // namespace
+
+int sc_main(int, char**) {
+    int fails = 0;
+    try {
+        const Network net = small_net();
+        vp::nmp::NmpModelParams p;  // seed defaults: 4 TLE x 8 TLT
+        p.validate("nmp");
+        tso::TsoOptions opt;
+        const tso::TsoResult map = tso::run_tso(net, p.arch, opt);
+
+        vp::stats::Registry root;
+        vp::PayloadPool pool;
+        vp::SimControl ctrl;
+        vp::dram::DramParams dp = vp::dram::DramParams::from_preset("ddr3-1600", "dram");
+        vp::dram::DramController dram("dram", dp, root);
+        vp::nmp::NmpSystem nmp("nmp", p, map.convs, pool, ctrl, root);
+        for (int t = 0; t < nmp.n_tle(); ++t) nmp.socket(t).bind(dram.socket);
+        sc_start();
+        dram.finish(sc_time_stamp());
+        nmp.finish();
+
+        std::uint64_t bursts = 0, rd = 0, wr = 0, macs = 0;
+        for (const auto& c : map.convs) {
+            bursts += c.best.counts.bursts();
+            rd += c.best.counts.in_bytes + c.best.counts.w_bytes;
+            wr += c.best.counts.out_bytes;
+            macs += net.layers[std::size_t(c.layer_index)].macs();
+        }
+        std::uint64_t dma_rd = 0, dma_wr = 0;
+        for (int t = 0; t < nmp.n_tle(); ++t) {
+            dma_rd += nmp.tle(t).dma().bytes_read();
+            dma_wr += nmp.tle(t).dma().bytes_written();
+        }
+        std::printf("layer      est_cycles   sim_cycles   est/sim\n");
+        bool lower_ok = true;
+        for (std::size_t i = 0; i < map.convs.size(); ++i) {
+            const auto& c = map.convs[i];
+            const double sim = (nmp.layer_end()[i] - nmp.layer_start()[i]).to_seconds() / p.arch.cycle_s();
+            std::printf("%-8s %12.0f %12.0f %9.3f   %s/%s\n", c.layer_name.c_str(), c.best.times.total_cycles, sim,
+                        c.best.times.total_cycles / sim, tso::to_string(c.best.slicing),
+                        tso::to_string(c.best.schedule));
+            const double compute = double(c.best.counts.mac_cycles) +
+                                   double(c.best.counts.sw_instr) * p.arch.sw_cycles_per_instr;
+            if (sim + 1 < compute) lower_ok = false;
+        }
+        fails += check(nmp.done(), "every layer finished");
+        fails += check(nmp.macs() == macs && macs == net.total_macs(), "simulated MACs == workload MACs");
+        fails += check(nmp.dma_transactions() == bursts, "DMA transactions == mapper bursts (CalBurstCount)");
+        fails += check(dma_rd == rd && dma_wr == wr, "DMA bytes == mapper IN+W / OUT bytes");
+        fails += check(dram.bytes_requested() == rd + wr && dram.bytes_served() == rd + wr,
+                       "DRAM bytes requested == served == DMA bytes");
+        fails += check(dram.in_flight() == 0 && pool.in_use() == 0, "nothing left in flight");
+        // Statistics: nmp.tle[i].tlt[j].macs add up to the workload MACs.
+        const nlohmann::json st = root.to_json();
+        std::uint64_t stat_macs = 0;
+        for (int t = 0; t < p.arch.n_tle; ++t)
+            for (int j = 0; j < p.arch.n_tlt; ++j)
+                stat_macs += st.at("nmp").at("tle[" + std::to_string(t) + "]").at("tlt[" + std::to_string(j) + "]")
+                                 .at("macs").at("value").get<std::uint64_t>();
+        fails += check(stat_macs == macs, "stats nmp.tle[i].tlt[j].macs sum to the workload MACs");
+        std::printf("%s\n", st.at("nmp").at("tle[0]").at("tlt[0]").dump().c_str());
+        fails += check(lower_ok, "each layer takes at least its critical TLT's compute time");
+        std::printf("simulated %.3f us, estimated %.3f us, DMA transactions %llu\n",
+                    sc_time_stamp().to_seconds() * 1e6, map.total_s() * 1e6,
+                    (unsigned long long)nmp.dma_transactions());
+    } catch (const std::exception& e) {
+        std::printf("FAIL: exception: %s\n", e.what());
+        return 1;
+    }
+    return fails ? 1 : 0;
+}
