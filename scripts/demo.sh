@@ -4,4 +4,4 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 cd "$root"
-exec build/platform/vp-run configs/dram-ddr3.yaml workloads/traffic/stream.json --out vp-out/demo "$@"
+exec build/platform/vp-run configs/nmp.yaml workloads/resnet50.json --out vp-out/demo "$@"
