@@ -1,6 +1,7 @@
 #include "models/common/trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "mapper/common/errors.h"
@@ -204,6 +205,7 @@ void Tracer::close(std::uint64_t end_ps) {
         std::uint64_t t = std::min(end_ps, m_end_ps);
         if (m_in_window && t > m_last_time) m_buf += "#" + std::to_string(t) + "\n";
     }
+    m_close_ps = std::min(end_ps, m_end_ps);
     flush();
     std::fclose(m_file);
     m_file = nullptr;
@@ -215,6 +217,12 @@ void Tracer::write_gtkw(const std::string& path, const std::string& vcd_file) co
     if (!f) throw InputError(path + ": cannot open for writing");
     std::string out = "[dumpfile] \"" + vcd_file + "\"\n[timestart] " + std::to_string(m_start_ps) +
                       "\n[size] 1400 900\n[pos] -1 -1\n[sst_width] 260\n[signals_width] 280\n";
+    // Zoom so that the whole traced window fits the wave pane at 1400x900. Measured on GTKWave
+    // 3.3 with our 1 ps timescale: zoom z shows about 2^-z / 200 ps per pixel, ~800 pixels.
+    if (m_close_ps > m_start_ps) {
+        double span = double(m_close_ps - m_start_ps);
+        out += "*" + std::to_string(-int(std::ceil(std::log2(std::max(span / 4.0, 2.0))))) + ".000000 -1\n";
+    }
     // Group by the module path (all but the last component), in name order.
     std::map<std::string, std::vector<const Signal*>> groups;
     for (auto& s : m_signals) {

@@ -75,6 +75,7 @@ private:
     std::string m_buf;
     bool m_in_window = false, m_done = false;
     std::uint64_t m_last_time = ~std::uint64_t(0);
+    std::uint64_t m_close_ps = 0;  // end of the dump, for the GTKWave zoom
 };
 
 }  // namespace vp::trace
