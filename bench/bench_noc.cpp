@@ -1,0 +1,140 @@
+// NoC benchmark (measured, never asserted): simulated router-cycles per wall-clock second
+// and a latency-vs-offered-load sweep. Usage:
+//   bench_noc speed [runs]   CSV: mesh,load,stepping,cycles,median_s,router_cycles_per_s,median_cpu_s,
+//                            router_cycles_per_cpu_s,accepted   (medians over runs; CPU time is
+//                            reported too because the build machine is shared)
+//   bench_noc sweep          CSV: load,offered,accepted,packet_latency_avg,p50,p99,max,network_latency_avg,drained
+//   bench_noc saturation [k buffer credit_delay stages vcs packet_flits]   accepted load at 0.6 offered
+// Configuration (issue text): uniform random, XY, 1 VC, 4-flit buffers, 8-flit packets.
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <systemc>  // entry point sc_main: links the model library (bench/CMakeLists.txt convention)
+
+#include "models/noc/synthetic_traffic.h"
+
+using namespace vp::noc;
+
+namespace {
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+NocParams config(unsigned k, const char* stepping) {
+    NocParams p;
+    p.width = p.height = k;
+    p.buffer_depth = 4;
+    p.num_vcs = 1;
+    p.routing = "xy";
+    p.stepping = stepping;
+    p.watchdog_cycles = 100000;
+    p.validate("noc");
+    return p;
+}
+
+void speed(int runs) {
+    std::printf("mesh,load,stepping,cycles,median_s,router_cycles_per_s,median_cpu_s,router_cycles_per_cpu_s,accepted\n");
+    for (unsigned k : {8u, 16u}) {
+        for (double load : {0.001, 0.05, 0.1, 0.2, 0.3}) {
+            for (const char* stepping : {"active", "all"}) {
+                const std::uint64_t cycles = k == 8 ? 50000 : 12500;
+                std::vector<double> times, cpu_times;
+                double accepted = 0;
+                for (int r = 0; r < runs; ++r) {
+                    const NocParams p = config(k, stepping);
+                    Network net(p);
+                    TrafficParams t;
+                    t.rate = load;
+                    t.packet_flits = 8;
+                    t.seed = 1 + r;
+                    SyntheticTraffic traffic(net, t);
+                    const double cpu0 = cpu_seconds();
+                    const auto t0 = std::chrono::steady_clock::now();
+                    for (std::uint64_t c = 0; c < cycles; ++c) {
+                        traffic.inject();
+                        net.step();
+                    }
+                    const auto t1 = std::chrono::steady_clock::now();
+                    times.push_back(std::chrono::duration<double>(t1 - t0).count());
+                    cpu_times.push_back(cpu_seconds() - cpu0);
+                    accepted = double(net.totals().term.flits_ejected) / double(p.num_nodes()) / double(cycles);
+                }
+                std::sort(times.begin(), times.end());
+                std::sort(cpu_times.begin(), cpu_times.end());
+                const double med = times[times.size() / 2], cpu = cpu_times[cpu_times.size() / 2];
+                const double rc = double(k * k) * double(cycles);
+                std::printf("%ux%u,%g,%s,%llu,%.4f,%.4g,%.4f,%.4g,%.4f\n", k, k, load, stepping,
+                            (unsigned long long)cycles, med, rc / med, cpu, rc / cpu, accepted);
+                std::fflush(stdout);
+            }
+        }
+    }
+}
+
+void sweep() {
+    std::printf("load,offered,accepted,packet_latency_avg,packet_latency_p50,packet_latency_p99,packet_latency_max,"
+                "network_latency_avg,drained\n");
+    const double loads[] = {0.005, 0.02, 0.04, 0.06, 0.08, 0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17,
+                            0.18, 0.20, 0.22, 0.25, 0.30};
+    for (double load : loads) {
+        const NocParams p = config(8, "active");
+        Network net(p);
+        TrafficParams t;
+        t.rate = load;
+        t.packet_flits = 8;
+        t.warmup_cycles = 10000;
+        t.measure_cycles = 20000;
+        t.drain_max_cycles = 50000;
+        SyntheticTraffic traffic(net, t);
+        const TrafficResult r = traffic.run();
+        std::printf("%g,%.4f,%.4f,%.2f,%llu,%llu,%llu,%.2f,%d\n", load, r.offered, r.accepted, r.packet_latency_avg,
+                    (unsigned long long)r.packet_latency_p50, (unsigned long long)r.packet_latency_p99,
+                    (unsigned long long)r.packet_latency_max, r.network_latency_avg, r.drained ? 1 : 0);
+        std::fflush(stdout);
+    }
+}
+// Saturation throughput for calibration against other simulators: accepted flits/node/cycle
+// at an offered load far past saturation (BookSim2's "throughput" methodology).
+void saturation(int argc, char** argv) {
+    auto arg = [&](int i, unsigned def) { return argc > i ? unsigned(std::atoi(argv[i])) : def; };
+    NocParams p = config(arg(2, 8), "active");
+    p.buffer_depth = arg(3, 4);
+    p.credit_delay = arg(4, 1);
+    p.router_stages = arg(5, 4);
+    p.num_vcs = arg(6, 1);
+    const unsigned flits = arg(7, 8);
+    p.validate("noc");
+    Network net(p);
+    TrafficParams t;
+    t.rate = 0.6;
+    t.packet_flits = flits;
+    t.warmup_cycles = 10000;
+    t.measure_cycles = 20000;
+    t.drain_max_cycles = 0;
+    SyntheticTraffic traffic(net, t);
+    const TrafficResult r = traffic.run();
+    std::printf("k=%u buffer=%u credit_delay=%u stages=%u vcs=%u packet_flits=%u accepted=%.4f\n", p.width,
+                p.buffer_depth, p.credit_delay, p.router_stages, p.num_vcs, flits, r.accepted);
+}
+}  // namespace
+
+// No SystemC module is elaborated: the network is stepped directly (plain C++ core).
+int sc_main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "speed";
+    if (mode == "speed") speed(argc > 2 ? std::atoi(argv[2]) : 5);
+    else if (mode == "sweep") sweep();
+    else if (mode == "saturation") saturation(argc, argv);
+    else {
+        std::fprintf(stderr, "usage: bench_noc speed [runs] | sweep | saturation [k buffer credit_delay stages vcs flits]\n");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+#pragma once
+// Flits and packets of the mesh NoC. A packet is a head flit, optional body flits
+// and a tail flit (a one-flit packet is head and tail). The head carries the
+// routing and transaction header: src, dst, type, payload length, transaction id.
+#include <cstdint>
+
+namespace vp::noc {
+
+enum class PacketType : std::uint8_t {
+    kReadRequest = 0,   // header only; payload_bytes = bytes to read
+    kWriteRequest = 1,  // header + write data
+    kReadResponse = 2,  // header + read data
+    kWriteAck = 3,      // header only
+    kSync = 4,          // header only (master-core synchronisation)
+    kSynthetic = 5      // synthetic-traffic packet (size given in flits)
+};
+
+// Whether a packet of this type carries its payload_bytes as data flits.
+inline bool carries_data(PacketType t) {
+    return t == PacketType::kWriteRequest || t == PacketType::kReadResponse || t == PacketType::kSynthetic;
+}
+
+// F(p), the number of flits of a packet (the term the waving cost (23) of seed 001 sums):
+//   F = header_flits + ceil(8 * data_bytes / flit_width_bits)
+// where data_bytes = payload_bytes for packets that carry data (write request, read
+// response) and 0 otherwise; a packet has at least one flit.
+inline std::uint32_t packet_flits(std::uint32_t data_bytes, std::uint32_t flit_width_bits, std::uint32_t header_flits) {
+    const std::uint64_t bits = std::uint64_t(data_bytes) * 8u;
+    const std::uint64_t f = header_flits + (bits + flit_width_bits - 1) / flit_width_bits;
+    return f == 0 ? 1u : static_cast<std::uint32_t>(f);
+}
+
+enum FlitKind : std::uint8_t { kHead = 1, kTail = 2 };
+
+struct Flit {
+    std::uint32_t packet = 0;     // packet id (index into the network's packet table)
+    std::uint32_t txn_id = 0;     // transaction id (head)
+    std::uint32_t payload_bytes = 0;  // payload length (head)
+    std::uint16_t src = 0;        // source node
+    std::uint16_t dst = 0;        // destination node
+    std::uint16_t seq = 0;        // flit index inside the packet
+    PacketType type = PacketType::kSynthetic;
+    std::uint8_t kind = 0;        // FlitKind bits
+    std::uint8_t vc = 0;          // virtual channel on the link it travels
+    bool head() const { return kind & kHead; }
+    bool tail() const { return kind & kTail; }
+};
+
+// A flit in a link or buffer with the first cycle at which it is visible there.
+struct TimedFlit {
+    Flit flit;
+    std::uint64_t ready = 0;
+};
+
+struct TimedCredit {
+    std::uint8_t vc = 0;
+    std::uint64_t ready = 0;
+};
+
+}  // namespace vp::noc

@@ -1,0 +1,177 @@
+#include "models/noc/network.h"
+
+#include "mapper/common/errors.h"
+
+namespace vp::noc {
+
+namespace {
+constexpr unsigned kLinksPerNode = kNumPorts + 1;  // 5 router outputs + the injection link
+unsigned opposite(unsigned p) {
+    switch (p) {
+    case kEast: return kWest;
+    case kWest: return kEast;
+    case kNorth: return kSouth;
+    case kSouth: return kNorth;
+    default: return kLocal;
+    }
+}
+}  // namespace
+
+Network::Network(const NocParams& p) : m_p(p) {
+    const unsigned n = m_p.num_nodes();
+    const RoutingFn routing = find_routing(m_p.routing);
+    if (!routing) throw vp::InputError("noc.routing: unknown routing '" + m_p.routing + "'; known: " + known_routings());
+    m_step_all = m_p.stepping == "all";
+    m_routers.reserve(n);
+    m_terms.reserve(n);
+    for (unsigned i = 0; i < n; ++i) {
+        m_routers.emplace_back(m_p, i, routing);
+        m_terms.emplace_back(m_p, i);
+    }
+    m_term_ctr.resize(n);
+    m_trace_last.assign(2 * n, 0);
+    m_flit_links.resize(kLinksPerNode * n);
+    m_credit_links.resize(kLinksPerNode * n);
+    const std::uint32_t hop_delay = (m_p.router_stages >= 2 ? 1 : 0) + m_p.link_latency;
+    const std::uint32_t cap_flit = hop_delay + 1, cap_credit = m_p.credit_delay + 1;
+    for (unsigned r = 0; r < n; ++r) {
+        const unsigned x = r % m_p.width, y = r / m_p.width;
+        Router& rt = m_routers[r];
+        for (unsigned port = kEast; port < kNumPorts; ++port) {
+            int nx = int(x), ny = int(y);
+            if (port == kEast) ++nx;
+            if (port == kWest) --nx;
+            if (port == kNorth) --ny;
+            if (port == kSouth) ++ny;
+            if (nx < 0 || ny < 0 || nx >= int(m_p.width) || ny >= int(m_p.height)) continue;
+            const unsigned nb = unsigned(ny) * m_p.width + unsigned(nx);
+            FlitLink& fl = m_flit_links[r * kLinksPerNode + port];
+            CreditLink& cl = m_credit_links[r * kLinksPerNode + port];
+            fl.init(cap_flit, m_routers[nb].work_counter());
+            cl.init(cap_credit, rt.work_counter());
+            rt.connect_output(port, &fl, &cl, m_p.buffer_depth);
+            m_routers[nb].connect_input(opposite(port), &fl, &cl);
+        }
+        // Local port: injection link + its credits, ejection link + its credits.
+        FlitLink& inj = m_flit_links[r * kLinksPerNode + kNumPorts];
+        CreditLink& inj_cr = m_credit_links[r * kLinksPerNode + kNumPorts];
+        FlitLink& ej = m_flit_links[r * kLinksPerNode + kLocal];
+        CreditLink& ej_cr = m_credit_links[r * kLinksPerNode + kLocal];
+        inj.init(m_p.link_latency + 1, rt.work_counter());
+        inj_cr.init(cap_credit, m_terms[r].work_counter());
+        ej.init(cap_flit, m_terms[r].work_counter());
+        ej_cr.init(cap_credit, rt.work_counter());
+        rt.connect_input(kLocal, &inj, &inj_cr);
+        rt.connect_output(kLocal, &ej, &ej_cr, m_p.eject_depth);
+        m_terms[r].connect(&inj, &inj_cr, &ej, &ej_cr);
+    }
+    m_delivery.net = this;
+}
+
+std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
+                            std::uint32_t txn_id, std::uint64_t addr, void* user, std::uint32_t num_flits) {
+    const unsigned n = num_nodes();
+    if (src >= n || dst >= n)
+        throw vp::SimulationError("noc: packet from node " + std::to_string(src) + " to node " + std::to_string(dst) +
+                                  " outside the " + std::to_string(n) + "-node mesh");
+    if (num_flits == 0) num_flits = packet_flits(carries_data(type) ? payload_bytes : 0, m_p.flit_width_bits, m_p.header_flits);
+    if (num_flits > 65535) throw vp::SimulationError("noc: packet of " + std::to_string(num_flits) + " flits exceeds 65535");
+    const std::uint32_t id = m_packets.alloc();
+    PacketInfo& pk = m_packets[id];
+    pk.serial = m_serial++;
+    pk.create_cycle = m_cycle;
+    pk.inject_cycle = 0;
+    pk.addr = addr;
+    pk.user = user;
+    pk.txn_id = txn_id;
+    pk.payload_bytes = payload_bytes;
+    pk.num_flits = num_flits;
+    pk.src = static_cast<std::uint16_t>(src);
+    pk.dst = static_cast<std::uint16_t>(dst);
+    pk.type = type;
+    pk.measured = m_measuring;
+    ++m_tot.packets_created;
+    m_tot.flits_created += num_flits;
+    if (m_measuring) {
+        ++m_tot.measured_created;
+        m_tot.measured_flits_created += num_flits;
+    }
+    m_terms[src].enqueue(id);
+    return id;
+}
+
+void Network::Delivery::deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
+    if (info.measured) {
+        net->m_packet_lat.sample(c - info.create_cycle);
+        net->m_network_lat.sample(c - info.inject_cycle);
+        ++net->m_tot.measured_delivered;
+    }
+    if (net->m_sink) net->m_sink->deliver(node, id, info, c);
+}
+
+void Network::step() {
+    const std::uint64_t c = m_cycle;
+    const unsigned n = num_nodes();
+    unsigned moved = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        Terminal& t = m_terms[i];
+        if (!m_step_all && !t.has_work()) continue;
+        TerminalCounters& tc = m_term_ctr[i];
+        const TerminalCounters before = tc;
+        moved += t.step(c, m_packets, &m_delivery, tc);
+        m_tot.term.packets_injected += tc.packets_injected - before.packets_injected;
+        m_tot.term.flits_injected += tc.flits_injected - before.flits_injected;
+        m_tot.term.packets_ejected += tc.packets_ejected - before.packets_ejected;
+        m_tot.term.flits_ejected += tc.flits_ejected - before.flits_ejected;
+    }
+    for (unsigned i = 0; i < n; ++i) {
+        Router& r = m_routers[i];
+        if (!m_step_all && !r.has_work()) continue;
+        moved += r.step(c);
+        ++m_router_steps;
+    }
+    if (m_trace) {
+        for (unsigned i = 0; i < n; ++i) {
+            const Router& r = m_routers[i];
+            const std::uint32_t occ = r.buffered();
+            const std::uint32_t out = r.flits_out_in(c);
+            if (occ != m_trace_last[2 * i] || out != m_trace_last[2 * i + 1]) {
+                m_trace_last[2 * i] = occ;
+                m_trace_last[2 * i + 1] = out;
+                m_trace->router_changed(i, c, occ, out);
+            }
+        }
+    }
+    if (moved) {
+        m_last_progress = c;
+    } else if (m_p.watchdog_cycles && flits_in_network() && c - m_last_progress >= m_p.watchdog_cycles) {
+        throw vp::SimulationError("noc: deadlock: no flit moved for " + std::to_string(c - m_last_progress) +
+                                  " cycles (cycle " + std::to_string(c) + ", " + std::to_string(flits_in_network()) +
+                                  " flits in the network)\n" + blocked_report());
+    }
+    ++m_cycle;
+}
+
+bool Network::idle() const {
+    if (flits_in_network()) return false;
+    for (const auto& t : m_terms)
+        if (t.has_work()) return false;
+    for (const auto& r : m_routers)
+        if (r.has_work()) return false;
+    return true;
+}
+
+void Network::skip_idle(std::uint64_t n) {
+    if (!idle()) throw vp::SimulationError("noc: skip_idle called while the network is busy");
+    m_cycle += n;
+    m_last_progress = m_cycle;
+}
+
+std::string Network::blocked_report() const {
+    std::string s = "blocked routers and packets:\n";
+    for (const auto& r : m_routers) r.describe_blocked(s);
+    for (const auto& t : m_terms) t.describe(s);
+    return s;
+}
+
+}  // namespace vp::noc

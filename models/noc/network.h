@@ -1,0 +1,120 @@
+#pragma once
+// The cycle-accurate mesh: width x height routers, one terminal (NI network side) per
+// router, links and credit lines between them. Plain C++, no SystemC: the SystemC
+// wrapper (noc_system.h) calls step() once per NoC clock cycle.
+//
+// Latency convention (every test and statistic uses it): a packet of F flits created in
+// cycle c0 at an idle source whose destination is H hops away has its tail drained at
+// the destination NI in cycle
+//     c0 + T0,   T0 = L + (H + 1) * (P - 1 + L) + (F - 1)
+// with P = router_stages and L = link_latency: the head is sent by the source NI in c0 and
+// received by the first router in c0 + L (injection link), spends P - 1 cycles in each of the
+// H + 1 routers before it is sent on and L cycles on each following link (the last one is the
+// ejection link), and the tail follows F - 1 cycles behind. Packet latency = tail drain cycle
+// - creation cycle (includes source queueing, like BookSim2's include_queuing = 1); network
+// latency = tail drain cycle - cycle the head left the source NI.
+//
+// Step order (compute/commit): every router and terminal reads only items visible in
+// the current cycle and writes items visible in a later cycle (link, credit delays >= 1),
+// so the order of stepping cannot change the result. In "active" stepping only
+// routers/terminals with buffered flits or items in flight towards them are stepped;
+// "all" steps every one every cycle; both give identical statistics.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/noc/latency_stats.h"
+#include "models/noc/link.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/packet_table.h"
+#include "models/noc/router.h"
+#include "models/noc/terminal.h"
+
+namespace vp::noc {
+
+// Optional tracing hook (null when tracing is off): called after each cycle for every
+// router whose buffered-flit count or flits-sent-this-cycle changed.
+class TraceHook {
+public:
+    virtual ~TraceHook() = default;
+    virtual void router_changed(unsigned router, std::uint64_t cycle, std::uint32_t occupancy,
+                                std::uint32_t flits_out) = 0;
+};
+
+struct NetworkTotals {
+    std::uint64_t packets_created = 0, flits_created = 0;
+    TerminalCounters term;  // injected / ejected, summed over terminals
+    std::uint64_t measured_created = 0, measured_flits_created = 0, measured_delivered = 0;
+};
+
+class Network {
+public:
+    explicit Network(const NocParams& p);  // p must be validated
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    const NocParams& params() const { return m_p; }
+    unsigned num_nodes() const { return m_p.num_nodes(); }
+    std::uint64_t cycle() const { return m_cycle; }
+
+    // Creates a packet at node src in the current cycle and queues it at the source NI.
+    // num_flits == 0 means F(p) from payload_bytes (flit.h); returns the packet id.
+    std::uint32_t send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
+                       std::uint32_t txn_id = 0, std::uint64_t addr = 0, void* user = nullptr,
+                       std::uint32_t num_flits = 0);
+    std::size_t queued_packets(unsigned node) const { return m_terms[node].queued_packets(); }
+
+    void set_sink(PacketSink* s) { m_sink = s; }
+    void set_trace_hook(TraceHook* h) { m_trace = h; }
+    // Packets created while measuring are flagged and enter the latency statistics.
+    void set_measuring(bool on) { m_measuring = on; }
+
+    // Simulates one cycle. Throws vp::SimulationError when the watchdog fires.
+    void step();
+    // Advances the clock by n cycles when nothing is in the network or queues (idle skip).
+    void skip_idle(std::uint64_t n);
+    bool idle() const;
+    std::uint64_t flits_in_network() const { return m_tot.term.flits_injected - m_tot.term.flits_ejected; }
+    std::size_t packets_alive() const { return m_packets.alive(); }
+
+    // Statistics.
+    const Router& router(unsigned i) const { return m_routers[i]; }
+    const TerminalCounters& terminal_counters(unsigned i) const { return m_term_ctr[i]; }
+    const NetworkTotals& totals() const { return m_tot; }
+    const LatencyStats& packet_latency() const { return m_packet_lat; }
+    const LatencyStats& network_latency() const { return m_network_lat; }
+    std::uint64_t router_steps() const { return m_router_steps; }  // routers actually stepped
+
+    // Human-readable list of blocked routers and packets (also used by the watchdog).
+    std::string blocked_report() const;
+
+private:
+    struct Delivery : PacketSink {
+        Network* net = nullptr;
+        bool can_accept(unsigned node) override { return !net->m_sink || net->m_sink->can_accept(node); }
+        void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
+    };
+
+    const NocParams m_p;
+    std::vector<Router> m_routers;
+    std::vector<Terminal> m_terms;
+    std::vector<TerminalCounters> m_term_ctr;
+    std::vector<FlitLink> m_flit_links;
+    std::vector<CreditLink> m_credit_links;
+    PacketTable m_packets;
+    PacketSink* m_sink = nullptr;
+    TraceHook* m_trace = nullptr;
+    Delivery m_delivery;
+    std::vector<std::uint32_t> m_trace_last;  // [router * 2 + {occupancy, flits}]
+    bool m_step_all = false;
+    bool m_measuring = false;
+    std::uint64_t m_cycle = 0;
+    std::uint64_t m_last_progress = 0;
+    std::uint64_t m_router_steps = 0;
+    std::uint64_t m_serial = 0;
+    NetworkTotals m_tot;
+    LatencyStats m_packet_lat, m_network_lat;
+};
+
+}  // namespace vp::noc

@@ -1,0 +1,85 @@
+#pragma once
+// Network interface of a node whose local block is a TLM-2.0 AT initiator (a core,
+// a DMA engine). Requests arriving on `socket` (4-phase base protocol) become request
+// packets to the node that serves their address; the response packet coming back
+// completes the original transaction with BEGIN_RESP.
+//
+// Clock crossing: requests enter the NoC at the first NoC edge at or after BEGIN_REQ;
+// BEGIN_RESP is sent on the first core-clock edge at or after the response packet was
+// drained. Backpressure: END_REQ is delayed while the node's injection queue holds
+// inject_depth packets; the ejection of a response waits while resp_depth responses wait
+// for their END_RESP. Never two BEGIN_RESP before an END_RESP.
+//
+// Data: the request packet carries the initiator's payload pointer; the serving node
+// (DramInterface) copies write data from it and read data into it, a simulator shortcut
+// for the data flits (their number and timing are simulated exactly).
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/noc/noc_system.h"
+
+namespace vp::noc {
+
+// Which node serves an address: first matching range, else default_node.
+struct AddressMap {
+    struct Range {
+        std::uint64_t base = 0, size = 0;
+        unsigned node = 0;
+    };
+    std::vector<Range> ranges;
+    unsigned default_node = 0;
+    unsigned lookup(std::uint64_t addr) const {
+        for (const Range& r : ranges)
+            if (addr >= r.base && addr - r.base < r.size) return r.node;
+        return default_node;
+    }
+};
+
+class NetworkInterface : public sc_core::sc_module, public PacketSink {
+public:
+    static constexpr unsigned kDefaultRespDepth = 4;  // responses waiting for END_RESP (ASSUMPTION)
+
+    tlm_utils::simple_target_socket<NetworkInterface> socket;
+
+    SC_HAS_PROCESS(NetworkInterface);
+    NetworkInterface(sc_core::sc_module_name name, NocSystem& noc, unsigned node, const sc_core::sc_time& core_period,
+                     AddressMap map, unsigned resp_depth = kDefaultRespDepth);
+
+    unsigned node() const { return m_node; }
+    std::uint64_t requests() const { return m_requests; }
+    std::uint64_t responses() const { return m_responses; }
+    std::size_t in_flight() const { return m_in_flight; }
+
+    bool can_accept(unsigned node) override;
+    void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
+
+private:
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    bool try_inject(tlm::tlm_generic_payload& t);
+    void retry_blocked();
+    void send_response();
+    sc_core::sc_time to_core_edge() const;
+
+    NocSystem& m_noc;
+    unsigned m_node;
+    sc_core::sc_time m_core_period;
+    AddressMap m_map;
+    unsigned m_resp_depth;
+    tlm_utils::peq_with_cb_and_phase<NetworkInterface> m_peq;
+    tlm::tlm_generic_payload* m_blocked = nullptr;  // BEGIN_REQ waiting for queue space
+    std::deque<tlm::tlm_generic_payload*> m_resp_q;
+    bool m_resp_busy = false;  // BEGIN_RESP sent, END_RESP pending
+    sc_core::sc_event m_retry_ev, m_resp_ev;
+    std::uint32_t m_next_txn = 0;
+    std::uint64_t m_requests = 0, m_responses = 0;
+    std::size_t m_in_flight = 0;
+};
+
+}  // namespace vp::noc

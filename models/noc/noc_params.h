@@ -1,0 +1,49 @@
+#pragma once
+// Parameters of the cycle-accurate 2-D mesh network-on-chip (DESIGN.md "Mesh NoC").
+// Timing convention (router.h, network.h): a head flit needs router_stages - 1 + link_latency
+// cycles per hop at zero load (4 with the BookSim2-like defaults).
+#include <cstdint>
+#include <string>
+
+namespace vp::noc {
+
+struct NocParams {
+    // Defaults. Values marked ASSUMPTION are not published for the mesh platform of seed 001
+    // (spec mesh_mapping.md §1: flit width, buffer depths, VCs, routing NOT FOUND).
+    static constexpr std::uint32_t kDefaultWidth = 4;            // routers in x
+    static constexpr std::uint32_t kDefaultHeight = 4;           // routers in y
+    static constexpr std::uint32_t kDefaultBufferDepth = 4;      // flits per input VC (ASSUMPTION, BookSim2 default 8)
+    static constexpr std::uint32_t kDefaultNumVcs = 1;           // virtual channels per port (issue text)
+    static constexpr std::uint32_t kDefaultFlitWidthBits = 64;   // bits per flit (ASSUMPTION)
+    static constexpr std::uint32_t kDefaultHeaderFlits = 1;      // header flits per packet (ASSUMPTION)
+    static constexpr std::uint32_t kDefaultRouterStages = 4;     // RC, VA, SA, ST (BookSim2 IQ router defaults)
+    static constexpr std::uint32_t kDefaultLinkLatency = 1;      // cycles from send to receive (BookSim2 channel latency 1)
+    static constexpr std::uint32_t kDefaultCreditDelay = 1;      // cycles from SA grant to upstream credit use (BookSim2: 0 + credit channel 1)
+    static constexpr std::uint32_t kDefaultEjectDepth = 16;      // flits of the ejection queue per node
+    static constexpr std::uint32_t kDefaultInjectDepth = 16;     // packets of the injection queue per node (TLM NIs)
+    static constexpr std::uint64_t kDefaultWatchdogCycles = 10000;  // cycles without flit movement -> deadlock
+
+    std::uint32_t width = kDefaultWidth;
+    std::uint32_t height = kDefaultHeight;
+    std::uint32_t buffer_depth = kDefaultBufferDepth;
+    std::uint32_t num_vcs = kDefaultNumVcs;
+    std::uint32_t flit_width_bits = kDefaultFlitWidthBits;
+    std::uint32_t header_flits = kDefaultHeaderFlits;
+    std::uint32_t router_stages = kDefaultRouterStages;
+    std::uint32_t link_latency = kDefaultLinkLatency;
+    std::uint32_t credit_delay = kDefaultCreditDelay;
+    std::uint32_t eject_depth = kDefaultEjectDepth;
+    std::uint32_t inject_depth = kDefaultInjectDepth;
+    std::string routing = "xy";              // name in the routing registry (routing.h)
+    std::string arbitration = "round_robin"; // only round-robin switch/VC allocation is implemented
+    std::string stepping = "active";         // "active": skip idle routers; "all": step every router
+    std::uint64_t watchdog_cycles = kDefaultWatchdogCycles;  // 0 disables the watchdog
+
+    std::uint32_t num_nodes() const { return width * height; }
+    std::uint32_t flit_bytes() const { return flit_width_bits / 8; }
+
+    // Throws vp::InputError("<prefix>.<field>: <expected>") on bad values.
+    void validate(const std::string& key_prefix) const;
+};
+
+}  // namespace vp::noc

@@ -1,0 +1,58 @@
+#pragma once
+// SystemC wrapper of the cycle-accurate mesh: one SC_METHOD clocked by the NoC clock
+// domain calls Network::step() once per cycle. When the network and every queue are
+// empty the method sleeps until an interface sends a packet, then resumes on the next
+// NoC clock edge (the cycle count follows simulated time: cycle c is at c * period).
+//
+// Interfaces (NetworkInterface, DramInterface, or any PacketSink) attach to a node and
+// create packets through send(); delivered packets are handed to the node's endpoint.
+// A watchdog failure is caught here (SystemC would wrap the exception), stops the
+// simulation and is rethrown as vp::SimulationError by check().
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/noc/network.h"
+
+namespace vp::noc {
+
+class NocSystem : public sc_core::sc_module, private PacketSink {
+public:
+    SC_HAS_PROCESS(NocSystem);
+    // period: NoC clock period (the `noc` clock domain).
+    NocSystem(sc_core::sc_module_name name, const NocParams& p, const sc_core::sc_time& period);
+
+    Network& network() { return *m_net; }
+    const Network& network() const { return *m_net; }
+    const sc_core::sc_time& period() const { return m_period; }
+
+    void attach(unsigned node, PacketSink* endpoint);
+    // Creates a packet now (in the NoC cycle of the next clock edge at or after the current time).
+    std::uint32_t send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes, std::uint32_t txn_id,
+                       std::uint64_t addr, void* user);
+    std::size_t queued_packets(unsigned node) const { return m_net->queued_packets(node); }
+
+    // Throws vp::SimulationError if the watchdog (or an endpoint) failed during the run.
+    void check() const;
+    const std::string& failure() const { return m_failure; }
+    // True when no flit, packet or queued request is left in the network.
+    bool idle() const { return m_net->idle(); }
+
+private:
+    void tick();
+    void sync_to_now();
+    bool can_accept(unsigned node) override;
+    void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
+
+    std::unique_ptr<Network> m_net;
+    sc_core::sc_time m_period;
+    std::vector<PacketSink*> m_endpoints;
+    sc_core::sc_event m_wakeup;
+    bool m_sleeping = true;
+    std::string m_failure;
+};
+
+}  // namespace vp::noc

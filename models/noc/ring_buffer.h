@@ -1,0 +1,77 @@
+#pragma once
+// Fixed-capacity FIFO over a preallocated array (no allocation after construction).
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+namespace vp::noc {
+
+template <typename T>
+class RingBuffer {
+public:
+    RingBuffer() = default;
+    explicit RingBuffer(std::uint32_t capacity) { reset(capacity); }
+
+    void reset(std::uint32_t capacity) {
+        std::uint32_t cap = 1;
+        while (cap < capacity) cap <<= 1;
+        m_data.assign(cap, T{});
+        m_mask = cap - 1;
+        m_capacity = capacity;
+        m_head = m_size = 0;
+    }
+    std::uint32_t capacity() const { return m_capacity; }
+    std::uint32_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    bool full() const { return m_size >= m_capacity; }
+
+    T& front() { return m_data[m_head]; }
+    const T& front() const { return m_data[m_head]; }
+    const T& at(std::uint32_t i) const { return m_data[(m_head + i) & m_mask]; }
+    void push(const T& v) {
+        assert(!full());
+        m_data[(m_head + m_size) & m_mask] = v;
+        ++m_size;
+    }
+    void pop() {
+        assert(m_size > 0);
+        m_head = (m_head + 1) & m_mask;
+        --m_size;
+    }
+
+private:
+    std::vector<T> m_data;
+    std::uint32_t m_mask = 0, m_capacity = 0, m_head = 0, m_size = 0;
+};
+
+// Like RingBuffer but doubles its storage when full (amortised; used for unbounded
+// source queues of synthetic traffic, which BookSim2 also models as infinite).
+template <typename T>
+class GrowingRing {
+public:
+    explicit GrowingRing(std::uint32_t initial = 16) : m_data(initial < 2 ? 2 : initial) {}
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    T& front() { return m_data[m_head]; }
+    void push(const T& v) {
+        if (m_size == m_data.size()) grow();
+        m_data[(m_head + m_size) % m_data.size()] = v;
+        ++m_size;
+    }
+    void pop() {
+        m_head = (m_head + 1) % m_data.size();
+        --m_size;
+    }
+
+private:
+    void grow() {
+        std::vector<T> n(m_data.size() * 2);
+        for (std::size_t i = 0; i < m_size; ++i) n[i] = m_data[(m_head + i) % m_data.size()];
+        m_data.swap(n);
+        m_head = 0;
+    }
+    std::vector<T> m_data;
+    std::size_t m_head = 0, m_size = 0;
+};
+
+}  // namespace vp::noc

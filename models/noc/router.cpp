@@ -1,0 +1,245 @@
+#include "models/noc/router.h"
+
+#include <cassert>
+
+namespace vp::noc {
+
+namespace {
+// First set bit of mask at index >= start, else the first set bit (mask != 0).
+inline unsigned pick_round_robin(std::uint64_t mask, unsigned start) {
+    const std::uint64_t hi = start < 64 ? mask & (~std::uint64_t(0) << start) : 0;
+    return unsigned(__builtin_ctzll(hi ? hi : mask));
+}
+}  // namespace
+
+Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
+    : m_p(p), m_id(id), m_x(id % p.width), m_y(id / p.width), m_vcs(p.num_vcs), m_routing(routing) {
+    const unsigned P = p.router_stages;
+    m_va_lead = P > 3 ? P - 3 : 0;
+    m_sa_lead = P >= 3 ? 1 : 0;
+    m_st_extra = P >= 2 ? 1 : 0;
+    const unsigned n = kNumPorts * m_vcs;
+    m_ivc.resize(n);
+    for (auto& v : m_ivc) v.buf.reset(p.buffer_depth);
+    m_credits.assign(n, 0);
+    m_ovc_busy.assign(n, 0);
+    m_va_rr.assign(n, 0);
+    m_va_acc_rr.assign(n, 0);
+}
+
+void Router::connect_input(unsigned port, FlitLink* in, CreditLink* credit_out) {
+    m_in[port] = in;
+    m_credit_out[port] = credit_out;
+}
+
+void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in, std::uint32_t downstream_depth) {
+    m_out[port] = out;
+    m_credit_in[port] = credit_in;
+    for (unsigned v = 0; v < m_vcs; ++v) m_credits[port * m_vcs + v] = static_cast<std::int32_t>(downstream_depth);
+}
+
+unsigned Router::step(std::uint64_t c) {
+    absorb(c);
+    if (m_waiting_va) allocate_vcs(c);
+    const unsigned moved = m_buffered ? allocate_switch(c) : 0;
+    m_last_out = moved;
+    m_last_step = c;
+    m_ctr.occupancy_sum += m_buffered;
+    if (m_buffered > m_ctr.occupancy_max) m_ctr.occupancy_max = m_buffered;
+    return moved;
+}
+
+// Moves flits and credits that are visible in cycle c out of the links, then performs
+// route computation for head flits that reached the front of an idle input VC.
+void Router::absorb(std::uint64_t c) {
+    if (m_incoming) {
+        for (unsigned p = 0; p < kNumPorts; ++p) {
+            FlitLink* in = m_in[p];
+            if (in) {
+                while (in->ready(c)) {
+                    const TimedFlit& tf = in->front();
+                    InputVc& iv = m_ivc[p * m_vcs + tf.flit.vc];
+                    assert(!iv.buf.full() && "credit protocol violated");
+                    iv.buf.push(TimedFlit{tf.flit, c});
+                    if (iv.state == VcState::kIdle) m_rc_pending = true;
+                    in->pop();
+                    ++m_buffered;
+                    ++m_port_buffered[p];
+                    ++m_ctr.flits_in[p];
+                }
+            }
+            CreditLink* ci = m_credit_in[p];
+            if (ci) {
+                while (ci->ready(c)) {
+                    ++m_credits[p * m_vcs + ci->front().vc];
+                    ci->pop();
+                }
+            }
+        }
+    }
+    if (!m_rc_pending) return;
+    m_rc_pending = false;
+    // RC: an idle VC whose front is a head computes its route in this cycle.
+    for (unsigned i = 0, n = kNumPorts * m_vcs; i < n; ++i) {
+        InputVc& iv = m_ivc[i];
+        if (iv.state != VcState::kIdle || iv.buf.empty()) continue;
+        const Flit& f = iv.buf.front().flit;
+        assert(f.head());
+        const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
+                           int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
+        iv.route_mask = m_routing(q);
+        iv.state = VcState::kWaitVa;
+        iv.t_va = c + m_va_lead;
+        ++m_waiting_va;
+    }
+}
+
+// VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).
+// Request: a waiting input VC asks for every free output VC of every admissible port.
+// Grant: each free output VC grants one requester, round-robin from its pointer.
+// Accept: each input VC accepts one grant: the output VC with the most credits (adaptive
+// selection), ties broken round-robin from its own pointer. Pointers move only on accept.
+void Router::allocate_vcs(std::uint64_t c) {
+    const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
+    // Requesters per output port (bit i = input VC i asks for any free VC of that port).
+    std::uint64_t eligible = 0, by_port[kNumPorts] = {};
+    for (unsigned i = 0; i < n; ++i) {
+        const InputVc& iv = m_ivc[i];
+        if (iv.state != VcState::kWaitVa || iv.t_va > c) continue;
+        eligible |= std::uint64_t(1) << i;
+        for (unsigned o = 0; o < kNumPorts; ++o)
+            if (iv.route_mask & port_bit(o)) by_port[o] |= std::uint64_t(1) << i;
+    }
+    if (!eligible) return;
+    std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
+    std::uint64_t granted_inputs = 0;
+    for (unsigned ov = 0; ov < n; ++ov) {
+        if (m_ovc_busy[ov]) continue;
+        const std::uint64_t req = by_port[ov / m_vcs];
+        if (!req) continue;
+        const unsigned i = pick_round_robin(req, m_va_rr[ov]);
+        if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
+        granted_inputs |= std::uint64_t(1) << i;
+        grants[i] |= std::uint64_t(1) << ov;
+    }
+    while (granted_inputs) {
+        const unsigned i = unsigned(__builtin_ctzll(granted_inputs));
+        granted_inputs &= granted_inputs - 1;
+        // Accept the granting output VC with the most credits, first in round-robin order on ties.
+        const std::uint64_t g = grants[i];
+        const unsigned start = m_va_acc_rr[i];
+        const std::uint64_t hi = start < 64 ? g & (~std::uint64_t(0) << start) : 0;
+        int best = -1;
+        for (std::uint64_t m : {hi, g & ~hi}) {
+            while (m) {
+                const unsigned ov = unsigned(__builtin_ctzll(m));
+                m &= m - 1;
+                if (best < 0 || m_credits[ov] > m_credits[unsigned(best)]) best = int(ov);
+            }
+        }
+        const unsigned w = unsigned(best);
+        InputVc& iv = m_ivc[i];
+        iv.state = VcState::kActive;
+        iv.out_port = static_cast<std::uint8_t>(w / m_vcs);
+        iv.out_vc = static_cast<std::uint8_t>(w % m_vcs);
+        iv.t_sa = c + m_sa_lead;
+        m_ovc_busy[w] = 1;
+        m_va_rr[w] = static_cast<std::uint16_t>(i + 1 == n ? 0 : i + 1);
+        m_va_acc_rr[i] = static_cast<std::uint16_t>(w + 1 == n ? 0 : w + 1);
+        --m_waiting_va;
+        ++m_ctr.packets_routed;
+    }
+}
+
+// Switch allocation: one iteration of iSLIP over input ports x output ports. An input port
+// requests every output for which one of its VCs has a switch-ready flit and a credit (the
+// VC per output chosen round-robin); each output grants one input port, each input port
+// accepts one grant; winners traverse the crossbar.
+unsigned Router::allocate_switch(std::uint64_t c) {
+    std::int8_t req_vc[kNumPorts][kNumPorts];
+    std::uint8_t out_requests[kNumPorts] = {};
+    std::uint8_t grants[kNumPorts] = {};
+    std::uint8_t stalled = 0;
+    for (unsigned p = 0; p < kNumPorts; ++p) {
+        if (!m_port_buffered[p]) continue;
+        std::uint8_t mask = 0;
+        unsigned v = m_sa_in_rr[p];
+        for (unsigned k = 0; k < m_vcs; ++k, v = v + 1 == m_vcs ? 0 : v + 1) {
+            const InputVc& iv = m_ivc[p * m_vcs + v];
+            if (iv.state != VcState::kActive || iv.buf.empty() || iv.t_sa > c) continue;
+            const std::uint8_t obit = port_bit(iv.out_port);
+            if (m_credits[iv.out_port * m_vcs + iv.out_vc] <= 0) {
+                stalled |= obit;
+                continue;
+            }
+            if (mask & obit) continue;
+            mask |= obit;
+            req_vc[p][iv.out_port] = static_cast<std::int8_t>(v);
+            out_requests[iv.out_port] |= port_bit(p);
+        }
+    }
+    for (unsigned o = 0; o < kNumPorts; ++o)
+        if (stalled & port_bit(o)) ++m_ctr.credit_stall[o];
+
+    for (unsigned o = 0; o < kNumPorts; ++o) {
+        const std::uint8_t reqs = out_requests[o];
+        if (!reqs) continue;
+        if (reqs & (reqs - 1)) ++m_ctr.sa_conflicts;
+        unsigned p = m_sa_out_rr[o];
+        while (!(reqs & port_bit(p))) p = p + 1 == kNumPorts ? 0 : p + 1;
+        grants[p] |= port_bit(o);
+    }
+    unsigned moved = 0;
+    for (unsigned p = 0; p < kNumPorts; ++p) {
+        if (!grants[p]) continue;
+        unsigned o = m_sa_acc_rr[p];
+        while (!(grants[p] & port_bit(o))) o = o + 1 == kNumPorts ? 0 : o + 1;
+        m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
+        m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
+        const unsigned v = unsigned(req_vc[p][o]);
+        m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
+        InputVc& iv = m_ivc[p * m_vcs + v];
+        Flit f = iv.buf.front().flit;
+        iv.buf.pop();
+        --m_buffered;
+        --m_port_buffered[p];
+        const unsigned ov = o * m_vcs + iv.out_vc;
+        --m_credits[ov];
+        f.vc = iv.out_vc;
+        m_out[o]->push(TimedFlit{f, c + m_st_extra + m_p.link_latency});
+        m_credit_out[p]->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_p.credit_delay});
+        ++m_ctr.flits_out[o];
+        ++moved;
+        if (f.tail()) {
+            m_ovc_busy[ov] = 0;
+            iv.state = VcState::kIdle;
+            if (!iv.buf.empty()) m_rc_pending = true;  // the next head routes in the next cycle
+        }
+    }
+    return moved;
+}
+
+void Router::describe_blocked(std::string& out) const {
+    for (unsigned i = 0, n = kNumPorts * m_vcs; i < n; ++i) {
+        const InputVc& iv = m_ivc[i];
+        if (iv.buf.empty()) continue;
+        const Flit& f = iv.buf.front().flit;
+        out += "  router[" + std::to_string(m_x) + "][" + std::to_string(m_y) + "] in=" + port_name(i / m_vcs) +
+               " vc=" + std::to_string(i % m_vcs) + " buffered=" + std::to_string(iv.buf.size()) +
+               " front: packet " + std::to_string(f.packet) + " src=" + std::to_string(f.src) +
+               " dst=" + std::to_string(f.dst) + (f.head() ? " (head)" : "");
+        if (iv.state == VcState::kActive) {
+            const unsigned ov = iv.out_port * m_vcs + iv.out_vc;
+            out += std::string(" -> out=") + port_name(iv.out_port) + " vc=" + std::to_string(iv.out_vc) +
+                   " credits=" + std::to_string(m_credits[ov]);
+        } else if (iv.state == VcState::kWaitVa) {
+            out += " waiting for an output VC of";
+            for (unsigned o = 0; o < kNumPorts; ++o)
+                if (iv.route_mask & port_bit(o)) out += std::string(" ") + port_name(o);
+        }
+        out += "\n";
+    }
+}
+
+}  // namespace vp::noc
+

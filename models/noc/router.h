@@ -1,0 +1,114 @@
+#pragma once
+// Input-buffered wormhole router with virtual channels and credit-based flow control,
+// modelled on BookSim2's IQ router (non-speculative): route computation (RC),
+// VC allocation (VA), switch allocation (SA), switch traversal (ST).
+//
+// Pipeline timing (P = router_stages, L = link_latency, same meaning as BookSim2's
+// routing_delay + vc_alloc_delay + sw_alloc_delay + st_prepare_delay + st_final_delay and
+// channel latency). A head flit that becomes the front of its input VC in cycle t
+//   - does RC in t (and P-4 further stages when P > 4),
+//   - may request an output VC from cycle t + max(P-3, 0) on,
+//   - after winning VA in cycle v may request the switch from v + (P >= 3 ? 1 : 0) on,
+//   - after winning SA in cycle s traverses the crossbar (ST) in x = s + (P >= 2 ? 1 : 0) and
+//     is sent on the link in that cycle; a flit sent in cycle x is received (written into
+//     the next input buffer, where its first stage runs) in cycle x + L.
+// At zero load that is P - 1 + L cycles per hop (4 for BookSim2's defaults P = 4, L = 1).
+// Body and tail flits skip RC and VA (SA in the cycle they are received). The input buffer
+// slot is returned upstream as a credit usable credit_delay cycles after the flit won SA
+// (BookSim2: credit channel latency 1 + credit_delay 0 = 1). VC and switch allocation are one
+// iteration of iSLIP (round-robin grant and accept pointers), BookSim2's default allocator.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/noc/link.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/routing.h"
+
+namespace vp::noc {
+
+// Plain counters of one router, updated in the hot path (filled into stats groups at the end).
+struct RouterCounters {
+    std::uint64_t flits_in[kNumPorts] = {};
+    std::uint64_t flits_out[kNumPorts] = {};
+    std::uint64_t credit_stall[kNumPorts] = {};  // cycles a switch-ready flit found no credit at this output
+    std::uint64_t packets_routed = 0;            // heads that won VC allocation
+    std::uint64_t sa_conflicts = 0;              // output-port arbitrations with more than one requester
+    std::uint64_t occupancy_sum = 0;             // sum over cycles of buffered flits
+    std::uint32_t occupancy_max = 0;
+};
+
+class Router {
+public:
+    Router(const NocParams& p, unsigned id, RoutingFn routing);
+    Router(const Router&) = delete;
+    Router& operator=(const Router&) = delete;
+    Router(Router&&) = default;
+
+    unsigned id() const { return m_id; }
+    unsigned x() const { return m_x; }
+    unsigned y() const { return m_y; }
+
+    // Wiring (done once by the Network). credit_out returns slots of input `port` upstream;
+    // credit_in brings back slots of the downstream buffer of output `port`.
+    void connect_input(unsigned port, FlitLink* in, CreditLink* credit_out);
+    void connect_output(unsigned port, FlitLink* out, CreditLink* credit_in, std::uint32_t downstream_depth);
+    std::uint32_t* work_counter() { return &m_incoming; }
+
+    bool has_work() const { return m_incoming != 0 || m_buffered != 0; }
+    std::uint32_t buffered() const { return m_buffered; }
+
+    // Simulates cycle c; returns the number of flits that left input buffers.
+    unsigned step(std::uint64_t c);
+
+    const RouterCounters& counters() const { return m_ctr; }
+    // Flits sent in cycle c (0 when the router was not stepped in c).
+    std::uint32_t flits_out_in(std::uint64_t c) const { return m_last_step == c ? m_last_out : 0; }
+    // Human-readable description of buffered packets (deadlock report).
+    void describe_blocked(std::string& out) const;
+
+private:
+    enum class VcState : std::uint8_t { kIdle, kWaitVa, kActive };
+    struct InputVc {
+        RingBuffer<TimedFlit> buf;
+        VcState state = VcState::kIdle;
+        std::uint8_t route_mask = 0;
+        std::uint8_t out_port = 0;
+        std::uint8_t out_vc = 0;
+        std::uint64_t t_va = 0;  // first cycle VA may be requested
+        std::uint64_t t_sa = 0;  // first cycle SA may be requested (head)
+    };
+
+    void absorb(std::uint64_t c);
+    void allocate_vcs(std::uint64_t c);
+    unsigned allocate_switch(std::uint64_t c);
+
+    const NocParams& m_p;
+    unsigned m_id, m_x, m_y, m_vcs;
+    RoutingFn m_routing;
+    std::uint32_t m_va_lead, m_sa_lead, m_st_extra;  // pipeline offsets derived from router_stages
+
+    FlitLink* m_in[kNumPorts] = {};
+    CreditLink* m_credit_out[kNumPorts] = {};
+    FlitLink* m_out[kNumPorts] = {};
+    CreditLink* m_credit_in[kNumPorts] = {};
+
+    std::vector<InputVc> m_ivc;              // [port * vcs + vc]
+    std::vector<std::int32_t> m_credits;     // [port * vcs + vc] free slots downstream
+    std::vector<std::uint8_t> m_ovc_busy;    // [port * vcs + vc] allocated to a packet
+    std::vector<std::uint16_t> m_va_rr;      // [output vc] grant pointer over input VCs
+    std::vector<std::uint16_t> m_va_acc_rr;  // [input vc] accept pointer over output VCs
+    std::uint16_t m_sa_in_rr[kNumPorts] = {};   // per input port: VC pointer
+    std::uint16_t m_sa_out_rr[kNumPorts] = {};  // per output port: grant pointer over input ports
+    std::uint16_t m_sa_acc_rr[kNumPorts] = {};  // per input port: accept pointer over output ports
+    std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
+    std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
+    std::uint32_t m_buffered = 0;
+    std::uint32_t m_port_buffered[kNumPorts] = {};
+    bool m_rc_pending = false;  // an idle input VC holds a head flit that needs route computation
+    std::uint32_t m_last_out = 0;
+    std::uint64_t m_last_step = ~std::uint64_t(0);
+    RouterCounters m_ctr;
+};
+
+}  // namespace vp::noc

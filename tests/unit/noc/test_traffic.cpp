@@ -1,0 +1,192 @@
+// Conservation and exactly-once delivery under synthetic traffic, up to and past
+// saturation, and identical statistics for the two stepping modes.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "models/common/stats.h"
+#include "models/noc/noc_stats.h"
+#include "models/noc/synthetic_traffic.h"
+
+using namespace vp::noc;
+
+namespace {
+NocParams mesh(unsigned w, unsigned h, const std::string& routing, unsigned vcs, const std::string& stepping) {
+    NocParams p;
+    p.width = w;
+    p.height = h;
+    p.routing = routing;
+    p.num_vcs = vcs;
+    p.stepping = stepping;
+    p.validate("noc");
+    return p;
+}
+
+struct RunOutput {
+    std::string stats_json;
+    TrafficResult r;
+    std::uint64_t router_steps = 0;
+};
+
+RunOutput run_once(const NocParams& p, TrafficParams t) {
+    Network net(p);
+    SyntheticTraffic traffic(net, t);
+    RunOutput o;
+    o.r = traffic.run();
+    o.router_steps = net.router_steps();
+    vp::stats::Registry root;
+    vp::stats::Group g(root, "noc");
+    NocStats stats(g, net);
+    stats.update();
+    o.stats_json = root.to_json().dump();
+    return o;
+}
+}  // namespace
+
+TEST_CASE("every packet is delivered exactly once and flits are conserved, below and past saturation", "[noc][traffic]") {
+    const char* patterns[] = {"uniform", "transpose", "bit_complement", "hotspot"};
+    const double rates[] = {0.02, 0.15, 0.35, 0.8};
+    for (const char* routing : {"xy", "west_first", "odd_even"}) {
+        for (unsigned vcs : {1u, 2u}) {
+            for (const char* pat : patterns) {
+                for (double rate : rates) {
+                    NocParams p = mesh(4, 4, routing, vcs, "active");
+                    TrafficParams t;
+                    t.pattern = pat;
+                    t.rate = rate;
+                    t.packet_flits = 4;
+                    t.hotspot_node = 5;
+                    t.hotspot_fraction = 0.3;
+                    t.warmup_cycles = 100;
+                    t.measure_cycles = 600;
+                    t.drain_max_cycles = 200000;
+                    t.inject_while_draining = false;
+                    t.seed = 11;
+                    Network net(p);
+                    SyntheticTraffic traffic(net, t);
+                    traffic.track_deliveries(true);
+                    const TrafficResult r = traffic.run();
+                    INFO(routing << " vcs=" << vcs << " " << pat << " rate " << rate);
+                    REQUIRE(r.drained);
+                    REQUIRE(net.idle());
+                    const NetworkTotals& tot = net.totals();
+                    REQUIRE(tot.packets_created > 0);
+                    REQUIRE(tot.term.flits_injected == tot.flits_created);
+                    REQUIRE(tot.term.flits_ejected == tot.flits_created);
+                    REQUIRE(tot.term.packets_ejected == tot.packets_created);
+                    REQUIRE(net.packets_alive() == 0);
+                    const auto& d = traffic.deliveries();
+                    REQUIRE(d.size() >= tot.packets_created);
+                    for (std::size_t i = 0; i < tot.packets_created; ++i) REQUIRE(d[i] == 1);
+                    for (std::size_t i = tot.packets_created; i < d.size(); ++i) REQUIRE(d[i] == 0);
+                    // Per-router bookkeeping: what enters a router leaves it.
+                    std::uint64_t local_in = 0, local_out = 0;
+                    for (unsigned i = 0; i < net.num_nodes(); ++i) {
+                        const RouterCounters& c = net.router(i).counters();
+                        std::uint64_t in = 0, out = 0;
+                        for (unsigned q = 0; q < kNumPorts; ++q) {
+                            in += c.flits_in[q];
+                            out += c.flits_out[q];
+                        }
+                        REQUIRE(in == out);
+                        local_in += c.flits_in[kLocal];
+                        local_out += c.flits_out[kLocal];
+                    }
+                    REQUIRE(local_in == tot.flits_created);
+                    REQUIRE(local_out == tot.flits_created);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("accepted throughput follows offered load below saturation and saturates above", "[noc][traffic]") {
+    NocParams p = mesh(4, 4, "xy", 1, "active");
+    TrafficParams t;
+    t.packet_flits = 4;
+    t.warmup_cycles = 500;
+    t.measure_cycles = 3000;
+    t.rate = 0.05;
+    Network a(p);
+    SyntheticTraffic ta(a, t);
+    const TrafficResult low = ta.run();
+    // Below saturation accepted ~= offered (Bernoulli noise, 16 nodes x 3000 cycles).
+    REQUIRE(low.accepted == Approx(low.offered).epsilon(0.1));
+    REQUIRE(low.offered == Approx(0.05).epsilon(0.1));
+    t.rate = 0.9;
+    t.drain_max_cycles = 0;
+    Network b(p);
+    SyntheticTraffic tb(b, t);
+    const TrafficResult high = tb.run();
+    // Far past saturation the network cannot accept what is offered.
+    REQUIRE(high.accepted < 0.75 * high.offered);
+    // Bisection bound of a k x k mesh under uniform traffic: 4 / k = 1 flit/node/cycle for k = 4.
+    REQUIRE(high.accepted <= 1.0);
+}
+
+TEST_CASE("active stepping and stepping every router give byte-identical statistics", "[noc][stepping]") {
+    const char* patterns[] = {"uniform", "transpose", "bit_complement", "hotspot"};
+    for (const char* routing : {"xy", "west_first"}) {
+        for (unsigned vcs : {1u, 3u}) {
+            for (const char* pat : patterns) {
+                for (double rate : {0.01, 0.1, 0.3, 0.7}) {
+                    TrafficParams t;
+                    t.pattern = pat;
+                    t.rate = rate;
+                    t.packet_flits = 5;
+                    t.hotspot_fraction = 0.2;
+                    t.hotspot_node = 3;
+                    t.warmup_cycles = 100;
+                    t.measure_cycles = 800;
+                    t.drain_max_cycles = 3000;
+                    t.seed = 99;
+                    const RunOutput a = run_once(mesh(4, 4, routing, vcs, "active"), t);
+                    const RunOutput b = run_once(mesh(4, 4, routing, vcs, "all"), t);
+                    INFO(routing << " vcs=" << vcs << " " << pat << " rate " << rate);
+                    REQUIRE(a.r.measured_packets > 0);
+                    REQUIRE(a.stats_json == b.stats_json);
+                    REQUIRE(a.r.cycles == b.r.cycles);
+                    REQUIRE(a.r.packet_latency_avg == b.r.packet_latency_avg);
+                    // "all" steps every router every cycle; "active" really skips idle ones at low load.
+                    REQUIRE(b.router_steps == 16 * b.r.cycles);
+                    if (rate <= 0.01) REQUIRE(a.router_steps < b.router_steps / 2);
+                }
+            }
+        }
+    }
+    // A non-square mesh too.
+    TrafficParams t;
+    t.rate = 0.2;
+    t.measure_cycles = 500;
+    const RunOutput a = run_once(mesh(5, 3, "odd_even", 2, "active"), t);
+    const RunOutput b = run_once(mesh(5, 3, "odd_even", 2, "all"), t);
+    REQUIRE(a.stats_json == b.stats_json);
+}
+
+TEST_CASE("same seed gives the same result, another seed a different one", "[noc][traffic]") {
+    NocParams p = mesh(4, 4, "xy", 1, "active");
+    TrafficParams t;
+    t.rate = 0.2;
+    t.measure_cycles = 1000;
+    const RunOutput a = run_once(p, t);
+    const RunOutput b = run_once(p, t);
+    t.seed = 2;
+    const RunOutput c = run_once(p, t);
+    REQUIRE(a.stats_json == b.stats_json);
+    REQUIRE(a.stats_json != c.stats_json);
+}
+
+TEST_CASE("bad parameters are rejected with the key and the known names", "[noc][params]") {
+    NocParams p;
+    p.routing = "zigzag";
+    REQUIRE_THROWS_WITH(p.validate("noc"), Catch::Contains("noc.routing") && Catch::Contains("xy, west_first, odd_even"));
+    p = NocParams{};
+    p.buffer_depth = 0;
+    REQUIRE_THROWS_WITH(p.validate("noc"), Catch::Contains("noc.buffer_depth"));
+    p = NocParams{};
+    p.stepping = "some";
+    REQUIRE_THROWS_WITH(p.validate("x.noc"), Catch::Contains("x.noc.stepping"));
+    TrafficParams t;
+    t.pattern = "tornado";
+    REQUIRE_THROWS_WITH(t.validate("traffic", NocParams{}), Catch::Contains("known: uniform, transpose"));
+}
