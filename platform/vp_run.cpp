@@ -136,30 +136,38 @@ int run_main(const Options& o) {
     std::unique_ptr<platform::Platform> plat = platform::build_platform(ctx);
     tracer.open(out.file("trace.vcd"));
 
-    const sc_core::sc_time slice(10, sc_core::SC_US);
-    const double max_s = spec.sim.max_time_ms * 1e-3;
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
-    while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
-        if (!sc_core::sc_pending_activity())
-            throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
-                                  " initiator(s) have not finished (deadlock)");
-        sc_core::sc_start(slice);
-        progress.maybe_print(ctrl);
-        if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
-            throw SimulationError("simulated time exceeded sim.max_time_ms = " + std::to_string(spec.sim.max_time_ms));
+    sc_core::sc_time end_time;
+    if (plat->needs_kernel()) {
+        const sc_core::sc_time slice(10, sc_core::SC_US);
+        const double max_s = spec.sim.max_time_ms * 1e-3;
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
+        if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
+        while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+            if (!sc_core::sc_pending_activity())
+                throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
+                                      " initiator(s) have not finished (deadlock)");
+            sc_core::sc_start(slice);
+            progress.maybe_print(ctrl);
+            if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
+                throw SimulationError("simulated time exceeded sim.max_time_ms = " +
+                                      std::to_string(spec.sim.max_time_ms));
+        }
+        progress.maybe_print(ctrl, true);
+        end_time = ctrl.end_time();
+    } else {
+        plat->run_untimed();
+        end_time = plat->untimed_end();
     }
-    progress.maybe_print(ctrl, true);
     progress.end();
     const double wall = progress.elapsed();
     plat->finish();
-    tracer.close(ctrl.end_time().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    tracer.close(end_time.value() / sc_core::sc_time(1, sc_core::SC_PS).value());
     plat->check_invariants();
 
     // Statistics: nested JSON with run metadata, and one flat CSV row for sweeps.
     const std::uint64_t cfg_hash = run::fnv1a64(resolved);
     const std::uint64_t wl_hash = run::fnv1a64(wl.doc.dump());
-    const double sim_ns = ctrl.end_time().to_seconds() * 1e9;
+    const double sim_ns = end_time.to_seconds() * 1e9;
     nlohmann::json meta = {{"version", VP_VERSION},
                            {"platform", config::to_string(spec.kind)},
                            {"config", spec.source},

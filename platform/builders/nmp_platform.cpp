@@ -1,8 +1,12 @@
 #include "platform/builders/nmp_platform.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "mapper/common/errors.h"
@@ -10,19 +14,81 @@
 
 namespace vp::platform {
 
+namespace {
+
+// GTKWave save file for the NMP: one group per TLE (its DMA in-flight count, then the state of
+// each TLT) after the DRAM and top-level groups. Built from the VCD header, so that it lists
+// exactly the signals that the trace filter kept.
+std::string nmp_gtkw(const std::string& vcd_path) {
+    std::ifstream in(vcd_path);
+    std::vector<std::string> scopes;
+    std::vector<std::pair<std::string, std::string>> sigs;  // (group, gtkwave name)
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream ls(line);
+        std::string tok, kind, id, name, width;
+        ls >> tok;
+        if (tok == "$enddefinitions") break;
+        if (tok == "$scope") {
+            ls >> kind >> name;
+            scopes.push_back(name);
+        } else if (tok == "$upscope") {
+            if (!scopes.empty()) scopes.pop_back();
+        } else if (tok == "$var") {
+            ls >> kind >> width >> id >> name;
+            std::string full;
+            for (const auto& sc : scopes) full += sc + ".";
+            full += name;
+            if (width != "1") full += "[" + std::to_string(std::stoi(width) - 1) + ":0]";
+            std::string group = scopes.empty() ? "top" : scopes[0];
+            if (scopes.size() >= 2 && scopes[0] == "nmp" && scopes[1].rfind("tle_", 0) == 0)
+                group = "nmp.tle[" + scopes[1].substr(4) + "]";
+            sigs.emplace_back(group, full);
+        }
+    }
+    // Group order: dram, nmp, then the TLEs by number (the VCD sorts tle_10 before tle_2).
+    auto rank = [](const std::string& g) -> std::pair<int, std::string> {
+        if (g.rfind("nmp.tle[", 0) == 0) return {2 + std::stoi(g.substr(8)), g};
+        return {g == "nmp" ? 1 : 0, g};
+    };
+    std::stable_sort(sigs.begin(), sigs.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+    std::string out = "[dumpfile] \"trace.vcd\"\n[size] 1400 900\n[sst_width] 260\n[signals_width] 300\n";
+    out += "@200\n-TLT state: 0 idle, 1 load (DMA into MB0/MB1), 2 compute, 3 store (DMA from MB2)\n";
+    std::string cur;
+    for (const auto& [g, name] : sigs) {
+        if (g != cur) {
+            if (!cur.empty()) out += "@1000200\n-" + cur + "\n";
+            out += "@800200\n-" + g + "\n";
+            cur = g;
+        }
+        out += (name.back() == ']' ? "@24\n" : "@28\n") + name + "\n";  // decimal / binary
+    }
+    if (!cur.empty()) out += "@1000200\n-" + cur + "\n";
+    return out;
+}
+
+}  // namespace
+
 NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     if (wl.kind != workload::WorkloadKind::Network)
         throw InputError(wl.path + ": the nmp platform (" + spec.source + ") runs network workloads");
-    m_map = mapper::tso::run_tso(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));
+    try {
+        m_map = mapper::tso::run_tso(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));
+    } catch (const InputError& e) {  // layer errors carry a JSON pointer: name the file too
+        const std::string m = e.what();
+        if (m.rfind("at /layers/", 0) == 0) throw InputError(wl.path + ": " + m);
+        throw;
+    }
     if (m_map.convs.empty())
         throw InputError(wl.path + ": the network has no conv or fc layer for the NMP to run");
     for (const auto& l : wl.network.layers)
         if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected)
             m_workload_macs += l.macs();
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
-    m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats);
+    m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
     for (int t = 0; t < m_nmp->n_tle(); ++t) m_nmp->socket(t).bind(m_dram->socket);
 }
 
@@ -84,6 +150,8 @@ void NmpPlatform::write_outputs(const run::OutputDir& out) const {
     }
     j["simulation"] = sim;
     out.write("mapping.json", j.dump(2) + "\n");
+    // Replaces the generic per-module grouping (one group per TLT) by one group per TLE.
+    if (m_ctx.spec.trace.enabled) out.write("trace.gtkw", nmp_gtkw(out.file("trace.vcd")));
 }
 
 }  // namespace vp::platform

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include <systemc>
+
 #include "models/common/payload_pool.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
@@ -27,6 +29,12 @@ struct RunContext {
 class Platform {
 public:
     virtual ~Platform() = default;
+    // Platforms whose models step themselves without SystemC processes (synthetic NoC
+    // traffic) return false and do their work in run_untimed().
+    virtual bool needs_kernel() const { return true; }
+    virtual void run_untimed() {}
+    // Simulated time of an untimed run (for kernel runs vp-run takes SimControl's end time).
+    virtual sc_core::sc_time untimed_end() const { return sc_core::SC_ZERO_TIME; }
     // Called once after the simulation ended (closes time-weighted statistics).
     virtual void finish() = 0;
     // Throws vp::SimulationError when an end-of-run invariant is broken.

@@ -191,6 +191,35 @@ void bind(V& v, vta::VtaParams& p) {
     v.field("watchdog_cycles", p.watchdog_cycles);
 }
 
+// The mesh size and the flit format come from `mesh` (shared with the mapper), not from here.
+template <typename V>
+void bind(V& v, noc::NocParams& n) {
+    v.field("buffer_depth", n.buffer_depth);
+    v.field("num_vcs", n.num_vcs);
+    v.field("router_stages", n.router_stages);
+    v.field("link_latency", n.link_latency);
+    v.field("credit_delay", n.credit_delay);
+    v.field("eject_depth", n.eject_depth);
+    v.field("inject_depth", n.inject_depth);
+    v.field("routing", n.routing);
+    v.field("arbitration", n.arbitration);
+    v.field("stepping", n.stepping);
+    v.field("watchdog_cycles", n.watchdog_cycles);
+}
+
+template <typename V>
+void bind(V& v, noc::TrafficParams& t) {
+    v.field("rate", t.rate);
+    v.field("pattern", t.pattern);
+    v.field("packet_flits", t.packet_flits);
+    v.field("hotspot_fraction", t.hotspot_fraction);
+    v.field("hotspot_node", t.hotspot_node);
+    v.field("warmup_cycles", t.warmup_cycles);
+    v.field("measure_cycles", t.measure_cycles);
+    v.field("drain_max_cycles", t.drain_max_cycles);
+    v.field("inject_while_draining", t.inject_while_draining);
+}
+
 template <typename V>
 void bind(V& v, mapper::vta::DriverOptions& o) {
     std::string strategy = o.strategy == 0 ? "auto" : std::to_string(o.strategy);
@@ -211,7 +240,8 @@ void bind(V& v, PlatformSpec& s) {
              Choices<PlatformKind>{{"dram", PlatformKind::Dram},
                                    {"nmp", PlatformKind::Nmp},
                                    {"mesh", PlatformKind::Mesh},
-                                   {"vta", PlatformKind::Vta}});
+                                   {"vta", PlatformKind::Vta},
+                                   {"noc", PlatformKind::Noc}});
     v.field("name", s.name);
     v.field("seed", s.seed);
     v.section("sim", [&](auto& x) { bind(x, s.sim); });
@@ -223,6 +253,8 @@ void bind(V& v, PlatformSpec& s) {
     v.section("core", [&](auto& x) { bind(x, s.core); });
     v.section("energy", [&](auto& x) { bind(x, s.energy); });
     v.section("mapper", [&](auto& x) { bind(x, s.mapper); });
+    v.section("noc", [&](auto& x) { bind(x, s.noc); });
+    v.section("traffic", [&](auto& x) { bind(x, s.traffic); });
     v.section("vta", [&](auto& x) { bind(x, s.vta); });
     v.section("vta_compiler", [&](auto& x) { bind(x, s.vta_compiler); });
 }

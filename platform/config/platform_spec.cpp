@@ -1,5 +1,6 @@
 #include "platform/config/platform_spec.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +15,7 @@ const char* to_string(PlatformKind k) {
     case PlatformKind::Nmp: return "nmp";
     case PlatformKind::Mesh: return "mesh";
     case PlatformKind::Vta: return "vta";
+    case PlatformKind::Noc: return "noc";
     }
     return "?";
 }
@@ -90,15 +92,22 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     } catch (const YAML::Exception& e) {
         throw InputError(path + ": malformed configuration: " + e.msg);
     }
+    // One mesh description: the NoC takes its size and flit format from `mesh`.
+    spec.noc.width = std::uint32_t(std::max(spec.mesh.width, 0));
+    spec.noc.height = std::uint32_t(std::max(spec.mesh.height, 0));
+    spec.noc.flit_width_bits = std::uint32_t(std::max(spec.mesh.packet.flit_bits, 0));
+    spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     try {
         spec.sim.validate("sim");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
         spec.tso.validate("tso");
-        spec.mesh.validate("mesh");
         spec.core.validate("core");
         spec.energy.validate("energy");
+        spec.mesh.validate("mesh");
+        spec.noc.validate("noc");
+        spec.traffic.validate("traffic", spec.noc);
         spec.vta.validate("vta");
         spec.vta_compiler.validate("vta_compiler");
     } catch (const InputError& e) {

@@ -15,11 +15,13 @@
 #include "models/common/trace.h"
 #include "models/dram/dram_params.h"
 #include "models/nmp/nmp_model_params.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/traffic_params.h"
 #include "models/vta/vta_params.h"
 
 namespace vp::config {
 
-enum class PlatformKind { Dram, Nmp, Mesh, Vta };
+enum class PlatformKind { Dram, Nmp, Mesh, Vta, Noc };
 const char* to_string(PlatformKind k);
 
 struct SimParams {
@@ -58,6 +60,8 @@ struct PlatformSpec {
     mapper::tiling::AsipParams core;
     mapper::waving::EnergyParams energy;
     MeshMapperConfig mapper;
+    noc::NocParams noc;                // mesh and noc: router model (size and flit width from `mesh`)
+    noc::TrafficParams traffic;        // platform noc: synthetic traffic defaults
     vta::VtaParams vta;                // platform vta
     mapper::vta::DriverOptions vta_compiler;
 };

@@ -50,13 +50,17 @@ Workload load_workload(const std::string& path) {
     JsonCheck root(w.doc, path);
     root.expect_object();
     std::string kind;
-    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir", "vta_network"});
+    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir", "vta_network", "noc_traffic"});
     else if (root.has("MATRICES")) kind = "vta_ir";
     else kind = "network";
     if (kind == "traffic") {
         w.kind = WorkloadKind::Traffic;
         w.name = root.get_string("name", "traffic");
         w.streams = parse_traffic(root);
+    } else if (kind == "noc_traffic") {
+        // Fields are checked by the noc platform, which merges them over the config's `traffic`.
+        w.kind = WorkloadKind::NocTraffic;
+        w.name = root.get_string("name", "noc_traffic");
     } else if (kind == "vta_network") {
         // A network with explicit skip connections and optional weight files (workloads/vta/README.md).
         w.kind = WorkloadKind::Network;

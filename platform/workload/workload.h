@@ -1,6 +1,7 @@
 #pragma once
 // A workload file: a network (layers), a DRAM traffic description, or a VTA IR
-// program. The kind is read from the document ("kind", or the presence of "layers").
+// program, or synthetic NoC traffic. The kind is read from the document ("kind", or the
+// presence of "layers" / "MATRICES").
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,7 @@
 
 namespace vp::workload {
 
-enum class WorkloadKind { Network, Traffic, VtaIr };
+enum class WorkloadKind { Network, Traffic, VtaIr, NocTraffic };
 
 struct Workload {
     std::string path;

@@ -1,0 +1,355 @@
+#include "platform/builders/mesh_platform.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <string>
+
+#include "mapper/common/errors.h"
+#include "mapper/waving/mapping_report.h"
+#include "mapper/waving/waving_mapper.h"
+
+namespace vp::platform {
+
+namespace wv = mapper::waving;
+namespace tl = mapper::tiling;
+
+noc::NocParams noc_params_for(const config::PlatformSpec& spec) {
+    noc::NocParams np = spec.noc;
+    np.width = std::uint32_t(std::max(spec.mesh.width, 0));
+    np.height = std::uint32_t(std::max(spec.mesh.height, 0));
+    np.flit_width_bits = std::uint32_t(std::max(spec.mesh.packet.flit_bits, 0));
+    np.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
+    np.validate("noc");
+    return np;
+}
+
+std::vector<tl::DramLayout> layout_tensors(const wv::NetworkMapping& m, int word_bytes, std::uint64_t dram_bytes) {
+    constexpr std::uint64_t kAlign = 4096;
+    auto up = [](std::uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; };
+    std::vector<tl::DramLayout> out(m.layers.size());
+    std::uint64_t next = 0;
+    const std::uint64_t wb = std::uint64_t(word_bytes);
+    for (std::size_t i = 0; i < m.layers.size(); ++i) {
+        const wv::LayerMapping& l = m.layers[i];
+        if (!l.mapped) continue;
+        const tl::ConvShape& s = l.shape;
+        const std::uint64_t ifm = up(std::uint64_t(s.C) * s.padded_h * s.padded_w * wb);
+        const std::uint64_t wts = up(std::uint64_t(s.K) * s.n_if * s.kx * s.ky * wb);
+        const std::uint64_t ofm = up(std::uint64_t(s.K) * s.P * s.Q * wb);
+        const std::uint64_t need = ifm + wts + ofm;
+        if (need > dram_bytes)
+            throw InputError("layer \"" + l.name + "\": its tensors (" + std::to_string(need) +
+                             " bytes) do not fit the DRAM (" + std::to_string(dram_bytes) + " bytes; see dram.*)");
+        if (next + need > dram_bytes) next = 0;  // ASSUMPTION: reuse addresses (no data is computed)
+        out[i].ifmap_base = next;
+        out[i].weight_base = next + ifm;
+        out[i].ofmap_base = next + ifm + wts;
+        next += need;
+    }
+    return out;
+}
+
+struct MeshPlatform::LayerStats {
+    LayerStats(stats::Group& parent, const std::string& name)
+        : group(parent, "layer[" + name + "]"),
+          k(group, "active_cores", "cores the mapper activated (waving k)", "cores"),
+          cycles(group, "cycles", "simulated core cycles, start sync to the last done sync", "cycles"),
+          est_cycles(group, "est_cycles", "mapper estimate (waving LayerMapping::est_cycles)", "cycles"),
+          ratio(group, "sim_over_est", "simulated / estimated cycles", "ratio"),
+          flits(group, "flits", "flits the NoC carried for the layer's DMA traffic (sync packets excluded)", "flits"),
+          est_flits(group, "est_flits", "flits of the mapper's cost function (Eq. 23, second term)", "flits"),
+          flit_hops(group, "flit_hops", "router-to-router link traversals of the layer's flits", "flit hops"),
+          macs(group, "macs", "MACs simulated", "MAC"),
+          mac_util(group, "mac_utilisation", "useful MACs / (vALU cycles x P_ox x P_of)", "ratio"),
+          stall_cycles(group, "stall_cycles", "core cycles waiting for DMA, summed over active cores", "cycles"),
+          dram_bytes(group, "dram_bytes", "bytes loaded + stored by the cores", "bytes"),
+          sram_words(group, "sram_words", "SRAM words read + written", "words"),
+          energy(group, "energy_pj", "energy model on the simulated counts and runtime", "pJ"),
+          est_energy(group, "est_energy_pj", "mapper's energy estimate", "pJ") {}
+    stats::Group group;
+    stats::Scalar k, cycles, est_cycles, ratio, flits, est_flits, flit_hops, macs, mac_util, stall_cycles, dram_bytes,
+        sram_words, energy, est_energy;
+};
+
+MeshPlatform::MeshPlatform(RunContext& ctx)
+    : m_ctx(ctx), m_mesh_stats(ctx.stats, "mesh"), m_noc_group(ctx.stats, "noc"),
+      m_total_cycles(m_mesh_stats, "cycles", "simulated core cycles of the whole network", "cycles"),
+      m_total_est_cycles(m_mesh_stats, "est_cycles", "sum of the mapper's per-layer estimates", "cycles"),
+      m_total_energy_pj(m_mesh_stats, "energy_pj", "energy model on the simulated counts", "pJ"),
+      m_total_est_energy_pj(m_mesh_stats, "est_energy_pj", "mapper's energy estimate", "pJ") {
+    const auto& spec = ctx.spec;
+    const auto& wl = ctx.workload;
+    if (wl.kind != workload::WorkloadKind::Network)
+        throw InputError(wl.path + ": the mesh platform (" + spec.source + ") runs network workloads");
+    m_np = noc_params_for(spec);
+    wv::MapperOptions opt;
+    opt.objective = spec.mapper.objective;
+    opt.mode = spec.mapper.mode;
+    opt.threads = int(spec.sim.threads);
+    try {
+        m_map = wv::map_network(wl.network, spec.core, spec.mesh, spec.energy, opt);
+    } catch (const InputError& e) {  // layer errors do not name the file
+        throw InputError(wl.path + ": " + e.what());
+    }
+    for (std::size_t i = 0; i < m_map.layers.size(); ++i)
+        if (m_map.layers[i].mapped) m_mapped.push_back(i);
+    if (m_mapped.empty()) throw InputError(wl.path + ": the network has no conv or fc layer for the mesh to run");
+    for (const auto& l : wl.network.layers)
+        if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected) m_workload_macs += l.macs();
+    m_layouts = layout_tensors(m_map, spec.core.word_bytes(), spec.dram.capacity_bytes());
+
+    // NoC, DRAM controller and the DRAM interface node(s), all sharing one controller.
+    const unsigned W = m_np.width;
+    auto node_of = [W](const wv::MeshNode& n) { return unsigned(n.y) * W + unsigned(n.x); };
+    m_noc = std::make_unique<noc::NocSystem>(
+        "noc", m_np, sc_core::sc_time::from_value(std::uint64_t(std::llround(1e6 / spec.mesh.noc_mhz))));
+    m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
+    for (std::size_t d = 0; d < spec.mesh.dram_ifs.size(); ++d) {
+        const auto& n = spec.mesh.dram_ifs[d];
+        m_difs.push_back(std::make_unique<noc::DramInterface>(
+            ("dram_if_" + std::to_string(n.x) + "_" + std::to_string(n.y)).c_str(), *m_noc, node_of(n),
+            unsigned(spec.core.dma_max_outstanding) > noc::DramInterface::kDefaultMaxOutstanding
+                ? unsigned(spec.core.dma_max_outstanding)
+                : noc::DramInterface::kDefaultMaxOutstanding));
+        m_difs.back()->socket.bind(m_dram->socket);
+    }
+
+    // Cores: each gets the runs of the layers it is active in.
+    m_core_nodes = spec.mesh.resolved_cores();
+    const unsigned n_layers = unsigned(m_mapped.size());
+    std::vector<std::vector<asip::CoreLayerWork>> work(m_core_nodes.size());
+    std::vector<asip::MasterLayer> master_layers(n_layers);
+    for (unsigned li = 0; li < n_layers; ++li) {
+        const wv::LayerMapping& l = m_map.layers[m_mapped[li]];
+        for (const wv::CoreWork& w : l.cores) {
+            asip::CoreLayerWork cw;
+            cw.layer = li;
+            cw.shape = &l.shape;
+            cw.layout = m_layouts[m_mapped[li]];
+            cw.runs = w.runs;
+            cw.tilings = w.run_tilings;
+            work[std::size_t(w.core)].push_back(std::move(cw));
+            master_layers[li].core_nodes.push_back(node_of(w.node));
+        }
+    }
+    const sc_core::sc_time core_period = sc_core::sc_time::from_value(std::uint64_t(std::llround(1e6 / spec.core.core_mhz)));
+    trace::Tracer* tracer = &ctx.tracer;
+    for (std::size_t c = 0; c < m_core_nodes.size(); ++c) {
+        const auto& n = m_core_nodes[c];
+        const std::string xy = std::to_string(n.x) + "_" + std::to_string(n.y);
+        noc::AddressMap amap;
+        amap.default_node = node_of(spec.mesh.dram_ifs[std::size_t(wv::nearest_dram_if(spec.mesh, n))]);
+        m_nis.push_back(std::make_unique<noc::NetworkInterface>(("ni_" + xy).c_str(), *m_noc, node_of(n), core_period,
+                                                                amap));
+        m_cores.push_back(std::make_unique<asip::AsipCore>(
+            ("core_" + xy).c_str(), spec.core, spec.mesh.packet, *m_noc, node_of(n), node_of(spec.mesh.master),
+            std::move(work[c]), n_layers, ctx.pool, m_mesh_stats,
+            "core[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]", tracer));
+        m_cores.back()->socket.bind(m_nis.back()->socket);
+        m_nis.back()->set_sync_sink(m_cores.back().get());
+    }
+    m_master = std::make_unique<asip::MasterCore>("master", *m_noc, node_of(spec.mesh.master), core_period,
+                                                  std::move(master_layers), ctx.ctrl, tracer);
+    m_master->set_probe([this] { return router_link_flits(); });
+    m_noc_stats = std::make_unique<noc::NocStats>(m_noc_group, m_noc->network());
+    m_noc_trace = std::make_unique<noc::NocTrace>(ctx.tracer, "noc", m_noc->network(), m_noc->period().value());
+    for (std::size_t li = 0; li < m_mapped.size(); ++li)
+        m_layer_stats.emplace_back(m_mesh_stats, m_map.layers[m_mapped[li]].name);
+}
+
+MeshPlatform::~MeshPlatform() = default;
+
+// Flits sent on router-to-router links (every output port except the local ejection port).
+std::uint64_t MeshPlatform::router_link_flits() const {
+    std::uint64_t s = 0;
+    const noc::Network& net = m_noc->network();
+    for (unsigned r = 0; r < net.num_nodes(); ++r) {
+        const auto& c = net.router(r).counters();
+        for (unsigned p = 0; p < noc::kNumPorts; ++p)
+            if (p != noc::kLocal) s += c.flits_out[p];
+    }
+    return s;
+}
+
+std::vector<MeshPlatform::LayerResult> MeshPlatform::results() const {
+    std::vector<LayerResult> out;
+    const auto& recs = m_master->records();
+    const double core_ps = 1e6 / m_ctx.spec.core.core_mhz;
+    const std::uint32_t sync_flits = noc::packet_flits(0, m_np.flit_width_bits, m_np.header_flits);
+    for (std::size_t li = 0; li < m_mapped.size(); ++li) {
+        const auto& r = recs[li];
+        const wv::LayerMapping& l = m_map.layers[m_mapped[li]];
+        LayerResult x;
+        x.map_index = m_mapped[li];
+        x.sim_cycles = double((r.end - r.start).value()) / core_ps;
+        x.sim_flits = r.flits_ejected_end - r.flits_ejected_start - r.sync_flits;
+        // Each sync packet crosses hops(master, core) links.
+        std::uint64_t sync_hops = 0;
+        for (const wv::CoreWork& w : l.cores) sync_hops += 2ull * sync_flits * std::uint64_t(wv::hops(w.node, m_ctx.spec.mesh.master));
+        x.sim_flit_hops = r.probe_end - r.probe_start - sync_hops;
+        for (const auto& core : m_cores) {
+            const asip::CoreLayerCounts& c = core->layer_counts()[li];
+            x.counts.macs += c.macs;
+            x.counts.lane_cycles += c.lane_cycles;
+            x.counts.comp_cycles += c.comp_cycles;
+            x.counts.pfetch_cycles += c.pfetch_cycles;
+            x.counts.setup_cycles += c.setup_cycles;
+            x.counts.stall_cycles += c.stall_cycles;
+            x.counts.sram_reads += c.sram_reads;
+            x.counts.sram_writes += c.sram_writes;
+            x.counts.dram_read_bytes += c.dram_read_bytes;
+            x.counts.dram_write_bytes += c.dram_write_bytes;
+            x.counts.transfers += c.transfers;
+            x.counts.cycles = std::max(x.counts.cycles, c.cycles);
+        }
+        wv::EnergyInputs in;
+        in.macs = x.counts.macs;
+        in.sram_words = x.counts.sram_reads + x.counts.sram_writes;
+        in.dram_bytes = x.counts.dram_read_bytes + x.counts.dram_write_bytes;
+        in.flit_hops = x.sim_flit_hops;
+        in.active_cores = l.k;
+        in.idle_cores = int(m_core_nodes.size()) - l.k;
+        in.runtime_ns = (r.end - r.start).to_seconds() * 1e9;
+        x.energy = wv::estimate_energy(m_ctx.spec.energy, in);
+        out.push_back(x);
+    }
+    return out;
+}
+
+void MeshPlatform::finish() {
+    const sc_core::sc_time end = m_ctx.ctrl.end_time();
+    m_dram->finish(end);
+    for (auto& c : m_cores) c->finish(end);
+    m_noc_stats->update();
+    if (m_master->layers_finished() != m_mapped.size()) return;  // check_invariants reports it
+    double cyc = 0, est = 0, e = 0, ee = 0;
+    const auto res = results();
+    for (std::size_t li = 0; li < res.size(); ++li) {
+        const LayerResult& x = res[li];
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        LayerStats& s = m_layer_stats[li];
+        s.k.set(l.k);
+        s.cycles.set(x.sim_cycles);
+        s.est_cycles.set(l.est_cycles);
+        s.ratio.set(l.est_cycles > 0 ? x.sim_cycles / l.est_cycles : 0.0);
+        s.flits.set(double(x.sim_flits));
+        s.est_flits.set(double(l.flits));
+        s.flit_hops.set(double(x.sim_flit_hops));
+        s.macs.set(double(x.counts.macs));
+        s.mac_util.set(x.counts.lane_cycles ? double(x.counts.macs) / double(x.counts.lane_cycles) : 0.0);
+        s.stall_cycles.set(double(x.counts.stall_cycles));
+        s.dram_bytes.set(double(x.counts.dram_read_bytes + x.counts.dram_write_bytes));
+        s.sram_words.set(double(x.counts.sram_reads + x.counts.sram_writes));
+        s.energy.set(x.energy.total_pj());
+        s.est_energy.set(l.energy.total_pj());
+        cyc += x.sim_cycles;
+        est += l.est_cycles;
+        e += x.energy.total_pj();
+        ee += l.energy.total_pj();
+    }
+    m_total_cycles.set(cyc);
+    m_total_est_cycles.set(est);
+    m_total_energy_pj.set(e);
+    m_total_est_energy_pj.set(ee);
+}
+
+void MeshPlatform::check_invariants() const {
+    m_noc->check();
+    if (m_master->layers_finished() != m_mapped.size())
+        throw SimulationError("mesh: only " + std::to_string(m_master->layers_finished()) + " of " +
+                              std::to_string(m_mapped.size()) + " layers finished");
+    std::uint64_t macs = 0, mapped_macs = 0;
+    for (const auto& c : m_cores) {
+        macs += c->macs();
+        if (c->layers_done() != c->layers_assigned())
+            throw SimulationError(std::string(c->name()) + ": did not finish its layers");
+        if (c->dma_in_flight() != 0) throw SimulationError(std::string(c->name()) + ": DMA transfers left in flight");
+    }
+    for (std::size_t i : m_mapped) mapped_macs += m_map.layers[i].shape.macs();
+    if (macs != mapped_macs || mapped_macs != m_workload_macs)
+        throw SimulationError("mesh: simulated MACs " + std::to_string(macs) + ", MACs of the mapped layers " +
+                              std::to_string(mapped_macs) + ", workload conv/fc MACs " + std::to_string(m_workload_macs) +
+                              " (must be equal)");
+    const auto& t = m_noc->network().totals();
+    // (Credits may still be returning when the kernel stops: packets, not idle(), are checked.)
+    if (t.term.flits_injected != t.term.flits_ejected || t.packets_created != t.term.packets_ejected ||
+        m_noc->network().packets_alive() != 0)
+        throw SimulationError("noc: flits injected " + std::to_string(t.term.flits_injected) + ", ejected " +
+                              std::to_string(t.term.flits_ejected) + "; packets created " +
+                              std::to_string(t.packets_created) + ", ejected " + std::to_string(t.term.packets_ejected) +
+                              ", alive " + std::to_string(m_noc->network().packets_alive()) + " (must match, 0 alive)");
+    for (const auto& ni : m_nis)
+        if (ni->in_flight() != 0) throw SimulationError(std::string(ni->name()) + ": requests left in flight");
+    for (const auto& d : m_difs)
+        if (d->outstanding() != 0) throw SimulationError(std::string(d->name()) + ": requests left outstanding");
+    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
+    std::uint64_t core_bytes = 0, dif_bytes = 0;
+    for (const auto& c : m_cores)
+        for (const auto& lc : c->layer_counts()) core_bytes += lc.dram_read_bytes + lc.dram_write_bytes;
+    for (const auto& d : m_difs) dif_bytes += d->bytes_read() + d->bytes_written();
+    if (m_dram->bytes_served() != m_dram->bytes_requested() || m_dram->bytes_requested() != core_bytes ||
+        dif_bytes != core_bytes)
+        throw SimulationError("dram: bytes requested by the cores " + std::to_string(core_bytes) + ", through the " +
+                              "DRAM interfaces " + std::to_string(dif_bytes) + ", requested at the controller " +
+                              std::to_string(m_dram->bytes_requested()) + ", served " +
+                              std::to_string(m_dram->bytes_served()) + " (must be equal)");
+}
+
+void MeshPlatform::summary(std::ostream& os) const {
+    const auto res = results();
+    std::vector<double> ratios;
+    double cyc = 0, est = 0, e = 0;
+    std::uint64_t flits = 0, bytes = 0;
+    for (const auto& x : res) {
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        ratios.push_back(l.est_cycles > 0 ? x.sim_cycles / l.est_cycles : 0.0);
+        cyc += x.sim_cycles;
+        est += l.est_cycles;
+        e += x.energy.total_pj();
+        flits += x.sim_flits;
+        bytes += x.counts.dram_read_bytes + x.counts.dram_write_bytes;
+    }
+    std::vector<double> sorted = ratios;
+    std::sort(sorted.begin(), sorted.end());
+    const auto& spec = m_ctx.spec;
+    os << std::fixed << std::setprecision(0);
+    os << "  mesh           " << spec.mesh.width << "x" << spec.mesh.height << ", " << m_core_nodes.size()
+       << " cores, " << res.size() << " layers, " << mapper::tiling::to_string(m_map.objective) << ", "
+       << wv::to_string(m_map.mode) << "\n";
+    os << "  cycles         " << cyc << " simulated, " << est << " estimated (core clock " << spec.core.core_mhz
+       << " MHz)\n";
+    os << std::setprecision(3) << "  sim/est        median " << sorted[sorted.size() / 2] << ", range "
+       << sorted.front() << " .. " << sorted.back() << "\n";
+    os << "  active cores   ";
+    for (std::size_t i = 0; i < res.size(); ++i) os << (i ? " " : "") << m_map.layers[res[i].map_index].k;
+    os << "\n";
+    os << std::setprecision(2) << "  DRAM           " << double(bytes) * 1e-6 << " MB, NoC " << flits
+       << " flits (mapper: " << m_map.total_flits() << ")\n";
+    os << "  energy         " << e * 1e-6 << " uJ simulated counts, " << m_map.total_energy_pj() * 1e-6
+       << " uJ estimated\n";
+}
+
+void MeshPlatform::write_outputs(const run::OutputDir& out) const {
+    nlohmann::json j = wv::to_json(m_map);
+    const auto res = results();
+    for (const auto& x : res) {
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        j["layers"][x.map_index]["simulation"] = {
+            {"cycles", x.sim_cycles},
+            {"sim_over_est", l.est_cycles > 0 ? x.sim_cycles / l.est_cycles : 0.0},
+            {"flits", x.sim_flits},
+            {"flits_sim_over_est", l.flits ? double(x.sim_flits) / double(l.flits) : 0.0},
+            {"flit_hops", x.sim_flit_hops},
+            {"macs", x.counts.macs},
+            {"mac_utilisation", x.counts.lane_cycles ? double(x.counts.macs) / double(x.counts.lane_cycles) : 0.0},
+            {"stall_cycles", x.counts.stall_cycles},
+            {"dram_bytes", x.counts.dram_read_bytes + x.counts.dram_write_bytes},
+            {"energy_pj", {{"mac", x.energy.mac_pj}, {"sram", x.energy.sram_pj}, {"dram", x.energy.dram_pj},
+                           {"noc", x.energy.noc_pj}, {"static", x.energy.static_pj}, {"total", x.energy.total_pj()}}}};
+    }
+    out.write("mapping.json", j.dump(2) + "\n");
+}
+
+}  // namespace vp::platform
