@@ -36,6 +36,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
       m_map(m_p),
       m_peq(this, &DramController::peq_cb),
       m_tck(double(p.tck_ps), SC_PS),
+      m_ps_unit(sc_time(1, SC_PS).value()),
       m_stats(parent, basename()),
       m_reads(m_stats, "reads", "read transactions completed", "count",
               sum_over(m_channels, [](const ChannelCounters& c) { return c.reads; })),
@@ -116,7 +117,7 @@ std::uint64_t DramController::bytes_served() const {
 }
 
 std::uint64_t DramController::cycle_now() const {
-    std::uint64_t ps = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    std::uint64_t ps = sc_time_stamp().value() / m_ps_unit;
     return (ps + m_p.tck_ps - 1) / m_p.tck_ps;
 }
 
@@ -137,7 +138,7 @@ tlm_sync_enum DramController::nb_transport_fw(int port, tlm_generic_payload& t, 
             m_ext_free.pop_back();
         }
         e->port = port;
-        e->arrival_ps = (sc_time_stamp() + d).value() / sc_time(1, SC_PS).value();
+        e->arrival_ps = (sc_time_stamp() + d).value() / m_ps_unit;
         e->parts_left = 0;
         e->done_cycle = 0;
         t.set_extension(e);
@@ -221,7 +222,7 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        m_wake.notify(sc_time(double((cycle_now() + m_p.frontend_latency_ck) * m_p.tck_ps), SC_PS) - sc_time_stamp());
+        m_wake.notify(cycles_to_time(cycle_now() + m_p.frontend_latency_ck) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
@@ -251,7 +252,7 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
 void DramController::send_response(tlm_generic_payload& t) {
     TxnExt* e = ext_of(t);
     if (t.get_response_status() == TLM_INCOMPLETE_RESPONSE) t.set_response_status(TLM_OK_RESPONSE);
-    std::uint64_t now_ps = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    std::uint64_t now_ps = sc_time_stamp().value() / m_ps_unit;
     m_latency.sample(double(now_ps - e->arrival_ps) * 1e-3);
     m_port_busy[e->port] = true;
     ++m_inflight_trace;
@@ -268,7 +269,7 @@ void DramController::do_functional(tlm_generic_payload& t) {
 
 void DramController::tick() {
     const std::uint64_t now = cycle_now();
-    const sc_time aligned(double(now * m_p.tck_ps), SC_PS);
+    const sc_time aligned = cycles_to_time(now);
     if (aligned != sc_time_stamp()) {  // woken between clock edges: act on the next edge
         next_trigger(aligned - sc_time_stamp());
         return;
@@ -285,7 +286,7 @@ void DramController::tick() {
             if (--e->parts_left == 0) {
                 // Data moves in column-command order, which is the order the DRAM sees.
                 do_functional(*t);
-                m_peq.notify(*t, BEGIN_RESP, sc_time(double((e->done_cycle - now) * m_p.tck_ps), SC_PS));
+                m_peq.notify(*t, BEGIN_RESP, cycles_to_time(e->done_cycle - now));
             }
         }
         done.clear();
@@ -314,14 +315,14 @@ void DramController::tick() {
         m_sig_bus->set(busy ? 1 : 0, now * m_p.tck_ps);
     }
     if (wake == ~std::uint64_t(0)) next_trigger(m_wake);
-    else next_trigger(sc_time(double((wake - now) * m_p.tck_ps), SC_PS), m_wake);
+    else next_trigger(cycles_to_time(wake - now), m_wake);
 }
 
 void DramController::trace_queue() {
     if (!m_sig_queue && !m_sig_inflight) return;
     std::size_t q = 0;
     for (auto& ch : m_channels) q += ch->occupancy();
-    std::uint64_t t = sc_time_stamp().value() / sc_time(1, SC_PS).value();
+    std::uint64_t t = sc_time_stamp().value() / m_ps_unit;
     if (m_sig_queue) m_sig_queue->set(q, t);
     if (m_sig_inflight) m_sig_inflight->set(m_in_flight, t);
 }
@@ -346,7 +347,7 @@ unsigned DramController::transport_dbg(int, tlm_generic_payload& t) {
 }
 
 void DramController::finish(const sc_time& end) {
-    const std::uint64_t ps = end.value() / sc_time(1, SC_PS).value();
+    const std::uint64_t ps = end.value() / m_ps_unit;
     m_end_cycle = (ps + m_p.tck_ps - 1) / m_p.tck_ps;
     for (auto& ch : m_channels) ch->finish(m_end_cycle);
 }

@@ -58,6 +58,10 @@ private:
     void do_functional(tlm::tlm_generic_payload& t);
     bool check_request(tlm::tlm_generic_payload& t) const;
     std::uint64_t cycle_now() const;
+    // A duration of n memory cycles, built from integers (no floating point per transaction).
+    sc_core::sc_time cycles_to_time(std::uint64_t n) const {
+        return sc_core::sc_time::from_value(n * m_p.tck_ps * m_ps_unit);
+    }
     TxnExt* ext_of(tlm::tlm_generic_payload& t) const;
     void trace_queue();
 
@@ -68,6 +72,7 @@ private:
     tlm_utils::peq_with_cb_and_phase<DramController> m_peq;
     sc_core::sc_event m_wake;
     sc_core::sc_time m_tck;
+    std::uint64_t m_ps_unit;  // kernel time units per picosecond
 
     std::deque<tlm::tlm_generic_payload*> m_blocked;  // waiting for END_REQ (queue full)
     std::vector<bool> m_port_busy;                    // BEGIN_RESP sent, END_RESP pending
