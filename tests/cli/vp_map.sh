@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# vp-map: the mappers alone (no SystemC kernel), their outputs and their input errors.
+set -u
+vp_run=$1; root=$2; bindir=$3
+vp_map=$bindir/vp-map
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+"$vp_map" "$root/configs/nmp.yaml" "$root/workloads/inception_v3.json" --out "$tmp/m1.json" > "$tmp/t1"
+ok "nmp mapping of InceptionV3 exits 0" "[ $? -eq 0 ] && [ -s '$tmp/m1.json' ]"
+ok "the table lists all 94 convs" "grep -q 'total: 94 convs' '$tmp/t1'"
+"$vp_map" "$root/configs/nmp.yaml" "$root/workloads/inception_v3.json" --out "$tmp/m2.json" --quiet --set sim.threads=1
+ok "1 and 2 threads give the same mapping" "diff <(grep -v '\"threads\"' '$tmp/m1.json') <(grep -v '\"threads\"' '$tmp/m2.json') >/dev/null"
+"$vp_map" "$root/configs/nmp.yaml" "$root/workloads/inception_v3.json" --out "$tmp/m3.json" --quiet --set tso.dram_model=noburst
+ok "noburst mapping differs" "[ $? -eq 0 ] && ! cmp -s '$tmp/m1.json' '$tmp/m3.json'"
+"$vp_map" "$root/configs/mesh-8x8.yaml" "$root/workloads/alexnet.json" --out "$tmp/w.json" --quiet
+ok "mesh waving mapping of AlexNet exits 0" "[ $? -eq 0 ] && [ -s '$tmp/w.json' ]"
+"$vp_map" "$root/configs/dram-ddr3.yaml" "$root/workloads/alexnet.json" --out "$tmp/x.json" 2>"$tmp/err"
+ok "no mapper for the dram platform: exit 2" "[ $? -eq 2 ] && [ ! -e '$tmp/x.json' ]"
+"$vp_map" "$root/configs/nmp.yaml" "$root/workloads/alexnet.json" --out "$tmp/x.json" --set nmp.n_tle=0 2>"$tmp/err"
+ok "0 TLEs: exit 2 naming nmp.n_tle" "[ $? -eq 2 ] && grep -q 'nmp.n_tle' '$tmp/err'"
+"$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/traffic/stream.json" --out "$tmp/x.json" 2>"$tmp/err"
+ok "traffic workload on the mesh mapper: exit 2" "[ $? -eq 2 ]"
+"$vp_map" --help | grep -q "usage: vp-map"; ok "--help" "[ $? -eq 0 ]"
+ok "vp-map does not link SystemC" "! ldd '$vp_map' | grep -qi systemc"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
