@@ -4,8 +4,7 @@
 
 namespace vp::mapper::vta {
 
-namespace {
-Matrix matrix(const std::string& name, int rows, int cols, MatrixSource s) {
+Matrix make_matrix(const std::string& name, int rows, int cols, MatrixSource s) {
     Matrix m;
     m.name = name;
     m.rows = rows;
@@ -13,17 +12,27 @@ Matrix matrix(const std::string& name, int rows, int cols, MatrixSource s) {
     m.source = s;
     return m;
 }
-AluOpSpec imm_op(AluOp op, std::int32_t imm, std::int64_t rows) {
+
+AluOpSpec alu_imm(AluOp op, std::int32_t v, std::int64_t count, std::int64_t dst, std::int64_t step) {
     AluOpSpec o;
     o.kind = AluOpSpec::Kind::Immediate;
     o.op = op;
-    o.dst = 0;
-    o.dst_step = 1;
-    o.count = rows;
-    o.imm = imm;
+    o.dst = dst;
+    o.dst_step = step;
+    o.count = count;
+    o.imm = v;
     return o;
 }
-}  // namespace
+
+void append_requant(std::vector<AluOpSpec>& alu, const Requant& q, std::int64_t rows) {
+    alu.push_back(alu_imm(AluOp::Mul, q.mul, rows));
+    if (q.shift > 0) {
+        alu.push_back(alu_imm(AluOp::Add, 1 << (q.shift - 1), rows));
+        alu.push_back(alu_imm(AluOp::Shr, q.shift, rows));
+    }
+    alu.push_back(alu_imm(AluOp::Max, q.relu ? 0 : -128, rows));
+    alu.push_back(alu_imm(AluOp::Min, 127, rows));
+}
 
 Program lower_conv(const Layer& l, const std::vector<std::int8_t>& in, const std::vector<std::int8_t>& w,
                    const std::vector<std::int32_t>& bias, const Requant& q, int strategy) {
@@ -40,8 +49,8 @@ Program lower_conv(const Layer& l, const std::vector<std::int8_t>& in, const std
     Program p;
     p.name = "_" + l.name;
     p.source = l.name;
-    p.matrices = {matrix("A", M, Kd, MatrixSource::Input), matrix("B", Kd, l.K, MatrixSource::File),
-                  matrix("X", 1, l.K, MatrixSource::File), matrix("C", M, l.K, MatrixSource::Output)};
+    p.matrices = {make_matrix("A", M, Kd, MatrixSource::Input), make_matrix("B", Kd, l.K, MatrixSource::File),
+                  make_matrix("X", 1, l.K, MatrixSource::File), make_matrix("C", M, l.K, MatrixSource::Output)};
     p.a = 0; p.b = 1; p.x = 2; p.c = 3;
     Matrix &A = p.matrices[0], &B = p.matrices[1], &X = p.matrices[2];
     // im2row: row (p,q), column (c,r,s); zero padding done on the host.
@@ -61,14 +70,7 @@ Program lower_conv(const Layer& l, const std::vector<std::int8_t>& in, const std
         for (int j = 0; j < Kd; ++j) B.data[std::size_t(j) * l.K + k] = w[std::size_t(k) * Kd + j];
     X.data.assign(bias.begin(), bias.end());
     p.has_gemm = true;
-    // Requantisation (seed 004 QLinearConv sequence); ReLU = lower clamp at 0.
-    p.alu.push_back(imm_op(AluOp::Mul, q.mul, M));
-    if (q.shift > 0) {
-        p.alu.push_back(imm_op(AluOp::Add, 1 << (q.shift - 1), M));
-        p.alu.push_back(imm_op(AluOp::Shr, q.shift, M));
-    }
-    p.alu.push_back(imm_op(AluOp::Max, q.relu ? 0 : -128, M));
-    p.alu.push_back(imm_op(AluOp::Min, 127, M));
+    append_requant(p.alu, q, M);
     p.strategy = strategy;
     return p;
 }
@@ -80,7 +82,7 @@ Program lower_maxpool(const Layer& l, const std::vector<std::int8_t>& in) {
     Program p;
     p.name = "_" + l.name;
     p.source = l.name;
-    p.matrices = {matrix("X", H * W, C, MatrixSource::Input), matrix("C", H * W, C, MatrixSource::Output)};
+    p.matrices = {make_matrix("X", H * W, C, MatrixSource::Input), make_matrix("C", H * W, C, MatrixSource::Output)};
     p.x = 0; p.c = 1;
     Matrix& X = p.matrices[0];
     X.data.resize(std::size_t(H) * W * C);
@@ -102,7 +104,7 @@ Program lower_maxpool(const Layer& l, const std::vector<std::int8_t>& in) {
             }
             p.store_rows.push_back(RowRange{dst, 1, 1});
         }
-    if (p.alu.empty()) p.alu.push_back(imm_op(AluOp::Max, -32768, H * W));  // 1x1 window: identity
+    if (p.alu.empty()) p.alu.push_back(alu_imm(AluOp::Max, -32768, H * W));  // 1x1 window: identity
     return p;
 }
 

@@ -18,6 +18,14 @@ struct Requant {
     bool relu = false;     // lower clamp 0 instead of -128
 };
 
+// Building blocks shared by the lowerings.
+Matrix make_matrix(const std::string& name, int rows, int cols, MatrixSource s);
+// An ALU immediate op on `count` ACC rows from `dst` in steps of `step`.
+AluOpSpec alu_imm(AluOp op, std::int32_t v, std::int64_t count, std::int64_t dst = 0, std::int64_t step = 1);
+// Requantisation of the first `rows` rows (seed 004 QLinearConv sequence): multiply, add the
+// rounding half, shift right, clamp to int8 (lower bound 0 with ReLU).
+void append_requant(std::vector<AluOpSpec>& alu, const Requant& q, std::int64_t rows);
+
 // Conv (groups = 1) or fully-connected layer. input: C*H*W int8 (CHW); weights: K*C*R*S int8;
 // bias: K int32. Throws vp::InputError for unsupported shapes (grouped conv).
 Program lower_conv(const Layer& l, const std::vector<std::int8_t>& input, const std::vector<std::int8_t>& weights,

@@ -5,24 +5,6 @@
 namespace vp::mapper::vta {
 
 namespace {
-Matrix matrix(const std::string& name, int rows, int cols, MatrixSource s) {
-    Matrix m;
-    m.name = name;
-    m.rows = rows;
-    m.cols = cols;
-    m.source = s;
-    return m;
-}
-AluOpSpec imm(AluOp op, std::int32_t v, std::int64_t dst, std::int64_t step, std::int64_t count) {
-    AluOpSpec o;
-    o.kind = AluOpSpec::Kind::Immediate;
-    o.op = op;
-    o.dst = dst;
-    o.dst_step = step;
-    o.count = count;
-    o.imm = v;
-    return o;
-}
 // [H*W, C] int32 rows from an int8 CHW tensor.
 void to_rows(const std::vector<std::int8_t>& in, int C, int HW, Matrix& X) {
     X.data.resize(std::size_t(HW) * C);
@@ -44,8 +26,8 @@ Program lower_group_pack(const Layer& l, const std::vector<std::int8_t>& in, con
     Program p;
     p.name = "_" + l.name + "_g" + std::to_string(g0);
     p.source = l.name;
-    p.matrices = {matrix("A", M, Kd, MatrixSource::Input), matrix("B", Kd, N, MatrixSource::File),
-                  matrix("X", 1, N, MatrixSource::File), matrix("C", M, N, MatrixSource::Output)};
+    p.matrices = {make_matrix("A", M, Kd, MatrixSource::Input), make_matrix("B", Kd, N, MatrixSource::File),
+                  make_matrix("X", 1, N, MatrixSource::File), make_matrix("C", M, N, MatrixSource::Output)};
     p.a = 0; p.b = 1; p.x = 2; p.c = 3;
     Matrix &A = p.matrices[0], &B = p.matrices[1], &X = p.matrices[2];
     auto col = [&](int r, int s, int gl, int c) { return ((r * S + s) * m + gl) * cg + c; };
@@ -74,13 +56,7 @@ Program lower_group_pack(const Layer& l, const std::vector<std::int8_t>& in, con
                             w[((std::size_t((g0 + gl) * kg + k) * cg + c) * R + r) * S + s];
     X.data.assign(bias.begin() + std::ptrdiff_t(g0) * kg, bias.begin() + std::ptrdiff_t(g0 + m) * kg);
     p.has_gemm = true;
-    p.alu.push_back(imm(AluOp::Mul, q.mul, 0, 1, M));
-    if (q.shift > 0) {
-        p.alu.push_back(imm(AluOp::Add, 1 << (q.shift - 1), 0, 1, M));
-        p.alu.push_back(imm(AluOp::Shr, q.shift, 0, 1, M));
-    }
-    p.alu.push_back(imm(AluOp::Max, q.relu ? 0 : -128, 0, 1, M));
-    p.alu.push_back(imm(AluOp::Min, 127, 0, 1, M));
+    append_requant(p.alu, q, M);
     p.strategy = strategy;
     return p;
 }
@@ -92,7 +68,7 @@ Program lower_avgpool(const Layer& l, const std::vector<std::int8_t>& in) {
     Program p;
     p.name = "_" + l.name;
     p.source = l.name;
-    p.matrices = {matrix("X", H * W, C, MatrixSource::Input), matrix("C", H * W, C, MatrixSource::Output)};
+    p.matrices = {make_matrix("X", H * W, C, MatrixSource::Input), make_matrix("C", H * W, C, MatrixSource::Output)};
     p.x = 0; p.c = 1;
     to_rows(in, C, H * W, p.matrices[0]);
     for (int pp = 0; pp < P; ++pp)
@@ -116,7 +92,7 @@ Program lower_avgpool(const Layer& l, const std::vector<std::int8_t>& in) {
     for (auto [op, v] : {std::pair{AluOp::Mul, mul}, std::pair{AluOp::Add, std::int32_t(1 << (kAvgShift - 1))},
                          std::pair{AluOp::Shr, std::int32_t(kAvgShift)}, std::pair{AluOp::Max, std::int32_t(-128)},
                          std::pair{AluOp::Min, std::int32_t(127)}})
-        for (int pp = 0; pp < P; ++pp) p.alu.push_back(imm(op, v, std::int64_t(pp * l.stride_h) * W, l.stride_w, Q));
+        for (int pp = 0; pp < P; ++pp) p.alu.push_back(alu_imm(op, v, Q, std::int64_t(pp * l.stride_h) * W, l.stride_w));
     return p;
 }
 
@@ -127,8 +103,8 @@ Program lower_add(const Layer& l, const std::vector<std::int8_t>& a, const std::
     Program p;
     p.name = "_" + l.name;
     p.source = l.name;
-    p.matrices = {matrix("X", HW, C, MatrixSource::Input), matrix("Y", HW, C, MatrixSource::Input),
-                  matrix("C", HW, C, MatrixSource::Output)};
+    p.matrices = {make_matrix("X", HW, C, MatrixSource::Input), make_matrix("Y", HW, C, MatrixSource::Input),
+                  make_matrix("C", HW, C, MatrixSource::Output)};
     p.x = 0; p.y = 1; p.c = 2;
     to_rows(a, C, HW, p.matrices[0]);
     to_rows(b, C, HW, p.matrices[1]);
@@ -139,8 +115,8 @@ Program lower_add(const Layer& l, const std::vector<std::int8_t>& a, const std::
     add.dst_step = 1;
     add.count = HW;
     p.alu.push_back(add);
-    p.alu.push_back(imm(AluOp::Max, l.relu ? 0 : -128, 0, 1, HW));
-    p.alu.push_back(imm(AluOp::Min, 127, 0, 1, HW));
+    p.alu.push_back(alu_imm(AluOp::Max, l.relu ? 0 : -128, HW));
+    p.alu.push_back(alu_imm(AluOp::Min, 127, HW));
     return p;
 }
 
