@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "mapper/common/errors.h"
 
@@ -483,7 +484,33 @@ CompiledProgram Codegen::run() {
 
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
     cfg.validate("vta");
-    return Codegen(p, cfg, opt).run();
+    if (p.strategy != 0 || !p.has_gemm) return Codegen(p, cfg, opt).run();
+    // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes.
+    EstimateParams est = opt.estimate;
+    est.double_buffer = opt.double_buffer;
+    auto dma = [](const CompiledProgram& c) {
+        const auto& s = c.stats;
+        return s.inp_bytes + s.wgt_bytes + s.acc_bytes + s.uop_bytes + s.out_bytes;
+    };
+    std::optional<CompiledProgram> best;
+    std::uint64_t best_cycles = 0;
+    std::string last_error;
+    for (int s = 1; s <= 4; ++s) {
+        Program q = p;
+        q.strategy = s;
+        try {
+            CompiledProgram c = Codegen(q, cfg, opt).run();
+            const std::uint64_t cyc = estimate_cycles(c, est).total;
+            if (!best || cyc < best_cycles || (cyc == best_cycles && dma(c) < dma(*best))) {
+                best_cycles = cyc;
+                best = std::move(c);
+            }
+        } catch (const InputError& e) {
+            last_error = e.what();  // this strategy cannot map the program; try the others
+        }
+    }
+    if (!best) throw InputError(last_error);
+    return std::move(*best);
 }
 
 }  // namespace vp::mapper::vta

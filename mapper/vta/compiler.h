@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "mapper/vta/compiled_program.h"
+#include "mapper/vta/cycle_estimate.h"
 #include "mapper/vta/ir_program.h"
 
 namespace vp::mapper::vta {
@@ -14,13 +15,17 @@ struct CompileOptions {
     // Alternate two halves of INP/WGT so that loads of step n+1 overlap compute of step n
     // (VTA "virtual threads"; halves the capacities the partitioner sees).
     bool double_buffer = false;
+    // Timing used by STRATEGY "auto" to rank the strategies (set from the core's parameters).
+    EstimateParams estimate;
 };
 
-// Compiles a checked program. Throws vp::InputError when it cannot be mapped (sizes beyond
+// Compiles a checked program. STRATEGY "auto" (strategy 0) compiles every strategy and keeps
+// the one with the fewest estimated cycles (cycle_estimate.h), ties broken by fewer DMA bytes,
+// then by the lower strategy number. Throws vp::InputError when it cannot be mapped (sizes beyond
 // the instruction fields, vector-vector ALU after an overflowing GEMM, ALU MUL disabled...).
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt = {});
 
-// DMA bytes of a partition (A, B, X loads + C stores) used to resolve STRATEGY "auto".
+// DMA bytes of a partition (A, B, X loads + C stores).
 std::uint64_t partition_traffic(const Partition& part, OpCase op, const VtaConfig& cfg);
 
 }  // namespace vp::mapper::vta

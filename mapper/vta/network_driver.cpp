@@ -184,6 +184,7 @@ bool NetworkDriver::next(ProgramJob& job) {
     CompileOptions co;
     co.dram_base = m_opt.dram_base;
     co.double_buffer = m_opt.double_buffer;
+    co.estimate = m_opt.estimate;
     job.prog = compile(p, m_cfg, co);
     job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols);
     job.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(job.host_bytes);

@@ -24,6 +24,7 @@
 
 #include "mapper/vta/compiled_program.h"
 #include "mapper/vta/conv_lowering.h"
+#include "mapper/vta/cycle_estimate.h"
 #include "mapper/vta/net_graph.h"
 #include "mapper/vta/vta_config.h"
 
@@ -34,11 +35,12 @@ struct DriverOptions {
     static constexpr double kHostNsPerProgram = 2000.0;  // ns per program: driver call, cache flush, launch (assumption)
     static constexpr std::uint64_t kDramBase = 0x100000; // byte address of every program image (one program at a time)
     std::uint64_t seed = 1;
-    int strategy = 0;            // 1..4, 0 = auto (least DMA bytes)
+    int strategy = 0;            // 1..4, 0 = auto (fewest estimated cycles)
     bool double_buffer = false;
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;
     double host_ns_per_program = kHostNsPerProgram;
+    EstimateParams estimate;     // core timing for STRATEGY auto (set by the platform)
     void validate(const std::string& prefix) const;
 };
 

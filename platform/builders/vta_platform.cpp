@@ -30,6 +30,7 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
     est.pipeline_latency = spec.vta.pipeline_latency;
     est.insn_overhead = spec.vta.insn_overhead;
     est.double_buffer = m_opt.double_buffer;
+    m_opt.estimate = est;
     vta::VtaHost::Next next;
     vta::VtaHost::Complete complete;
     if (wl.kind == workload::WorkloadKind::VtaIr) {
@@ -38,6 +39,7 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
         mv::CompileOptions co;
         co.dram_base = m_opt.dram_base;
         co.double_buffer = m_opt.double_buffer;
+        co.estimate = est;
         m_ir_prog = mv::compile(p, spec.vta.core, co);
         next = [this](mv::ProgramJob& j) {
             if (m_ir_issued) return false;
