@@ -58,7 +58,7 @@ TilingResult optimize_tiling_or_throw(const SliceDims& d, const CostContext& ctx
         throw InputError("layer \"" + layer_name + "\": the smallest tile (T'_of=1, T'_if=1, T'_ox=1, kernel " +
                          std::to_string(d.ky) + "x" + std::to_string(d.kx) + ") needs " + std::to_string(need) +
                          " SRAM words but the core has " + std::to_string(ctx.sram_words) +
-                         " words; increase asip.sram_bytes");
+                         " words; increase core.sram_bytes");
     }
     return r;
 }

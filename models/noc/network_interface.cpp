@@ -70,7 +70,11 @@ void NetworkInterface::retry_blocked() {
 
 bool NetworkInterface::can_accept(unsigned) { return m_resp_q.size() < m_resp_depth; }
 
-void NetworkInterface::deliver(unsigned, std::uint32_t, const PacketInfo& info, std::uint64_t) {
+void NetworkInterface::deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
+    if (info.type == PacketType::kSync && m_sync_sink) {
+        m_sync_sink->deliver(node, id, info, c);
+        return;
+    }
     if (info.type != PacketType::kReadResponse && info.type != PacketType::kWriteAck) {
         SC_REPORT_ERROR("vp/noc/ni", "a core NI received a packet that is not a response");
         return;

@@ -55,6 +55,9 @@ public:
     std::uint64_t requests() const { return m_requests; }
     std::uint64_t responses() const { return m_responses; }
     std::size_t in_flight() const { return m_in_flight; }
+    // Packets that are not responses (PacketType::kSync) go to this sink, e.g. the core
+    // behind the NI that is started and synchronised by a master core. Without it they are an error.
+    void set_sync_sink(PacketSink* s) { m_sync_sink = s; }
 
     bool can_accept(unsigned node) override;
     void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
@@ -80,6 +83,7 @@ private:
     std::uint32_t m_next_txn = 0;
     std::uint64_t m_requests = 0, m_responses = 0;
     std::size_t m_in_flight = 0;
+    PacketSink* m_sync_sink = nullptr;
 };
 
 }  // namespace vp::noc

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Mesh platform: bad configurations and workloads (a layer whose smallest tile does not fit the
+# SRAM, a DRAM interface outside the mesh, a mesh too small for the cores named, ...) give exit
+# code 2, an error naming the file and key (tests/data/mesh_bad/expect.txt), and no output folder.
+# $1 = vp-run, $2 = source root.
+set -u
+vp_run=$1; root=$2
+bad=$root/tests/data/mesh_bad
+cfg=$root/configs/mesh-3x1.yaml; wl=$root/workloads/alexnet.json
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+check() {  # name expected_substring args...
+  local name=$1 want=$2; shift 2
+  local err rc
+  err=$(cd "$root" && timeout 60 "$vp_run" "$@" --out "$tmp/out" --quiet 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && [[ "$err" == *"$want"* ]] && [ ! -e "$tmp/out" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"
+  fi
+}
+n=0
+while IFS='|' read -r file want; do
+  case "$file" in ''|'#'*) continue ;; esac
+  n=$((n + 1))
+  case "$file" in
+    cfg_*) check "$file" "$want" "$bad/$file" workloads/alexnet.json ;;
+    wl_*)  check "$file" "$want" "$cfg" "$bad/$file" ;;
+  esac
+done < "$bad/expect.txt"
+[ "$n" -ge 8 ] || { echo "FAIL: expect.txt lists only $n cases"; fail=$((fail + 1)); }
+check set_tiny_sram "increase core.sram_bytes" "$cfg" "$wl" --set core.sram_bytes=256
+check set_mesh_too_small "mesh.width: the 2x1 mesh has no node left for a processing core" "$cfg" "$wl" \
+  --set mesh.width=2 --set 'mesh.cores=[]' --set 'mesh.master=[1,0]'
+check set_dram_if_outside "DRAM interface (0, 4) is outside" "$cfg" "$wl" --set 'mesh.dram_ifs=[[0,4]]'
+check set_bad_objective "min-speed" "$cfg" "$wl" --set mapper.objective=min-speed
+check set_bad_routing "noc.routing" "$cfg" "$wl" --set noc.routing=zigzag
+check traffic_workload "runs network workloads" "$cfg" "$root/workloads/traffic/stream.json"
+# Control: the unmodified configuration runs (exit 0), so the cases above fail for their reason.
+if (cd "$root" && timeout 120 "$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/ok" --quiet >/dev/null 2>&1); then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL control: $cfg with lenet5 did not run"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
