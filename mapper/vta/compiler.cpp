@@ -242,7 +242,17 @@ void Codegen::emit_alu(const Step& st, std::vector<Insn>& cq, std::uint32_t uop_
         in.use_imm = imm;
         in.imm = imm ? o.imm : 0;
         std::vector<Uop> seq;
-        for (std::int64_t i = 0; i < o.count; ++i) {
+        // Only the op's rows inside the resident tile [R0, R1): with a positive destination step
+        // they are one index interval, found directly instead of scanning every row per tile.
+        std::int64_t i_lo = 0, i_hi = o.count;
+        if (o.dst_step > 0) {
+            auto first_at_or_above = [&](std::int64_t row) {  // smallest i with dst_row(i) >= row
+                return row <= o.dst ? 0 : (row - o.dst + o.dst_step - 1) / o.dst_step;
+            };
+            i_lo = std::min(o.count, first_at_or_above(R0));
+            i_hi = std::min(o.count, first_at_or_above(R1));
+        }
+        for (std::int64_t i = i_lo; i < i_hi; ++i) {
             const std::int64_t d = o.dst_row(i);
             if (d < R0 || d >= R1) continue;
             const std::int64_t s = imm ? d : o.src_row(i);
