@@ -1,7 +1,9 @@
 #pragma once
 // Parameters of the cycle-accurate 2-D mesh network-on-chip (DESIGN.md "Mesh NoC").
 // Timing convention (router.h, network.h): a head flit needs router_stages - 1 + link_latency
-// cycles per hop at zero load (4 with the BookSim2-like defaults).
+// cycles per hop at zero load (4 with the defaults). BookSim2's defaults (4 stages, channel latency 1,
+// credit_delay 0, vc_buf_size credits at the ejection port) are reproduced exactly by link_latency 2,
+// credit_delay 2, eject_depth = buffer_depth: 5 cycles per hop (measured side by side, docs/noc.md).
 #include <cstdint>
 #include <string>
 
@@ -16,9 +18,9 @@ struct NocParams {
     static constexpr std::uint32_t kDefaultNumVcs = 1;           // virtual channels per port (issue text)
     static constexpr std::uint32_t kDefaultFlitWidthBits = 64;   // bits per flit (ASSUMPTION)
     static constexpr std::uint32_t kDefaultHeaderFlits = 1;      // header flits per packet (ASSUMPTION)
-    static constexpr std::uint32_t kDefaultRouterStages = 4;     // RC, VA, SA, ST (BookSim2 IQ router defaults)
-    static constexpr std::uint32_t kDefaultLinkLatency = 1;      // cycles from send to receive (BookSim2 channel latency 1)
-    static constexpr std::uint32_t kDefaultCreditDelay = 1;      // cycles from SA grant to upstream credit use (BookSim2: 0 + credit channel 1)
+    static constexpr std::uint32_t kDefaultRouterStages = 4;     // RC, VA, SA, ST (BookSim2 IQ router default delays 1,1,1,1)
+    static constexpr std::uint32_t kDefaultLinkLatency = 1;      // cycles from ST to receive (= BookSim2 channel latency + 1)
+    static constexpr std::uint32_t kDefaultCreditDelay = 1;      // cycles from SA grant to upstream credit use (= BookSim2 credit channel latency + 1 + credit_delay)
     static constexpr std::uint32_t kDefaultEjectDepth = 16;      // flits of the ejection queue per node
     static constexpr std::uint32_t kDefaultInjectDepth = 16;     // packets of the injection queue per node (TLM NIs)
     static constexpr std::uint64_t kDefaultWatchdogCycles = 10000;  // cycles without flit movement -> deadlock

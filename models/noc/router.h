@@ -3,19 +3,22 @@
 // modelled on BookSim2's IQ router (non-speculative): route computation (RC),
 // VC allocation (VA), switch allocation (SA), switch traversal (ST).
 //
-// Pipeline timing (P = router_stages, L = link_latency, same meaning as BookSim2's
-// routing_delay + vc_alloc_delay + sw_alloc_delay + st_prepare_delay + st_final_delay and
-// channel latency). A head flit that becomes the front of its input VC in cycle t
+// Pipeline timing (P = router_stages = BookSim2's routing_delay + vc_alloc_delay + sw_alloc_delay +
+// st_prepare_delay + st_final_delay; L = link_latency = BookSim2 channel latency + 1, because a
+// BookSim2 channel delivers an item sent in cycle x in cycle x + latency + 1).
+// A head flit that becomes the front of its input VC in cycle t
 //   - does RC in t (and P-4 further stages when P > 4),
 //   - may request an output VC from cycle t + max(P-3, 0) on,
 //   - after winning VA in cycle v may request the switch from v + (P >= 3 ? 1 : 0) on,
 //   - after winning SA in cycle s traverses the crossbar (ST) in x = s + (P >= 2 ? 1 : 0) and
 //     is sent on the link in that cycle; a flit sent in cycle x is received (written into
 //     the next input buffer, where its first stage runs) in cycle x + L.
-// At zero load that is P - 1 + L cycles per hop (4 for BookSim2's defaults P = 4, L = 1).
+// At zero load that is P - 1 + L cycles per hop (4 with P = 4, L = 1; BookSim2's defaults are P = 4,
+// L = 2: 5 cycles per hop, verified against BookSim2 for every src/dst pair, docs/noc.md).
 // Body and tail flits skip RC and VA (SA in the cycle they are received). The input buffer
 // slot is returned upstream as a credit usable credit_delay cycles after the flit won SA
-// (BookSim2: credit channel latency 1 + credit_delay 0 = 1). VC and switch allocation are one
+// (BookSim2: credit channel latency 1 + 1 + credit_delay 0 = 2; BookSim2's ejection port has
+// vc_buf_size credits, i.e. eject_depth = buffer_depth). VC and switch allocation are one
 // iteration of iSLIP (round-robin grant and accept pointers), BookSim2's default allocator.
 #include <cstdint>
 #include <string>
@@ -54,6 +57,9 @@ public:
     void connect_input(unsigned port, FlitLink* in, CreditLink* credit_out);
     void connect_output(unsigned port, FlitLink* out, CreditLink* credit_in, std::uint32_t downstream_depth);
     std::uint32_t* work_counter() { return &m_incoming; }
+    // Bit p (< kNumPorts): the flit link into input p holds flits; bit kNumPorts + p: the credit
+    // line of output p holds credits (DelayLine::init).
+    std::uint32_t* link_mask() { return &m_link_mask; }
 
     bool has_work() const { return m_incoming != 0 || m_buffered != 0; }
     std::uint32_t buffered() const { return m_buffered; }
@@ -103,6 +109,7 @@ private:
     std::uint16_t m_sa_acc_rr[kNumPorts] = {};  // per input port: accept pointer over output ports
     std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
+    std::uint32_t m_link_mask = 0;           // non-empty incoming lines (link_mask())
     std::uint32_t m_buffered = 0;
     std::uint32_t m_port_buffered[kNumPorts] = {};
     bool m_rc_pending = false;  // an idle input VC holds a head flit that needs route computation
