@@ -41,9 +41,9 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
     }
     if (!r.best.found) {
         const long long in_min = (long long)conv.R * conv.S * conv.elem_bytes;
-        throw InputError("layer \"" + conv.name + "\": no TLT tile fits the TLT memories (MB0=" +
-                         std::to_string(hw.mb0_bytes) + " B, MB1=" + std::to_string(hw.mb1_bytes) +
-                         " B, MB2=" + std::to_string(hw.mb2_bytes) + " B); the smallest IN tile (1 channel of " +
+        throw InputError("layer \"" + conv.name + "\": no TLT tile fits the TLT memories (nmp.mb0_bytes=" +
+                         std::to_string(hw.mb0_bytes) + ", nmp.mb1_bytes=" + std::to_string(hw.mb1_bytes) +
+                         ", nmp.mb2_bytes=" + std::to_string(hw.mb2_bytes) + "); the smallest IN tile (1 channel of " +
                          std::to_string(conv.R) + "x" + std::to_string(conv.S) + ") needs " + std::to_string(in_min) +
                          " B and the smallest W tile as many");
     }
@@ -123,8 +123,14 @@ TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt
             }
         }
     }
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    for (int u = 0; u < n_unique; ++u) {
+        if (!errors[std::size_t(u)]) continue;
+        try {
+            std::rethrow_exception(errors[std::size_t(u)]);
+        } catch (const InputError& e) {  // name the first layer of that shape by its JSON pointer
+            throw InputError("at /layers/" + std::to_string(layer_of_unique[std::size_t(u)]) + ": " + e.what());
+        }
+    }
 
     for (std::size_t k = 0; k < res.convs.size(); ++k) {
         ConvMapping& cm = res.convs[k];

@@ -10,7 +10,7 @@ using namespace sc_core;
 using namespace tlm;
 
 DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
-                     stats::Group& parent)
+                     stats::Group& parent, trace::Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       m_max_outstanding(max_outstanding),
@@ -25,6 +25,11 @@ DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn
       m_bytes_written(m_stats, "bytes_written", "bytes stored to DRAM", "B"),
       m_errors(m_stats, "error_responses", "responses with an error status", "count") {
     socket.register_nb_transport_bw(this, &DmaEngine::nb_transport_bw);
+    if (tracer) m_sig_in_flight = tracer->add(m_stats.path() + ".in_flight", 16);
+}
+
+void DmaEngine::trace_in_flight() {
+    m_sig_in_flight->set(m_outstanding, sc_time_stamp().value() / sc_time(1, SC_PS).value());
 }
 
 std::uint64_t DmaEngine::transfer(bool write, const Box& b) {
@@ -54,6 +59,7 @@ void DmaEngine::issue(bool write, std::uint64_t addr, unsigned len) {
         m_bytes_read += len;
     }
     ++m_outstanding;
+    if (m_sig_in_flight) trace_in_flight();
     m_req_pending = true;
     tlm_phase ph = BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
@@ -94,6 +100,7 @@ void DmaEngine::complete(tlm_generic_payload& t) {
     if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
     t.release();
     --m_outstanding;
+    if (m_sig_in_flight) trace_in_flight();
     m_resp_ev.notify();
 }
 

@@ -14,6 +14,7 @@
 
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
+#include "models/common/trace.h"
 
 namespace vp::nmp {
 
@@ -30,8 +31,9 @@ public:
     tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
     SC_HAS_PROCESS(DmaEngine);
+    // `tracer` (may be null) gets the signal <stats path>.in_flight (transactions in flight).
     DmaEngine(sc_core::sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
-              stats::Group& parent);
+              stats::Group& parent, trace::Tracer* tracer = nullptr);
 
     // Moves the box (read: DRAM -> TLT memories, write: back). Blocking: call from an
     // SC_THREAD; returns when every transaction has completed. Returns the transactions.
@@ -47,6 +49,7 @@ private:
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void complete(tlm::tlm_generic_payload& t);
+    void trace_in_flight();
 
     unsigned m_max_outstanding, m_txn_bytes;
     PayloadPool& m_pool;
@@ -57,6 +60,7 @@ private:
 
     stats::Group m_stats;
     stats::Counter m_txns, m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
+    trace::Signal* m_sig_in_flight = nullptr;  // null when tracing is off
 };
 
 }  // namespace vp::nmp

@@ -15,7 +15,7 @@ std::uint64_t align_up(std::uint64_t v) { return (v + kTensorAlign - 1) / kTenso
 }  // namespace
 
 NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<mapper::tso::ConvMapping> layers,
-                     PayloadPool& pool, SimControl& ctrl, stats::Group& parent)
+                     PayloadPool& pool, SimControl& ctrl, stats::Group& parent, trace::Tracer* tracer)
     : sc_module(name),
       m_p(p),
       m_layers(std::move(layers)),
@@ -47,7 +47,9 @@ NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<m
     m_start.assign(m_layers.size(), SC_ZERO_TIME);
     m_end.assign(m_layers.size(), SC_ZERO_TIME);
     for (int t = 0; t < p.arch.n_tle; ++t)
-        m_tles.push_back(std::make_unique<Tle>(("tle_" + std::to_string(t)).c_str(), t, p, *this, pool, m_stats));
+        m_tles.push_back(
+            std::make_unique<Tle>(("tle_" + std::to_string(t)).c_str(), t, p, *this, pool, m_stats, tracer));
+    if (tracer) m_sig_layer = tracer->add(m_stats.path() + ".layer", 16);
     ctrl.begin();
     ctrl.add_total(m_layers.size());
     ctrl.set_unit("layers");
@@ -56,12 +58,15 @@ NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<m
 
 void NmpSystem::layer_barrier(std::size_t layer) {
     if (++m_arrived < int(m_tles.size())) {
-        wait(m_layer_done_ev);
+        // Wait for *this* layer's completion: the notification of the previous layer's may
+        // still be pending when a TLE with no work in this layer arrives in the same delta.
+        while (m_layers_done <= layer) wait(m_layer_done_ev);
         return;
     }
     m_arrived = 0;
     m_end[layer] = sc_time_stamp();
     if (layer + 1 < m_layers.size()) m_start[layer + 1] = sc_time_stamp();
+    if (m_sig_layer) m_sig_layer->set(layer + 1, sc_time_stamp().value() / sc_time(1, SC_PS).value());
     const double cyc = m_p.arch.cycle_s();
     m_layer_stats[2 * layer]->set((m_end[layer] - m_start[layer]).to_seconds() / cyc);
     ++m_layers_done;
@@ -107,6 +112,9 @@ void NmpSystem::finish() {
     if (macs() != expected_macs())
         throw SimulationError(me + ": simulated MACs " + std::to_string(macs()) + " != workload MACs " +
                               std::to_string(expected_macs()));
+    if (m_order_errors != 0)
+        throw SimulationError(me + ": " + std::to_string(m_order_errors) +
+                              " layer start(s) of a TLE before the previous layer ended on every TLE");
     for (const auto& t : m_tles) {
         if (t->dma().outstanding() != 0) throw SimulationError(me + ": DMA transactions left in flight");
         if (t->dma().errors() != 0) throw SimulationError(me + ": DRAM returned error responses");

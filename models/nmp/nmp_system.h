@@ -15,6 +15,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
+#include "models/common/trace.h"
 #include "models/nmp/nmp_model_params.h"
 #include "models/nmp/tle.h"
 
@@ -24,8 +25,9 @@ class NmpSystem : public sc_core::sc_module {
 public:
     // `layers`: the TSO mapping (mapper/tso/tso.h), simulated in order. Validates `p` and
     // checks that the mapping was made for the same TLE/TLT counts (vp::InputError).
+    // `tracer` (may be null): nmp.layer (index of the running layer) and the TLE signals.
     NmpSystem(sc_core::sc_module_name name, const NmpModelParams& p, std::vector<mapper::tso::ConvMapping> layers,
-              PayloadPool& pool, SimControl& ctrl, stats::Group& parent);
+              PayloadPool& pool, SimControl& ctrl, stats::Group& parent, trace::Tracer* tracer = nullptr);
 
     int n_tle() const { return int(m_tles.size()); }
     Tle& tle(int i) { return *m_tles[std::size_t(i)]; }
@@ -35,6 +37,10 @@ public:
     const LayerAddresses& addresses(std::size_t layer) const { return m_addr[layer]; }
     // Called by each TLE at the end of a layer; returns when all TLEs are done with it.
     void layer_barrier(std::size_t layer);
+    // Called by each TLE when it starts a layer: counts starts before the previous layer ended.
+    void layer_begin(std::size_t layer) {
+        if (m_layers_done != layer) ++m_order_errors;
+    }
 
     bool done() const { return m_layers_done == m_layers.size(); }
     // Simulated start/end of each layer.
@@ -57,11 +63,13 @@ private:
     sc_core::sc_event m_layer_done_ev;
     int m_arrived = 0;
     std::size_t m_layers_done = 0;
+    std::uint64_t m_order_errors = 0;
     std::vector<sc_core::sc_time> m_start, m_end;
     stats::Counter m_macs_total, m_layers_stat;
     stats::Scalar m_cycles;
     std::vector<std::unique_ptr<stats::Group>> m_layer_groups;
     std::vector<std::unique_ptr<stats::Scalar>> m_layer_stats;
+    trace::Signal* m_sig_layer = nullptr;
 };
 
 }  // namespace vp::nmp

@@ -12,7 +12,7 @@ using mapper::tso::OpKind;
 using mapper::tso::TileOp;
 
 Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, PayloadPool& pool,
-         stats::Group& parent)
+         stats::Group& parent, trace::Tracer* tracer)
     : sc_module(name),
       m_id(id),
       m_p(p),
@@ -20,11 +20,47 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
       m_stats(parent, "tle[" + std::to_string(id) + "]"),
       m_layers(m_stats, "layers", "layers completed", "count"),
       m_wait_cycles(m_stats, "dma_wait_cycles", "cycles the controller waited for a busy TLT before a load/store",
-                    "cycles") {
-    m_dma = std::make_unique<DmaEngine>("dma", p.dma_max_outstanding, p.txn_bytes(), pool, m_stats);
-    for (int j = 0; j < p.arch.n_tlt; ++j)
-        m_tlts.push_back(std::make_unique<Tlt>(m_stats, "tlt[" + std::to_string(j) + "]", p.arch));
+                    "cycles"),
+      m_load_cycles(m_stats, "load_cycles", "cycles the controller waited for DMA loads (IN multicast + W)", "cycles"),
+      m_store_cycles(m_stats, "store_cycles", "cycles the controller waited for DMA stores (OUT)", "cycles"),
+      m_barrier_cycles(m_stats, "barrier_cycles", "cycles at the end of a layer waiting for the other TLEs",
+                       "cycles") {
+    m_dma = std::make_unique<DmaEngine>("dma", p.dma_max_outstanding, p.txn_bytes(), pool, m_stats, tracer);
+    for (int j = 0; j < p.arch.n_tlt; ++j) {
+        const std::string tn = "tlt[" + std::to_string(j) + "]";
+        m_tlts.push_back(std::make_unique<Tlt>(m_stats, tn, p.arch));
+        m_sig_state.push_back(tracer ? tracer->add(m_stats.path() + "." + tn + ".state", 2) : nullptr);
+        m_trace = m_trace || m_sig_state.back();
+    }
+    m_dma_state.assign(m_tlts.size(), TltState::Idle);
     SC_THREAD(run);
+    if (m_trace) {  // tracing off: no process, no event, nothing on the hot path
+        SC_METHOD(trace_states);
+        sensitive << m_trace_ev;
+        dont_initialize();
+    }
+}
+
+void Tle::set_dma_state(std::size_t j, TltState s) {
+    m_dma_state[j] = s;
+    m_trace_ev.notify(SC_ZERO_TIME);
+}
+
+// The TLT compute intervals are time-stamped ahead by the controller, so the state is
+// sampled here at every change: now, and when the next MAC unit becomes free.
+void Tle::trace_states() {
+    const sc_time now = sc_time_stamp();
+    const std::uint64_t ps = now.value() / sc_time(1, SC_PS).value();
+    sc_time next = SC_ZERO_TIME;
+    for (std::size_t j = 0; j < m_tlts.size(); ++j) {
+        const Tlt& t = *m_tlts[j];
+        TltState s = m_dma_state[j];
+        if (s == TltState::Idle && t.busy_from() <= now && now < t.busy_until()) s = TltState::Compute;
+        if (m_sig_state[j]) m_sig_state[j]->set(std::uint64_t(s), ps);
+        if (t.busy_until() > now && (next == SC_ZERO_TIME || t.busy_until() < next)) next = t.busy_until();
+    }
+    if (next == SC_ZERO_TIME) next_trigger(m_trace_ev);
+    else next_trigger(next - now, m_trace_ev);
 }
 
 std::uint64_t Tle::macs() const {
@@ -35,6 +71,10 @@ std::uint64_t Tle::macs() const {
 
 void Tle::finish(const sc_time& span) {
     for (auto& t : m_tlts) t->finish(span);
+    const double cyc = m_p.arch.cycle_s();
+    m_load_cycles.set(m_load_t.to_seconds() / cyc);
+    m_store_cycles.set(m_store_t.to_seconds() / cyc);
+    m_barrier_cycles.set(m_barrier_t.to_seconds() / cyc);
 }
 
 void Tle::wait_until(const sc_time& t) {
@@ -46,9 +86,12 @@ void Tle::wait_until(const sc_time& t) {
 
 void Tle::run() {
     for (std::size_t li = 0; li < m_sys.layers().size(); ++li) {
+        m_sys.layer_begin(li);
         execute(m_sys.layers()[li], m_sys.addresses(li));
         ++m_layers;
+        const sc_time t0 = sc_time_stamp();
         m_sys.layer_barrier(li);
+        m_barrier_t += sc_time_stamp() - t0;
     }
 }
 
@@ -80,8 +123,15 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             b.row_stride = W * eb;
             b.row_bytes = std::uint64_t(op.wn) * eb;
             for (std::size_t j = 0; j < tlts.size(); ++j)
-                if (tlts[j].count > 0) m_tlts[j]->load_in(b.bytes());
+                if (tlts[j].count > 0) {
+                    m_tlts[j]->load_in(b.bytes());
+                    if (m_trace) set_dma_state(j, TltState::Load);
+                }
+            const sc_time t0 = sc_time_stamp();
             if (b.bytes() > 0) m_dma->transfer(false, b);
+            m_load_t += sc_time_stamp() - t0;
+            if (m_trace)
+                for (std::size_t j = 0; j < tlts.size(); ++j) set_dma_state(j, TltState::Idle);
             break;
         }
         case OpKind::LoadW: {
@@ -94,11 +144,16 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             b.rows = 1;
             b.row_bytes = b.row_stride = std::uint64_t(op.cn) * rs * eb;
             tl.load_w(b.bytes());
+            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Load);
+            const sc_time t0 = sc_time_stamp();
             m_dma->transfer(false, b);
+            m_load_t += sc_time_stamp() - t0;
+            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Idle);
             break;
         }
         case OpKind::Compute:
             m_tlts[std::size_t(op.tlt)]->compute(op);
+            if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
             break;
         case OpKind::StoreOut: {
             Tlt& tl = *m_tlts[std::size_t(op.tlt)];
@@ -111,7 +166,11 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             b.row_stride = Q * eb;
             b.row_bytes = std::uint64_t(op.qn) * eb;
             tl.store_out(b.bytes());
+            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Store);
+            const sc_time t0 = sc_time_stamp();
             m_dma->transfer(true, b);
+            m_store_t += sc_time_stamp() - t0;
+            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Idle);
             break;
         }
         }

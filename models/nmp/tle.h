@@ -10,6 +10,7 @@
 #include "mapper/tso/tso.h"
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
+#include "models/common/trace.h"
 #include "models/nmp/dma_engine.h"
 #include "models/nmp/nmp_model_params.h"
 #include "models/nmp/tlt.h"
@@ -24,11 +25,15 @@ struct LayerAddresses {
     std::uint64_t in = 0, w = 0, out = 0;
 };
 
+// Value of the traced signal <tle>.tlt[j].state (VCD, 2 bits).
+enum class TltState : std::uint8_t { Idle = 0, Load = 1, Compute = 2, Store = 3 };
+
 class Tle : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Tle);
+    // `tracer` (may be null): signals <tle>.tlt[j].state (TltState) and <tle>.dma.in_flight.
     Tle(sc_core::sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, PayloadPool& pool,
-        stats::Group& parent);
+        stats::Group& parent, trace::Tracer* tracer = nullptr);
 
     DmaEngine& dma() { return *m_dma; }
     Tlt& tlt(int j) { return *m_tlts[std::size_t(j)]; }
@@ -40,6 +45,9 @@ private:
     void run();
     void execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a);
     void wait_until(const sc_core::sc_time& t);
+    // Tracing only: a DMA transfer into/out of TLT j starts (Load/Store) or ends (Idle).
+    void set_dma_state(std::size_t j, TltState s);
+    void trace_states();  // SC_METHOD, registered only when a state signal is traced
 
     int m_id;
     NmpModelParams m_p;
@@ -48,6 +56,14 @@ private:
     std::unique_ptr<DmaEngine> m_dma;
     std::vector<std::unique_ptr<Tlt>> m_tlts;
     stats::Counter m_layers, m_wait_cycles;
+    // Time breakdown of the controller: DMA loads, DMA stores, layer barrier (the rest is
+    // waiting for TLT compute, dma_wait_cycles). Exact sums of sc_time, set in finish().
+    sc_core::sc_time m_load_t, m_store_t, m_barrier_t;
+    stats::Scalar m_load_cycles, m_store_cycles, m_barrier_cycles;
+    bool m_trace = false;
+    std::vector<trace::Signal*> m_sig_state;  // per TLT, null when not traced
+    std::vector<TltState> m_dma_state;        // per TLT: Load/Store while its DMA transfer runs
+    sc_core::sc_event m_trace_ev;
 };
 
 }  // namespace vp::nmp

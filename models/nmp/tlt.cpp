@@ -21,6 +21,7 @@ Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpPa
 void Tlt::compute(const mapper::tso::TileOp& op) {
     const std::uint64_t cycles = op.mac_cycles + std::uint64_t(m_arch.sw_cycles_per_instr);
     const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
+    if (start > m_busy_until || m_busy_until == SC_ZERO_TIME) m_busy_from = start;
     m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
     m_macs += op.macs;
     m_busy += cycles;

@@ -22,6 +22,8 @@ public:
     // plus the per-instruction software overhead (T_SW).
     void compute(const mapper::tso::TileOp& op);
     const sc_core::sc_time& busy_until() const { return m_busy_until; }
+    // Start of the MAC unit's current (or last) busy interval; back-to-back computes merge.
+    const sc_core::sc_time& busy_from() const { return m_busy_from; }
 
     // Bytes arriving in / leaving a memory; throws vp::SimulationError if a tile does not fit.
     void load_in(std::uint64_t bytes);
@@ -39,6 +41,7 @@ private:
     mapper::tso::NmpParams m_arch;
     sc_core::sc_time m_period;
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time m_busy_from = sc_core::SC_ZERO_TIME;
     stats::Group m_stats;
     stats::Counter m_macs, m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
 };

@@ -88,7 +88,7 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
         if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected)
             m_workload_macs += l.macs();
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
-    m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats);
+    m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
     for (int t = 0; t < m_nmp->n_tle(); ++t) m_nmp->socket(t).bind(m_dram->socket);
 }
 
