@@ -17,6 +17,7 @@ DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn
       m_txn_bytes(txn_bytes),
       m_pool(pool),
       m_peq(this, &DmaEngine::peq_cb),
+      m_req([this](tlm_generic_payload& t) { complete(t); }),
       m_stats(parent, "dma"),
       m_txns(m_stats, "transactions", "TLM transactions issued (= bursts of the TSO model)", "count"),
       m_reads(m_stats, "reads", "read transactions", "count"),
@@ -60,17 +61,7 @@ void DmaEngine::issue(bool write, std::uint64_t addr, unsigned len) {
     }
     ++m_outstanding;
     if (m_sig_in_flight) trace_in_flight();
-    m_req_pending = true;
-    tlm_phase ph = BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    const tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
-    if (r == TLM_UPDATED && ph == END_REQ) {
-        m_req_pending = false;
-    } else if (r == TLM_COMPLETED) {
-        m_req_pending = false;
-        complete(*t);
-    }
-    while (m_req_pending) wait(m_end_req_ev);  // one request in the request phase at a time
+    m_req.request(*socket.operator->(), *t);  // one request in the request phase at a time
 }
 
 tlm_sync_enum DmaEngine::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {
@@ -79,21 +70,7 @@ tlm_sync_enum DmaEngine::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, 
 }
 
 void DmaEngine::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
-    if (ph == END_REQ) {
-        m_req_pending = false;
-        m_end_req_ev.notify();
-    } else if (ph == BEGIN_RESP) {
-        if (m_req_pending) {  // BEGIN_RESP implies END_REQ
-            m_req_pending = false;
-            m_end_req_ev.notify();
-        }
-        tlm_phase p = END_RESP;
-        sc_time d = SC_ZERO_TIME;
-        socket->nb_transport_fw(t, p, d);
-        complete(t);
-    } else {
-        SC_REPORT_FATAL("vp/nmp", "illegal phase on the DMA backward path");
-    }
+    m_req.on_backward(*socket.operator->(), t, ph, "vp/nmp");
 }
 
 void DmaEngine::complete(tlm_generic_payload& t) {

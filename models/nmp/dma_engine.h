@@ -12,6 +12,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/common/at_request_phase.h"
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
@@ -54,8 +55,8 @@ private:
     unsigned m_max_outstanding, m_txn_bytes;
     PayloadPool& m_pool;
     tlm_utils::peq_with_cb_and_phase<DmaEngine> m_peq;
-    sc_core::sc_event m_end_req_ev, m_resp_ev;
-    bool m_req_pending = false;
+    AtRequestPhase m_req;
+    sc_core::sc_event m_resp_ev;
     unsigned m_outstanding = 0;
 
     stats::Group m_stats;

@@ -23,6 +23,7 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
       m_pool(pool),
       m_ctrl(ctrl),
       m_peq(this, &TrafficGenerator::peq_cb),
+      m_req([this](tlm_generic_payload& t) { on_response(t); }),
       m_rng(p.seed),
       m_slots(p.max_outstanding),
       m_stats(parent, p.name),
@@ -100,16 +101,7 @@ void TrafficGenerator::run() {
         m_bytes += m_p.bytes;
         ++m_outstanding;
         if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
-        tlm_phase ph = BEGIN_REQ;
-        sc_time d = SC_ZERO_TIME;
-        m_req_pending = true;
-        tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
-        if (r == TLM_UPDATED && ph == END_REQ) m_req_pending = false;
-        else if (r == TLM_COMPLETED) {
-            m_req_pending = false;
-            on_response(*t);
-        }
-        while (m_req_pending) wait(m_end_req_ev);
+        m_req.request(*socket.operator->(), *t);
         if (m_p.interval_ns > 0 && sc_time_stamp() < issue_time + interval) wait(issue_time + interval - sc_time_stamp());
     }
     while (m_outstanding > 0) wait(m_resp_ev);
@@ -122,21 +114,7 @@ tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm_generic_payload& t, tlm_phas
 }
 
 void TrafficGenerator::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
-    if (ph == END_REQ) {
-        m_req_pending = false;
-        m_end_req_ev.notify();
-    } else if (ph == BEGIN_RESP) {
-        if (m_req_pending) {  // BEGIN_RESP implies END_REQ
-            m_req_pending = false;
-            m_end_req_ev.notify();
-        }
-        tlm_phase p = END_RESP;
-        sc_time d = SC_ZERO_TIME;
-        socket->nb_transport_fw(t, p, d);
-        on_response(t);
-    } else {
-        SC_REPORT_FATAL("vp/tgen", "illegal phase on the backward path");
-    }
+    m_req.on_backward(*socket.operator->(), t, ph, "vp/tgen");
 }
 
 void TrafficGenerator::on_response(tlm_generic_payload& t) {

@@ -11,6 +11,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/common/at_request_phase.h"
 #include "models/common/payload_pool.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
@@ -50,8 +51,8 @@ private:
     PayloadPool& m_pool;
     SimControl& m_ctrl;
     tlm_utils::peq_with_cb_and_phase<TrafficGenerator> m_peq;
-    sc_core::sc_event m_end_req_ev, m_resp_ev;
-    bool m_req_pending = false;
+    AtRequestPhase m_req;
+    sc_core::sc_event m_resp_ev;
     unsigned m_outstanding = 0;
     std::mt19937_64 m_rng;
     dram::BackingStore m_shadow;
