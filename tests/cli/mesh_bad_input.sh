@@ -7,28 +7,8 @@ set -u
 vp_run=$1; root=$2
 bad=$root/tests/data/mesh_bad
 cfg=$root/configs/mesh-3x1.yaml; wl=$root/workloads/alexnet.json
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-check() {  # name expected_substring args...
-  local name=$1 want=$2; shift 2
-  local err rc
-  err=$(cd "$root" && timeout 60 "$vp_run" "$@" --out "$tmp/out" --quiet 2>&1 >/dev/null); rc=$?
-  if [ "$rc" -eq 2 ] && [[ "$err" == *"$want"* ]] && [ ! -e "$tmp/out" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"
-  fi
-}
-n=0
-while IFS='|' read -r file want; do
-  case "$file" in ''|'#'*) continue ;; esac
-  n=$((n + 1))
-  case "$file" in
-    cfg_*) check "$file" "$want" "$bad/$file" workloads/alexnet.json ;;
-    wl_*)  check "$file" "$want" "$cfg" "$bad/$file" ;;
-  esac
-done < "$bad/expect.txt"
-[ "$n" -ge 8 ] || { echo "FAIL: expect.txt lists only $n cases"; fail=$((fail + 1)); }
+. "$root/tests/cli/lib/expect_input_error.sh"
+run_corpus "$bad" "$cfg" workloads/alexnet.json 8
 check set_tiny_sram "increase core.sram_bytes" "$cfg" "$wl" --set core.sram_bytes=256
 check set_mesh_too_small "mesh.width: the 2x1 mesh has no node left for a processing core" "$cfg" "$wl" \
   --set mesh.width=2 --set 'mesh.cores=[]' --set 'mesh.master=[1,0]'
@@ -42,5 +22,4 @@ if (cd "$root" && timeout 120 "$vp_run" "$cfg" "$root/workloads/lenet5.json" --o
 else
   fail=$((fail + 1)); echo "FAIL control: $cfg with lenet5 did not run"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
