@@ -3,4 +3,4 @@
 
 // Unit tests link the model libraries, and with them libsystemc, whose own main()
 // wants an sc_main. Unit tests never start a kernel; this one is never called.
-int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) { return 0; }
