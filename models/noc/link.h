@@ -14,14 +14,20 @@ template <typename T>
 class DelayLine {
 public:
     // capacity: items in flight at most (one push per cycle, delay d -> d items).
-    void init(std::uint32_t capacity, std::uint32_t* receiver_work) {
+    // receiver_mask (optional): bit `bit` is set there while the line holds items, so that the
+    // receiver visits only non-empty lines.
+    void init(std::uint32_t capacity, std::uint32_t* receiver_work, std::uint32_t* receiver_mask = nullptr,
+              std::uint32_t bit = 0) {
         m_q.reset(capacity);
         m_work = receiver_work;
+        m_mask = receiver_mask ? receiver_mask : &s_unused_mask;
+        m_bit = std::uint32_t(1) << bit;
     }
     bool connected() const { return m_work != nullptr; }
     void push(const T& v) {
         m_q.push(v);
         ++*m_work;
+        *m_mask |= m_bit;
     }
     // True when the oldest item is visible at cycle c.
     bool ready(std::uint64_t c) const { return !m_q.empty() && m_q.front().ready <= c; }
@@ -29,12 +35,16 @@ public:
     void pop() {
         m_q.pop();
         --*m_work;
+        if (m_q.empty()) *m_mask &= ~m_bit;
     }
     std::uint32_t size() const { return m_q.size(); }
 
 private:
     RingBuffer<T> m_q;
     std::uint32_t* m_work = nullptr;
+    static inline std::uint32_t s_unused_mask = 0;  // receivers that do not track their lines
+    std::uint32_t* m_mask = &s_unused_mask;
+    std::uint32_t m_bit = 0;
 };
 
 using FlitLink = DelayLine<TimedFlit>;

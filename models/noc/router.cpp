@@ -52,28 +52,30 @@ unsigned Router::step(std::uint64_t c) {
 // Moves flits and credits that are visible in cycle c out of the links, then performs
 // route computation for head flits that reached the front of an idle input VC.
 void Router::absorb(std::uint64_t c) {
-    if (m_incoming) {
-        for (unsigned p = 0; p < kNumPorts; ++p) {
+    // Only the non-empty incoming lines (bit order: flit links of ports 0..4, then credit lines;
+    // flits and credits touch disjoint state, so the order cannot change the result).
+    for (std::uint32_t m = m_link_mask; m; m &= m - 1) {
+        const unsigned b = unsigned(__builtin_ctz(m));
+        if (b < kNumPorts) {
+            const unsigned p = b;
             FlitLink* in = m_in[p];
-            if (in) {
-                while (in->ready(c)) {
-                    const TimedFlit& tf = in->front();
-                    InputVc& iv = m_ivc[p * m_vcs + tf.flit.vc];
-                    assert(!iv.buf.full() && "credit protocol violated");
-                    iv.buf.push(TimedFlit{tf.flit, c});
-                    if (iv.state == VcState::kIdle) m_rc_pending = true;
-                    in->pop();
-                    ++m_buffered;
-                    ++m_port_buffered[p];
-                    ++m_ctr.flits_in[p];
-                }
+            while (in->ready(c)) {
+                const TimedFlit& tf = in->front();
+                InputVc& iv = m_ivc[p * m_vcs + tf.flit.vc];
+                assert(!iv.buf.full() && "credit protocol violated");
+                iv.buf.push(TimedFlit{tf.flit, c});
+                if (iv.state == VcState::kIdle) m_rc_pending = true;
+                in->pop();
+                ++m_buffered;
+                ++m_port_buffered[p];
+                ++m_ctr.flits_in[p];
             }
+        } else {
+            const unsigned p = b - kNumPorts;
             CreditLink* ci = m_credit_in[p];
-            if (ci) {
-                while (ci->ready(c)) {
-                    ++m_credits[p * m_vcs + ci->front().vc];
-                    ci->pop();
-                }
+            while (ci->ready(c)) {
+                ++m_credits[p * m_vcs + ci->front().vc];
+                ci->pop();
             }
         }
     }

@@ -57,6 +57,9 @@ public:
     void connect_input(unsigned port, FlitLink* in, CreditLink* credit_out);
     void connect_output(unsigned port, FlitLink* out, CreditLink* credit_in, std::uint32_t downstream_depth);
     std::uint32_t* work_counter() { return &m_incoming; }
+    // Bit p (< kNumPorts): the flit link into input p holds flits; bit kNumPorts + p: the credit
+    // line of output p holds credits (DelayLine::init).
+    std::uint32_t* link_mask() { return &m_link_mask; }
 
     bool has_work() const { return m_incoming != 0 || m_buffered != 0; }
     std::uint32_t buffered() const { return m_buffered; }
@@ -106,6 +109,7 @@ private:
     std::uint16_t m_sa_acc_rr[kNumPorts] = {};  // per input port: accept pointer over output ports
     std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
+    std::uint32_t m_link_mask = 0;           // non-empty incoming lines (link_mask())
     std::uint32_t m_buffered = 0;
     std::uint32_t m_port_buffered[kNumPorts] = {};
     bool m_rc_pending = false;  // an idle input VC holds a head flit that needs route computation
