@@ -75,19 +75,26 @@ Program lower_conv(const Layer& l, const std::vector<std::int8_t>& in, const std
     return p;
 }
 
-Program lower_maxpool(const Layer& l, const std::vector<std::int8_t>& in) {
+Program pool_program(const Layer& l, const std::vector<std::int8_t>& in, const char* kind) {
     if (l.stride_h < l.R || l.stride_w < l.S || l.pad_top || l.pad_left || l.pad_bottom || l.pad_right)
-        throw InputError("layer " + l.name + ": max-pool on VTA needs non-overlapping windows without padding");
-    const int C = l.C, H = l.H, W = l.W, P = l.P(), Q = l.Q();
+        throw InputError("layer " + l.name + ": " + kind + " on VTA needs non-overlapping windows without padding");
+    const int C = l.C, HW = l.H * l.W;
     Program p;
     p.name = "_" + l.name;
     p.source = l.name;
-    p.matrices = {make_matrix("X", H * W, C, MatrixSource::Input), make_matrix("C", H * W, C, MatrixSource::Output)};
-    p.x = 0; p.c = 1;
+    p.matrices = {make_matrix("X", HW, C, MatrixSource::Input), make_matrix("C", HW, C, MatrixSource::Output)};
+    p.x = 0;
+    p.c = 1;
     Matrix& X = p.matrices[0];
-    X.data.resize(std::size_t(H) * W * C);
+    X.data.resize(std::size_t(HW) * C);
     for (int c = 0; c < C; ++c)
-        for (int i = 0; i < H * W; ++i) X.data[std::size_t(i) * C + c] = in[std::size_t(c) * H * W + i];
+        for (int i = 0; i < HW; ++i) X.data[std::size_t(i) * C + c] = in[std::size_t(c) * HW + i];
+    return p;
+}
+
+Program lower_maxpool(const Layer& l, const std::vector<std::int8_t>& in) {
+    Program p = pool_program(l, in, "max-pool");
+    const int H = l.H, W = l.W, P = l.P(), Q = l.Q();
     for (int pp = 0; pp < P; ++pp)
         for (int qq = 0; qq < Q; ++qq) {
             const std::int64_t dst = std::int64_t(pp * l.stride_h) * W + qq * l.stride_w;

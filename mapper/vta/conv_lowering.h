@@ -22,6 +22,10 @@ struct Requant {
 Matrix make_matrix(const std::string& name, int rows, int cols, MatrixSource s);
 // An ALU immediate op on `count` ACC rows from `dst` in steps of `step`.
 AluOpSpec alu_imm(AluOp op, std::int32_t v, std::int64_t count, std::int64_t dst = 0, std::int64_t step = 1);
+// The common part of the pooling programs: checks for non-overlapping windows without padding
+// (`kind` names the pooling in the error) and lays the CHW input out as X = [H*W, C] rows
+// (int8 widened to int32) with an output matrix C of the same shape.
+Program pool_program(const Layer& l, const std::vector<std::int8_t>& input, const char* kind);
 // Requantisation of the first `rows` rows (seed 004 QLinearConv sequence): multiply, add the
 // rounding half, shift right, clamp to int8 (lower bound 0 with ReLU).
 void append_requant(std::vector<AluOpSpec>& alu, const Requant& q, std::int64_t rows);

@@ -62,15 +62,8 @@ Program lower_group_pack(const Layer& l, const std::vector<std::int8_t>& in, con
 }
 
 Program lower_avgpool(const Layer& l, const std::vector<std::int8_t>& in) {
-    if (l.stride_h < l.R || l.stride_w < l.S || l.pad_top || l.pad_left || l.pad_bottom || l.pad_right)
-        throw InputError("layer " + l.name + ": average pooling on VTA needs non-overlapping windows without padding");
-    const int C = l.C, H = l.H, W = l.W, P = l.P(), Q = l.Q();
-    Program p;
-    p.name = "_" + l.name;
-    p.source = l.name;
-    p.matrices = {make_matrix("X", H * W, C, MatrixSource::Input), make_matrix("C", H * W, C, MatrixSource::Output)};
-    p.x = 0; p.c = 1;
-    to_rows(in, C, H * W, p.matrices[0]);
+    Program p = pool_program(l, in, "average pooling");
+    const int W = l.W, P = l.P(), Q = l.Q();
     for (int pp = 0; pp < P; ++pp)
         for (int qq = 0; qq < Q; ++qq) {
             const std::int64_t dst = std::int64_t(pp * l.stride_h) * W + qq * l.stride_w;
