@@ -11,6 +11,7 @@
 #include "mapper/common/errors.h"
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
+#include "platform/run/cli_args.h"
 #include "platform/workload/workload.h"
 #include "vp_version.h"
 
@@ -27,20 +28,8 @@ int main(int argc, char** argv) {
         "out,o", po::value<std::string>(&out), "mapping file to write (default: mapping.json)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "quiet,q", po::bool_switch(&quiet), "do not print the table");
-    po::options_description hidden;
-    hidden.add_options()("config", po::value<std::string>(&config))("workload", po::value<std::string>(&wl_path));
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description pos;
-    pos.add("config", 1).add("workload", 1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "vp-map: error: " << e.what() << "\n" << usage;
-        return 2;
-    }
+    if (!run::parse_cli_args(argc, argv, desc, config, wl_path, vm, "vp-map", usage)) return 2;
     if (vm.count("help")) {
         std::cout << usage << "\nMaps a network onto a platform (TSO for nmp, waving for mesh) without simulating.\n\n"
                   << desc;

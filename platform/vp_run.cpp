@@ -17,6 +17,7 @@
 #include "mapper/common/errors.h"
 #include "platform/builders/platform.h"
 #include "platform/config/platform_spec.h"
+#include "platform/run/cli_args.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
 #include "platform/workload/workload.h"
@@ -47,20 +48,8 @@ int parse_cli(int argc, char** argv, Options& o) {
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
         "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)");
-    po::options_description hidden;
-    hidden.add_options()("config", po::value<std::string>(&o.config))("workload", po::value<std::string>(&o.workload));
-    po::options_description all;
-    all.add(desc).add(hidden);
-    po::positional_options_description pos;
-    pos.add("config", 1).add("workload", 1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "vp-run: error: " << e.what() << "\n" << kUsage;
-        return 2;
-    }
+    if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
         std::cout << kUsage << "\nSimulates a CNN workload (or DRAM traffic) on a platform described in YAML.\n\n"
                   << desc << "\nOutputs in DIR: stats.json, stats.csv, config.yaml, run.json, mapping.json (when a\n"
