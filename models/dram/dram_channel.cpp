@@ -12,6 +12,8 @@ constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 DramChannel::DramChannel(const DramParams& p, const AddressMapper& mapper)
     : m_p(p), m_map(mapper), m_banks(std::size_t(p.ranks) * p.banks()), m_ranks(p.ranks) {
     m_queue.reserve(p.queue_depth);
+    m_c.bank_activates.assign(m_banks.size(), 0);
+    m_c.bank_bursts.assign(m_banks.size(), 0);
     for (auto& r : m_ranks) {
         r.last_act_bg.assign(p.bank_groups, 0);
         r.refresh_due = p.t.tREFI;
@@ -116,6 +118,7 @@ void DramChannel::do_act(const DramAddress& a, std::uint64_t now) {
     rk.any_act = true;
     rk.last_act_bg[a.bank_group] = now + 1;
     ++m_c.activates;
+    ++m_c.bank_activates[a.rank * m_p.banks() + a.bank];
 }
 
 void DramChannel::do_pre(Bank& b, std::uint64_t now) {
@@ -166,6 +169,7 @@ void DramChannel::issue(std::size_t idx, Cmd c, std::uint64_t now) {
     m_last_col_rank = r.cur.rank;
     m_any_col = true;
     m_c.data_bus_busy_cycles += bl;
+    ++m_c.bank_bursts[r.cur.rank * m_p.banks() + r.cur.bank];
     if (r.did_pre) ++m_c.row_conflicts;
     else if (r.did_act) ++m_c.row_misses;
     else ++m_c.row_hits;

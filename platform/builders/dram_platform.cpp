@@ -7,7 +7,7 @@
 
 namespace vp::platform {
 
-DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
+DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx), m_streams(ctx.stats, "tgen") {
     const auto& spec = ctx.spec;
     if (ctx.workload.kind != workload::WorkloadKind::Traffic)
         throw InputError(ctx.workload.path + ": the dram platform runs traffic workloads (\"kind\": \"traffic\"); " +
@@ -19,8 +19,10 @@ DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
     for (tgen::TrafficParams s : ctx.workload.streams) {
         // The run seed (config "seed" or --seed) perturbs every stream's own seed.
         s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
-        m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, ctx.pool, ctx.ctrl, ctx.stats,
-                                                                  &ctx.tracer));
+        // Module and statistics names are prefixed, so no stream name can clash with the
+        // controller's ("dram") or with another module.
+        m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(("tgen_" + s.name).c_str(), s, ctx.pool, ctx.ctrl,
+                                                                  m_streams, &ctx.tracer));
         m_gens.back()->socket.bind(m_dram->socket);
     }
 }

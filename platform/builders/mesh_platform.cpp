@@ -331,6 +331,50 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " uJ estimated\n";
 }
 
+std::vector<std::string> MeshPlatform::layer_names() const {
+    std::vector<std::string> n;
+    for (std::size_t i : m_mapped) n.push_back(m_map.layers[i].name);
+    return n;
+}
+
+double MeshPlatform::clock_period_ps(const std::string& clock) const {
+    if (clock == "noc") return 1e6 / m_ctx.spec.mesh.noc_mhz;
+    if (clock == "core") return 1e6 / m_ctx.spec.core.core_mhz;
+    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
+    return 0.0;
+}
+
+nlohmann::json MeshPlatform::layer_report() const {
+    nlohmann::json a = nlohmann::json::array();
+    if (m_master->layers_finished() != m_mapped.size()) return a;
+    for (const auto& x : results()) {
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        a.push_back({{"name", l.name},
+                     {"est_cycles", l.est_cycles},
+                     {"sim_cycles", x.sim_cycles},
+                     {"cycle_clock", "core"},
+                     {"macs", x.counts.macs},
+                     {"active_cores", l.k},
+                     {"flits", x.sim_flits},
+                     {"est_flits", l.flits}});
+    }
+    return a;
+}
+
+nlohmann::json MeshPlatform::node_roles() const {
+    nlohmann::json r = nlohmann::json::object();
+    auto key = [](const wv::MeshNode& n) { return "router[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]"; };
+    for (const auto& n : m_core_nodes) r[key(n)] = "core";
+    r[key(m_ctx.spec.mesh.master)] = "master";
+    for (const auto& n : m_ctx.spec.mesh.dram_ifs) r[key(n)] = "DRAM interface";
+    return r;
+}
+
+double MeshPlatform::peak_macs_per_s() const {
+    const auto& c = m_ctx.spec.core;
+    return double(m_core_nodes.size()) * c.p_ox * c.p_of * c.core_mhz * 1e6;
+}
+
 void MeshPlatform::write_outputs(const run::OutputDir& out) const {
     nlohmann::json j = wv::to_json(m_map);
     const auto res = results();

@@ -99,6 +99,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     try {
         spec.sim.validate("sim");
+        spec.stats.validate("stats");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
