@@ -150,7 +150,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
         m_cores.back()->socket.bind(m_nis.back()->socket);
         m_nis.back()->set_sync_sink(m_cores.back().get());
     }
-    m_master = std::make_unique<asip::MasterCore>("master", *m_noc, node_of(spec.mesh.master), core_period,
+    m_master = std::make_unique<asip::MasterCore>("mesh", *m_noc, node_of(spec.mesh.master), core_period,
                                                   std::move(master_layers), ctx.ctrl, tracer);
     m_master->set_probe([this] { return router_link_flits(); });
     m_noc_stats = std::make_unique<noc::NocStats>(m_noc_group, m_noc->network());

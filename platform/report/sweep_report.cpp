@@ -67,8 +67,17 @@ void write_sweep_report(const std::string& dir) {
     std::set<std::string> stat_cols;
     std::map<std::string, std::string> folder_of;  // folder name -> path relative to dir
     std::size_t reports = 0;
+    // A row names its point by a folder name on the way to the point's output (points/0007/run):
+    // names shared by several points ("points", "run") identify none.
+    std::map<std::string, int> name_uses;
+    for (const auto& p : points)
+        for (fs::path a = p; a != d && a.has_filename(); a = a.parent_path()) {
+            ++name_uses[a.filename().string()];
+            folder_of[a.filename().string()] = fs::relative(p, d).string();
+        }
+    for (const auto& [n, uses] : name_uses)
+        if (uses > 1) folder_of.erase(n);
     for (const auto& p : points) {
-        folder_of[p.filename().string()] = fs::relative(p, d).string();
         try {
             write_report(p.string());
             ++reports;
