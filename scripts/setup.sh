@@ -2,8 +2,9 @@
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
 set -euo pipefail
+# chromium (headless) renders report.html in the report test; fonts-dejavu-core is its font.
 pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
-      libboost-program-options-dev catch2)
+      libboost-program-options-dev catch2 chromium fonts-dejavu-core)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -73,7 +73,9 @@ std::string render_page(const std::string& template_name, const std::string& tit
     // JSON inside <script>: "</" would end the element early.
     std::string js = data.dump();
     for (std::size_t p = 0; (p = js.find("</", p)) != std::string::npos; p += 3) js.replace(p, 2, "<\\/");
-    // Placeholders are filled from the last to the first, so no inserted text is searched.
+    // The shared head first (it holds the library placeholders); then the placeholders from the
+    // last to the first, so that no inserted text is searched.
+    put("<!--VP_HEAD-->", asset("page_head"));
     put("/*VP_DATA*/", js);
     put("<!--VP_STATIC-->", static_html);
     put("/*VP_VEGA_EMBED*/", asset("vega_embed"));

@@ -21,7 +21,7 @@ bool is_sweep_folder(const std::string& dir);
 
 // --- shared by the writers (report.cpp, report_data.cpp, sweep_report.cpp) ---
 
-// An embedded asset: "template", "sweep_template", "vega", "vega_lite", "vega_embed".
+// An embedded asset: "template", "sweep_template", "page_head", "vega", "vega_lite", "vega_embed".
 std::string asset(const std::string& name);
 // The page: a template with the libraries inlined, the static HTML and the data (JSON).
 std::string render_page(const std::string& template_name, const std::string& title, const std::string& static_html,
