@@ -85,13 +85,10 @@ void TimelineCounters::add(const stats::EpochSampler& s, const stats::Interval& 
         }
     }
     Point p{iv.t0, iv.t1, 0, 0};
-    bool any = false;
     for (const auto& [i, v] : iv.values) {
         if (m_role[i] == 1) p.bytes += v;
         if (m_role[i] == 2) p.queue_integral += v;
-        any = any || m_role[i] != 0;
     }
-    (void)any;
     m_points.push_back(p);
 }
 
