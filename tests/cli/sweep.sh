@@ -68,7 +68,7 @@ ok "--retry-failed reruns the 3 failed points only" "grep -q '(3 run now, 3 skip
 ok "a timed-out point makes the sweep exit 3" "[ $? -eq 3 ]"
 ok "summary: 1 done, 1 timed out" "grep -q '2 points: 1 done, 0 failed, 1 timed out' '$tmp/c.log'"
 ok "its row says timeout and why" "grep -q 'endless.json,timeout,,exceeded --point-timeout 1 s' '$tmp/c/sweep.csv'"
-ok "no vp-run of the sweep is left running" "! pgrep -f '$tmp/c/points' >/dev/null"
+ok "no vp-run of the sweep is left running" "! running_with '$tmp/c/points'"
 
 # 4. An interrupted sweep: the running point is recorded as killed, the others as not run;
 #    the resumed sweep runs exactly those.
@@ -80,7 +80,7 @@ kill -TERM $pid; wait $pid; rc=$?
 ok "SIGTERM ends the sweep with 128+15" "[ $rc -eq 143 ]"
 ok "the running point is recorded as killed, the 3 others as not run" \
    "[ \$(grep -c ',killed,,' '$tmp/k/sweep.csv') -eq 1 ] && [ \$(grep -c ',not run,,' '$tmp/k/sweep.csv') -eq 3 ]"
-ok "no vp-run of the sweep is left running" "! pgrep -f '$tmp/k/points' >/dev/null"
+ok "no vp-run of the sweep is left running" "! running_with '$tmp/k/points'"
 "$sweep" "$cfg" --param workload="$tmp/endless.json,$wl" --param dram.queue_depth=8,16 -j 2 --point-timeout 1 \
   --out "$tmp/k" 2>"$tmp/k2.log"
 ok "the resumed sweep runs the 4 unfinished points" "grep -q '4 points, 4 to run, 0 skipped' '$tmp/k2.log'"
@@ -152,5 +152,20 @@ fi
 # 10. scripts/sweep.sh, the README's form, still works.
 VP_RUN=$vp_run bash scripts/sweep.sh "$cfg" "$wl" --param dram.scheduler=fcfs,frfcfs -j 2 --out "$tmp/w" 2>/dev/null
 ok "scripts/sweep.sh runs a sweep" "[ $? -eq 0 ] && [ \$(wc -l < '$tmp/w/sweep.csv') -eq 3 ]"
+# 11. vp-report: charts for every varying statistic, and the Pareto front of two of them (checked
+#     by sort-and-scan over sweep.csv, independent of vp-report's pairwise test).
+"$bin/vp-report" "$tmp/a" --pareto sim_time_ns,max:dram.bandwidth 2>"$tmp/r.log"
+ok "vp-report exits 0" "[ $? -eq 0 ] && [ -s '$tmp/a/report/index.html' ]"
+n=$(grep -o '^vp-report: .*(\([0-9]*\) statistics x \([0-9]*\) parameters' "$tmp/r.log" | sed 's/.*(\([0-9]*\) statistics x \([0-9]*\).*/\1 \2/')
+ok "one chart per statistic and swept parameter ($n), plus the Pareto chart" \
+   "[ -n '$n' ] && [ \$(grep -c '<svg' '$tmp/a/report/index.html') -eq \$(( \$(echo $n | tr ' ' '*') + 1 )) ]"
+front=$(/usr/bin/python3 -c 'import csv, sys
+pts = sorted((float(r["sim_time_ns"]), -float(r["dram.bandwidth"]), r["point"]) for r in csv.DictReader(open(sys.argv[1])))
+best, last, out = float("inf"), None, []
+for x, y, p in pts:
+    if y < best or (x, y) == last: out.append(p); best, last = y, (x, y)
+print(" ".join(sorted(out)))' "$tmp/a/sweep.csv")
+ok "pareto.csv holds the non-dominated points ($front)" \
+   "[ -n '$front' ] && [ \"\$(tail -n +2 '$tmp/a/report/pareto.csv' | cut -d, -f1 | sort | tr '\n' ' ' | sed 's/ \$//')\" = '$front' ]"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,4 +1,4 @@
-# Shared by the vp-sweep tests (sourced): reading sweep.csv files.
+# Shared by the vp-sweep tests (sourced): reading sweep.csv files, finding processes.
 # no_wall CSV: the file without its wall-time column (the one column allowed to differ
 #   between backends and machines).
 # col CSV COLUMN KEYCOL KEY: the values of COLUMN in the rows whose KEYCOL equals KEY.
@@ -13,4 +13,19 @@ col() {
 path, column, keycol, key = sys.argv[1:5]
 for r in csv.DictReader(open(path)):
     if r[keycol] == key: print(r[column])' "$@"
+}
+# running_with STR: succeeds when a process (other than this check) has STR in its command
+#   line (reads /proc: pgrep is not on a minimal Debian).
+running_with() {
+  /usr/bin/python3 -c 'import os, sys
+me = os.getpid()
+for p in os.listdir("/proc"):
+    if p.isdigit() and int(p) != me:
+        try:
+            cmd = open("/proc/%s/cmdline" % p, "rb").read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if sys.argv[1] in cmd:
+            sys.exit(0)
+sys.exit(1)' "$1"
 }
