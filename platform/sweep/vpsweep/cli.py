@@ -286,7 +286,12 @@ def cmd_merge(argv):
         sweep.read_definition()
     except OSError as e:
         raise SweepError("%s: %s" % (a.dir, e.strerror))
-    final = a.final or (not sweep.locked_by_other() and not slurm.active_jobs(sweep, include_merge=False))
+    final = a.final
+    if not final:
+        try:
+            final = not sweep.locked_by_other() and not slurm.active_jobs(sweep, include_merge=False)
+        except SweepError as e:
+            log("note: %s; points that started and have no result are shown as running (--final: killed)" % e)
     counts = Merger(sweep).merge(final)
     log("%s; results in %s" % (summary_line(counts), sweep.path("sweep.csv")))
     return exit_code(counts) if final else 0

@@ -43,12 +43,16 @@ def submissions(sweep):
 
 
 def queued(job_ids):
-    """The jobs among job_ids that are still pending or running (array tasks included)."""
-    if not job_ids or not shutil.which("squeue"):
+    """The jobs among job_ids that are still pending or running (array tasks included), or
+    None when squeue could not say (controller unreachable)."""
+    if not job_ids:
         return []
+    if not shutil.which("squeue"):
+        return None
     r = _run(["squeue", "-h", "-o", "%F", "-j", ",".join(job_ids)])
     if r.returncode != 0:
-        return []  # "Invalid job id": every listed job has left the queue
+        # "Invalid job id specified": every listed job has left the queue.
+        return [] if "nvalid job id" in r.stderr else None
     return sorted({l.strip() for l in r.stdout.splitlines() if l.strip()})
 
 
@@ -58,7 +62,11 @@ def active_jobs(sweep, include_merge=True):
         ids.append(s["array_job"])
         if include_merge and s.get("merge_job"):
             ids.append(s["merge_job"])
-    return queued(ids)
+    q = queued(ids)
+    if q is None:
+        raise SweepError("%s holds Slurm submissions (jobs %s) and squeue cannot tell whether they are still "
+                         "queued; run this where squeue works" % (sweep.root, ", ".join(ids)))
+    return q
 
 
 def max_array_size():
@@ -139,7 +147,7 @@ def submit(sweep, ids, opts, task_cmd, merge_cmd, log):
 
 def wait_for(job_ids, stop, poll_s=1.0):
     """Polls squeue until the jobs have left the queue; False when `stop` was set first."""
-    while queued(job_ids):
+    while queued(job_ids) != []:   # None (squeue failed for a moment): keep polling
         if stop.wait(poll_s):
             return False
     return True
