@@ -40,7 +40,7 @@ params=(--param dram.scheduler=fcfs,frfcfs --param dram.queue_depth=4,8,16 --par
 
 # 1. Slurm and local give the same sweep.csv.
 timeout 300 "$bin/vp-sweep" configs/dram-ddr3.yaml small.json "${params[@]}" --backend slurm --points-per-task 3 -j 2 \
-  --time 10 --wait --out "$work/s1" 2>"$tmp/s1.log"
+  --partition debug --time 10 --mem 64M --wait --out "$work/s1" 2>"$tmp/s1.log"
 ok "slurm sweep exits 0" "[ $? -eq 0 ]"
 sub=$work/s1/slurm/1
 ok "one array of 4 tasks with 3 points each" \
@@ -51,6 +51,8 @@ comp=$tmp/slurm/log/jobcomp.log
 ok "the 4 array tasks completed with exit 0" \
    "[ \$(grep 'ArrayJobId=$array ' '$comp' | grep -c 'JobState=COMPLETED.* ExitCode=0:0') -eq 4 ]"
 ok "the merge job ran after them and completed" "grep -q 'JobId=$merge .*JobState=COMPLETED' '$comp'"
+ok "--partition, --time and --mem reached sbatch" \
+   "[ \$(grep 'ArrayJobId=$array ' '$comp' | grep -c 'Partition=debug TimeLimit=10 .*mem=64M') -eq 4 ]"
 ok "the merge job wrote the counts" "grep -q '12 points: 12 done' '$sub'/logs/merge-*.out"
 ok "the tasks ran the installed vp-run" "grep -q -- '--vp-run $bin/vp-run' '$sub/task.sh'"
 timeout 300 "$bin/vp-sweep" configs/dram-ddr3.yaml small.json "${params[@]}" -j 2 --out "$work/l1" 2>"$tmp/l1.log"
