@@ -68,6 +68,11 @@ void DramParams::validate(const std::string& k) const {
     require(standard != "ddr3" || bank_groups == 1, k + ".bank_groups", "DDR3 has no bank groups: expected 1");
     require(record_trace_format == "auto" || record_trace_format == "stl" || record_trace_format == "loadstore",
             k + ".record_trace_format", "expected auto, stl or loadstore");
+    if (!check_preset.empty() && !find_preset(check_preset)) {
+        std::string list;
+        for (const auto& n : preset_names()) list += (list.empty() ? "" : ", ") + n;
+        throw InputError(k + ".check_preset: unknown DRAM preset \"" + check_preset + "\" (known presets: " + list + ")");
+    }
     if (!record_trace.empty() && record_trace_format == "auto") {
         auto ends = [&](const char* e) {
             const std::string x(e);

@@ -48,6 +48,7 @@ struct DramParams {
 
     // Run options (read by the platform, not by the controller).
     bool check_protocol = false;       // run the independent command-legality checker; exit 3 on a violation
+    std::string check_preset;          // check against this preset's timing ("" = the configured timing)
     std::string record_trace;          // write the request stream to this file ("" = off)
     std::string record_trace_format = "auto";  // auto (by extension) | stl | loadstore
 

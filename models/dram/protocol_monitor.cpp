@@ -1,5 +1,7 @@
 #include "models/dram/protocol_monitor.h"
 
+#include "models/dram/dram_presets.h"
+
 namespace vp::dram {
 
 dramcheck::JedecParams ProtocolMonitor::jedec_params(const DramParams& p) {
@@ -9,24 +11,27 @@ dramcheck::JedecParams ProtocolMonitor::jedec_params(const DramParams& p) {
     j.bank_groups = p.bank_groups;
     j.banks_per_group = p.banks_per_group;
     j.burst_cycles = p.burst_length / 2;
-    j.CL = p.t.CL;
-    j.CWL = p.t.CWL;
-    j.tRCD = p.t.tRCD;
-    j.tRP = p.t.tRP;
-    j.tRAS = p.t.tRAS;
-    j.tRC = p.t.tRC;
-    j.tCCD_S = p.t.tCCD_S;
-    j.tCCD_L = p.t.tCCD_L;
-    j.tRRD_S = p.t.tRRD_S;
-    j.tRRD_L = p.t.tRRD_L;
-    j.tFAW = p.t.tFAW;
-    j.tWR = p.t.tWR;
-    j.tWTR_S = p.t.tWTR_S;
-    j.tWTR_L = p.t.tWTR_L;
-    j.tRTP = p.t.tRTP;
-    j.tRTRS = p.t.tRTRS;
-    j.tRFC = p.t.tRFC;
-    j.tREFI = p.t.tREFI;
+    // The numbers the stream must meet: the configured ones, or a preset's (dram.check_preset).
+    const DramPreset* ref = p.check_preset.empty() ? nullptr : find_preset(p.check_preset);
+    const DramTiming& t = ref ? ref->t : p.t;
+    j.CL = t.CL;
+    j.CWL = t.CWL;
+    j.tRCD = t.tRCD;
+    j.tRP = t.tRP;
+    j.tRAS = t.tRAS;
+    j.tRC = t.tRC;
+    j.tCCD_S = t.tCCD_S;
+    j.tCCD_L = t.tCCD_L;
+    j.tRRD_S = t.tRRD_S;
+    j.tRRD_L = t.tRRD_L;
+    j.tFAW = t.tFAW;
+    j.tWR = t.tWR;
+    j.tWTR_S = t.tWTR_S;
+    j.tWTR_L = t.tWTR_L;
+    j.tRTP = t.tRTP;
+    j.tRTRS = t.tRTRS;
+    j.tRFC = t.tRFC;
+    j.tREFI = t.tREFI;
     j.refresh = p.refresh;
     return j;
 }

@@ -71,6 +71,7 @@ void bind(V& v, dram::DramParams& p) {
     v.field("refresh", p.refresh);
     v.field("max_request_bytes", p.max_request_bytes);
     v.field("check_protocol", p.check_protocol);
+    v.field("check_preset", p.check_preset);
     v.field("record_trace", p.record_trace);
     v.field("record_trace_format", p.record_trace_format);
     v.section("timing", [&](auto& s) { bind(s, p.t); });

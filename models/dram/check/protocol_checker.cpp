@@ -1,6 +1,7 @@
 #include "models/dram/check/protocol_checker.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace vp::dramcheck {
 
@@ -37,7 +38,9 @@ std::string ProtocolChecker::describe(const Cmd& c) const {
     s += ") at cycle " + std::to_string(c.cycle);
     if (m_tck_ps) {
         const std::uint64_t ps = c.cycle * m_tck_ps;
-        s += " (" + std::to_string(ps / 1000) + "." + std::to_string(ps % 1000 / 100) + " ns)";
+        char frac[8];
+        std::snprintf(frac, sizeof frac, "%03u", unsigned(ps % 1000));
+        s += " (" + std::to_string(ps / 1000) + "." + frac + " ns)";
     }
     return s;
 }
