@@ -8,8 +8,6 @@ namespace vp::dram {
 namespace {
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 // m_scan bits, per bank, valid during one FR-FCFS scan.
-constexpr std::uint8_t kBlocked = 1;   // an older request to another row waits and the cap is reached
-constexpr std::uint8_t kOlderHit = 2;  // an older row hit could not issue this cycle
 constexpr std::uint8_t kQueuedHit = 4;  // some queued request hits the open row
 }  // namespace
 
@@ -38,7 +36,7 @@ void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned by
     std::uint64_t first = addr / bb * bb;
     std::uint64_t last = (addr + bytes - 1) / bb * bb;
     Request r{tag,   write, addr, addr + bytes, first, unsigned((last - first) / bb + 1), bytes,
-              accept + 1 + m_p.frontend_latency_ck, m_map.decode(first)};
+              accept + 1 + m_p.frontend_latency_ck, m_next_seq++, m_map.decode(first)};
     m_queue.push_back(r);
     m_c.max_occupancy = std::max<std::uint64_t>(m_c.max_occupancy, m_queue.size());
 }
@@ -94,7 +92,7 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
     }
     const Command c = write ? (auto_pre ? Command::Wra : Command::Wr) : (auto_pre ? Command::Rda : Command::Rd);
     issue(c, a, a.row, now);
-    ++b.columns;
+    if (idx > 0) ++m_bypass;
     if (auto_pre) {
         b.open_row = -1;
         ++m_c.precharges;
@@ -177,50 +175,45 @@ bool DramChannel::step(std::uint64_t now) {
     if (refresh_step(now)) return true;
     if (m_queue.empty()) return false;
     const bool frfcfs = m_p.scheduler == Scheduler::FrFcfs;
-    const bool cap = frfcfs && m_p.starvation_cap > 0;
-    const std::size_t n = frfcfs ? m_queue.size() : 1;
-    std::fill(m_scan.begin(), m_scan.end(), 0);
+    if (m_queue.front().seq != m_front_seq) {
+        m_front_seq = m_queue.front().seq;
+        m_bypass = 0;
+    }
+    // Starvation cap: once younger requests have issued this many column commands while
+    // the oldest waited, only the oldest may go until it has been served.
+    const bool capped = frfcfs && m_p.starvation_cap > 0 && m_bypass >= m_p.starvation_cap;
+    if (capped && m_bypass == m_p.starvation_cap) {
+        ++m_c.starvation_caps;
+        ++m_bypass;  // count each capped request once
+    }
+    const std::size_t n = frfcfs && !capped ? m_queue.size() : 1;
     bool hits_known = false;  // kQueuedHit is filled in lazily, once per step
     std::size_t other = n;
     Command other_cmd = Command::Act;
-    bool other_capped = false;
     for (std::size_t i = 0; i < n; ++i) {
         const Request& r = m_queue[i];
         if (r.ready > now || m_ranks[r.cur.rank].refresh_pending) continue;
         const std::size_t bi = bank_index(r.cur);
         const Command c = needed(r);
         if (c == Command::Rd || c == Command::Wr) {  // first ready: the oldest legal row hit wins
-            if (cap && (m_scan[bi] & kBlocked)) continue;
             if (earliest(r.cur, c) <= now && !hazard(i)) {
                 issue_column(i, now);
                 return true;
             }
-            if (cap) m_scan[bi] |= kOlderHit;
             continue;
         }
-        bool capped = false;
-        if (c == Command::Pre && frfcfs) {
-            if (cap && m_banks[bi].columns >= m_p.starvation_cap) {
-                // Starvation cap: younger row hits of this bank stop overtaking this request;
-                // its PRE waits only for older hits.
-                m_scan[bi] |= kBlocked;
-                if (m_scan[bi] & kOlderHit) continue;
-                capped = true;
-            } else {
-                if (other != n || earliest(r.cur, c) > now) continue;
-                if (!hits_known) {
-                    for (const Request& q : m_queue)
-                        if (bank(q.cur).open_row == std::int64_t(q.cur.row)) m_scan[bank_index(q.cur)] |= kQueuedHit;
-                    hits_known = true;
-                }
-                if (m_scan[bi] & kQueuedHit) continue;  // FR-FCFS never closes a row that queued requests still hit
+        if (other != n || earliest(r.cur, c) > now) continue;
+        if (c == Command::Pre && frfcfs && !capped) {
+            if (!hits_known) {
+                std::fill(m_scan.begin(), m_scan.end(), 0);
+                for (const Request& q : m_queue)
+                    if (bank(q.cur).open_row == std::int64_t(q.cur.row)) m_scan[bank_index(q.cur)] |= kQueuedHit;
+                hits_known = true;
             }
+            if (m_scan[bi] & kQueuedHit) continue;  // FR-FCFS never closes a row that queued requests still hit
         }
-        if (other == n && earliest(r.cur, c) <= now) {
-            other = i;
-            other_cmd = c;
-            other_capped = capped;
-        }
+        other = i;
+        other_cmd = c;
     }
     if (other == n) return false;
     Request& r = m_queue[other];
@@ -228,11 +221,9 @@ bool DramChannel::step(std::uint64_t now) {
     if (other_cmd == Command::Act) {
         issue(Command::Act, r.cur, r.cur.row, now);
         b.open_row = std::int64_t(r.cur.row);
-        b.columns = 0;
         r.did_act = true;
         ++m_c.activates;
     } else {
-        if (other_capped && row_has_pending_hit(r.cur, m_queue.size())) ++m_c.starvation_caps;
         issue(Command::Pre, r.cur, std::uint64_t(b.open_row), now);
         b.open_row = -1;
         r.did_pre = true;

@@ -6,9 +6,11 @@
 // Each step(now) issues at most one command (the command bus carries one command per
 // tCK, a row of the timing table): a pending refresh first, then (FR-FCFS) the oldest
 // request whose column command is legal now, else the oldest request whose PRE or ACT is
-// legal now; FCFS only looks at the oldest request. A request accepted in cycle t is
-// schedulable from cycle t + 1 (+ frontend_latency_ck): the scheduler decides cycle t's
-// command from the queue as it stood when cycle t began. When nothing is legal,
+// legal now; FCFS only looks at the oldest request. Once younger requests have issued
+// starvation_cap column commands while the oldest waited, only the oldest may go.
+// A request accepted in cycle t is schedulable from cycle t + 1 (+ frontend_latency_ck):
+// the scheduler decides cycle t's command from the queue as it stood when cycle t began.
+// When nothing is legal,
 // next_wake() tells the first cycle at which something becomes legal, so idle cycles
 // cost nothing. Every inter-command constraint comes from the TimingTable.
 #include <cstdint>
@@ -27,7 +29,7 @@ struct ChannelCounters {
     std::uint64_t bytes_read = 0, bytes_written = 0;
     std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // per burst
     std::uint64_t activates = 0, precharges = 0, refreshes = 0;
-    std::uint64_t starvation_caps = 0;       // PREs issued because the starvation cap stopped row hits
+    std::uint64_t starvation_caps = 0;       // requests served first because the starvation cap was reached
     std::uint64_t data_bus_busy_cycles = 0;
     std::uint64_t occupancy_integral = 0;  // sum over cycles of queue length
     std::uint64_t max_occupancy = 0;
@@ -70,12 +72,12 @@ private:
         unsigned bursts_left;
         unsigned bytes;
         std::uint64_t ready;       // first cycle the scheduler may consider it
+        std::uint64_t seq;         // arrival number
         DramAddress cur;
         bool did_pre = false, did_act = false;
     };
     struct Bank {
         std::int64_t open_row = -1;
-        unsigned columns = 0;  // column commands since the ACT (starvation cap)
     };
     struct Rank {
         std::uint64_t refresh_due = 0;
@@ -105,8 +107,11 @@ private:
     std::vector<Bank> m_banks;
     std::vector<Rank> m_ranks;
     std::vector<Completion> m_done;
-    std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (starvation cap)
+    std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (queued row hits)
     std::uint64_t m_bus_free = 0;
+    std::uint64_t m_next_seq = 0;
+    std::uint64_t m_front_seq = ~std::uint64_t(0);  // the oldest request the bypass count belongs to
+    unsigned m_bypass = 0;  // column commands of younger requests since it became the oldest
     std::uint64_t m_last_account = 0;
     CommandObserver* m_obs = nullptr;
     ChannelCounters m_c;

@@ -61,7 +61,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                    sum_over(m_channels, [](const ChannelCounters& c) { return c.precharges; })),
       m_refreshes(m_stats, "refreshes", "REF commands", "count",
                   sum_over(m_channels, [](const ChannelCounters& c) { return c.refreshes; })),
-      m_starvation_caps(m_stats, "starvation_caps", "PREs forced by the starvation cap while row hits still queued",
+      m_starvation_caps(m_stats, "starvation_caps", "oldest requests served first because younger ones reached the starvation cap",
                         "count", sum_over(m_channels, [](const ChannelCounters& c) { return c.starvation_caps; })),
       m_busy_cycles(m_stats, "data_bus_busy_cycles", "cycles the data bus transferred data (all channels)", "tCK",
                     sum_over(m_channels, [](const ChannelCounters& c) { return c.data_bus_busy_cycles; })),

@@ -22,7 +22,10 @@ struct DramTiming {
 };
 
 // Defaults of the controller (not of the device, which the preset gives).
-constexpr unsigned kDefaultStarvationCap = 4;  // row hits before an older conflict wins (Ramulator 2.1 ClosedCAP cap)
+// Column commands that younger requests may issue while the oldest request waits (FR-FCFS
+// starvation cap). 16 is Ramulator's FRFCFS_Cap value; DRAMSys has no cap, Ramulator 2.1
+// only ClosedCAP (4 column accesses per activation), see docs/dram.md.
+constexpr unsigned kDefaultStarvationCap = 16;
 
 struct DramParams {
     std::string preset = "ddr3-1600";  // fills the fields below; explicit keys override
@@ -40,8 +43,8 @@ struct DramParams {
     // Extra cycles between acceptance and the scheduler, beyond the acceptance cycle itself:
     // a request accepted in cycle t is schedulable from t + 1 + frontend_latency_ck.
     unsigned frontend_latency_ck = 0;
-    // FR-FCFS: once a bank has served this many column commands since its ACT, younger
-    // row hits no longer overtake an older request to another row of that bank (0: no cap).
+    // FR-FCFS: once younger requests have issued this many column commands while the oldest
+    // request waited, only the oldest may issue until it is served (0: no cap).
     unsigned starvation_cap = kDefaultStarvationCap;
     bool refresh = true;
     unsigned max_request_bytes = 4096; // largest single transaction accepted

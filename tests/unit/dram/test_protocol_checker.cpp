@@ -191,5 +191,5 @@ TEST_CASE("checker: the report names the rule, both commands and their times", "
     CHECK(v.message.find("RD (channel 0, rank 0, bank group 2, bank 9, row 77") != std::string::npos);
     CHECK(v.message.find("WR (channel 0, rank 0, bank group 2, bank 9, row 77, column 0) at cycle 20") !=
           std::string::npos);
-    CHECK(v.message.find("36.6 ns") != std::string::npos);  // 44 x 0.833 ns
+    CHECK(v.message.find("at cycle 44 (36.652 ns)") != std::string::npos);  // 44 x 0.833 ns
 }
