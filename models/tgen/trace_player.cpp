@@ -35,6 +35,7 @@ TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::u
       m_mismatches(m_stats, "data_mismatches", "read bytes that differ from the trace's last write", "count"),
       m_errors(m_stats, "error_responses", "responses with an error status", "count"),
       m_latency(m_stats, "latency", "request issue to response, seen by the initiator", "ns", 5.0, 400),
+      m_read_latency(m_stats, "read_latency", "read issue to response, seen by the initiator", "ns", 5.0, 400),
       m_bandwidth(m_stats, "bandwidth", "bytes / (last response - first issue)", "GB/s", [this]() {
           double t = double(m_last_ps - m_first_ps) * 1e-12;
           return t > 0 ? double(m_bytes.value()) / t * 1e-9 : 0.0;
@@ -115,6 +116,7 @@ void TracePlayer::on_response(tlm_generic_payload& t) {
     }
     m_last_ps = now_ps();
     m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
+    if (t.is_read()) m_read_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
     slot->trans = nullptr;
     t.release();
     --m_outstanding;

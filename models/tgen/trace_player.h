@@ -66,7 +66,7 @@ private:
 
     stats::Group m_stats;
     stats::Counter m_issued, m_completed, m_reads, m_writes, m_bytes, m_mismatches, m_errors;
-    stats::Histogram m_latency;
+    stats::Histogram m_latency, m_read_latency;
     stats::Formula m_bandwidth;
     trace::Signal* m_sig_outstanding = nullptr;
 };
