@@ -234,7 +234,11 @@ bool DramChannel::step(std::uint64_t now) {
 
 std::uint64_t DramChannel::next_wake(std::uint64_t now) const {
     std::uint64_t w = refresh_wake(now);
-    const std::size_t n = m_p.scheduler == Scheduler::Fcfs ? std::min<std::size_t>(1, m_queue.size()) : m_queue.size();
+    // While the starvation cap holds, only the oldest request may go: wake for it alone.
+    const bool capped = m_p.starvation_cap > 0 && !m_queue.empty() && m_queue.front().seq == m_front_seq &&
+                        m_bypass >= m_p.starvation_cap;
+    const std::size_t n = m_p.scheduler == Scheduler::Fcfs || capped ? std::min<std::size_t>(1, m_queue.size())
+                                                                      : m_queue.size();
     for (std::size_t i = 0; i < n; ++i) {
         const Request& r = m_queue[i];
         if (m_ranks[r.cur.rank].refresh_pending) continue;  // refresh_wake covers the rank
