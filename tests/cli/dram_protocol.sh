@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dram.check_protocol: the independent JEDEC checker inside vp-run. It finds nothing on
-# the controller's own commands (dram, nmp and vta platforms); a controller made faster
+# the controller's own commands (dram, nmp, vta and mesh platforms); a controller made faster
 # than its speed bin (tRCD 9 instead of 10, checked against ddr3-1600) stops with exit 3
 # and a message naming the rule, both commands and their times. Waveforms show the
 # commands and bank states without changing any statistic.
@@ -27,6 +27,8 @@ done
 ok "nmp platform: no violation" "[ $? -eq 0 ]"
 "$vp_run" "$root/configs/vta.yaml" "$root/workloads/vta/matmul_16x16.json" --out "$tmp/v" --quiet --set dram.check_protocol=true
 ok "vta platform: no violation" "[ $? -eq 0 ]"
+"$vp_run" "$root/configs/mesh-3x1.yaml" "$root/workloads/lenet5.json" --out "$tmp/m" --quiet --set dram.check_protocol=true
+ok "mesh platform: no violation" "[ $? -eq 0 ]"
 
 err=$("$vp_run" "$root/configs/dram-ddr3.yaml" "$tmp/mix.json" --out "$tmp/bad" --quiet --set dram.check_protocol=true \
       --set dram.timing.tRCD=9 --set dram.check_preset=ddr3-1600 2>&1)
