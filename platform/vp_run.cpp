@@ -130,6 +130,9 @@ int run_main(const Options& o) {
     run::OutputDir out(o.out);
     const std::string resolved = config::to_yaml(spec);
     out.write("config.yaml", resolved);
+    // A relative dram.record_trace is written into the output folder, with the other outputs.
+    if (!spec.dram.record_trace.empty() && spec.dram.record_trace[0] != '/')
+        spec.dram.record_trace = out.file(spec.dram.record_trace);
 
     stats::Registry registry;
     trace::Tracer tracer(spec.trace);
