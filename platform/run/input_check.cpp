@@ -17,6 +17,7 @@ const char* kind_name(workload::WorkloadKind k) {
     case workload::WorkloadKind::Traffic: return "traffic";
     case workload::WorkloadKind::VtaIr: return "vta_ir";
     case workload::WorkloadKind::NocTraffic: return "noc_traffic";
+    case workload::WorkloadKind::DramTrace: return "dram_trace";
     }
     return "?";
 }
@@ -29,7 +30,8 @@ void check_workload_kind(const config::PlatformSpec& spec, const workload::Workl
     const char* wants = nullptr;
     switch (spec.kind) {
     case PlatformKind::Dram:
-        if (k != WorkloadKind::Traffic) wants = "traffic workloads (\"kind\": \"traffic\")";
+        if (k != WorkloadKind::Traffic && k != WorkloadKind::DramTrace)
+            wants = "traffic workloads (\"kind\": \"traffic\") and DRAM traces (\"kind\": \"dram_trace\")";
         break;
     case PlatformKind::Nmp:
     case PlatformKind::Mesh:
