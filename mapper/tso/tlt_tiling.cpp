@@ -59,7 +59,9 @@ ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, con
             for (int t = 0; t < n_tle; ++t)
                 rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
             const u64 tn_max = std::min<u64>(u64(c.N), mb0 / (th * tl * eb));
-            const u64 m_out = mb2 / (u64(t_r) * u64(t_c) * eb);
+            // IS keeps the partial sums of every filter of the TLT in MB2 (Fig. 4).
+            if (q == TltSchedule::IS && m_all * u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
+            const u64 m_out = q == TltSchedule::IS ? m_all : mb2 / (u64(t_r) * u64(t_c) * eb);
             // Bound: no tile of this (T_R, T_C) costs less than counts(T_N = N, T_M = its
             // largest value over all T_N): IN passes and nmp_conv2d count fall with T_M and
             // T_N, W bursts sum ceil(n_k*x) >= ceil(N*x), every other term is fixed here, and
@@ -67,21 +69,14 @@ ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, con
             if (best.found) {
                 const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? u64(c.N) : 1) * rs * eb)});
                 if (m_hi < 1) continue;
-                const u64 t_m_lb = q == TltSchedule::IS ? m_all : m_hi;
-                const CostCounts lb = m.counts(q, c.N, int(t_m_lb), rc);
+                const CostCounts lb = m.counts(q, c.N, int(m_hi), rc);
                 if (cost_times(lb, hw, dram).total_s >= best.times.total_s) continue;
             }
             for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
                 const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : t_n;
                 const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
-                u64 t_m;
-                if (q == TltSchedule::IS) {
-                    if (m_lim < m_all) break;  // the W bound only tightens with T_N
-                    t_m = m_all;
-                } else {
-                    if (m_lim < 1) break;
-                    t_m = m_lim;  // largest T_M is optimal (see header)
-                }
+                if (m_lim < 1) break;  // the W bound only tightens with T_N
+                const u64 t_m = m_lim;  // largest T_M is optimal (see header)
                 const CostCounts k = m.counts(q, int(t_n), int(t_m), rc);
                 consider(best, m, q, make_tile(m, int(t_m), int(t_n), t_r, t_c), k, dram, hw);
             }

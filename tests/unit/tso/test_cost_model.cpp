@@ -23,7 +23,7 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
         t.t_r = uni(1, m.max_rows());
         t.t_c = uni(1, c.Q);
         t.t_n = uni(1, c.N);
-        t.t_m = q == TltSchedule::IS ? m.max_tlt_filters() : uni(1, m.max_tlt_filters());
+        t.t_m = uni(1, m.max_tlt_filters());
         t.t_h = m.t_h(t.t_r);
         t.t_l = m.t_l(t.t_c);
         // Memory fit is irrelevant to the counting; check every tile.
