@@ -16,9 +16,12 @@ json to_json(const NmpParams& hw) {
                 {"macs_per_cycle", hw.macs_per_cycle},
                 {"clock_mhz", hw.clock_mhz},
                 {"burst_bytes", hw.burst_bytes},
-                {"dram_bw_bytes_per_s", hw.dram_bw_bytes_per_s},
-                {"cas_ns", hw.cas_ns},
-                {"sw_cycles_per_instr", hw.sw_cycles_per_instr}};
+                {"sw_cycles_per_instr", hw.sw_cycles_per_instr},
+                {"dma_max_outstanding", hw.dma_max_outstanding},
+                {"dma_txn_bytes", hw.txn_bytes()},
+                {"dram", {{"preset", hw.dram.preset}, {"tck_ns", hw.dram.tck_ns}, {"burst_bytes", hw.dram.burst_bytes},
+                          {"cas_ns", hw.dram.cas_ns()}, {"peak_bw_bytes_per_s", hw.dram.peak_bw_bytes_per_s},
+                          {"banks", hw.dram.banks}, {"row_bytes", hw.dram.row_bytes}}}};
 }
 
 namespace {

@@ -25,7 +25,7 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
       m_store_cycles(m_stats, "store_cycles", "cycles the controller waited for DMA stores (OUT)", "cycles"),
       m_barrier_cycles(m_stats, "barrier_cycles", "cycles at the end of a layer waiting for the other TLEs",
                        "cycles") {
-    m_dma = std::make_unique<DmaEngine>("dma", p.dma_max_outstanding, p.txn_bytes(), pool, m_stats, tracer);
+    m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, tracer);
     for (int j = 0; j < p.arch.n_tlt; ++j) {
         const std::string tn = "tlt[" + std::to_string(j) + "]";
         m_tlts.push_back(std::make_unique<Tlt>(m_stats, tn, p.arch));

@@ -82,11 +82,9 @@ void bind(V& v, nmp::NmpModelParams& p) {
     v.field("macs_per_cycle", a.macs_per_cycle);
     v.field("clock_mhz", a.clock_mhz);
     v.field("burst_bytes", a.burst_bytes);
-    v.field("dram_bw_bytes_per_s", a.dram_bw_bytes_per_s);
-    v.field("cas_ns", a.cas_ns);
     v.field("sw_cycles_per_instr", a.sw_cycles_per_instr);
-    v.field("dma_max_outstanding", p.dma_max_outstanding);
-    v.field("dma_txn_bytes", p.dma_txn_bytes);
+    v.field("dma_max_outstanding", a.dma_max_outstanding);
+    v.field("dma_txn_bytes", a.dma_txn_bytes);
     v.field("dram_base", p.dram_base);
 }
 

@@ -6,6 +6,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
+#include "platform/config/hw_figures.h"
 
 namespace vp::config {
 
@@ -97,6 +98,8 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.noc.height = std::uint32_t(std::max(spec.mesh.height, 0));
     spec.noc.flit_width_bits = std::uint32_t(std::max(spec.mesh.packet.flit_bits, 0));
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
+    // One source of hardware figures: the mappers see the DRAM the simulation uses.
+    spec.nmp.arch.dram = dram_figures(spec.dram);
     try {
         spec.sim.validate("sim");
         spec.trace.validate("trace");

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "mapper/tso/tso.h"
+#include "platform/config/hw_figures.h"
 
 using namespace vp::mapper;
 using namespace vp::mapper::tso;
@@ -40,6 +41,7 @@ const Shape kShapes[] = {
 int sc_main(int, char**) {
     int fails = 0;
     NmpParams hw;
+    hw.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
     for (const Shape& s : kShapes) {
         Layer l;
         l.name = s.name;

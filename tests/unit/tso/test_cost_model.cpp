@@ -60,7 +60,7 @@ TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once",
     l.R = l.S = 3;
     l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
     const ConvShape c = make_conv_shape(l, 2);
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     for (TleSlicing p : kAllSlicings) {
         ConvCostModel m(c, hw, p);
         Tile t{3, 4, 5, 7, m.t_h(5), m.t_l(7)};

@@ -76,7 +76,7 @@ TEST_CASE("pruned search equals brute force on real layers", "[tso][search]") {
         {"yolov3_13x13_3x3", 256, 512, 13, 13, 3, 3, 1, 1, 1},
         {"mobilenetv2_dw_s2", 144, 144, 56, 56, 3, 3, 2, 1, 144},
     };
-    NmpParams hw;  // seed defaults
+    NmpParams hw = tso_test::seed_hw();  // seed defaults
     for (const L& x : layers) {
         Layer l;
         l.name = x.name;

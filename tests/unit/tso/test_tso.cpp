@@ -1,6 +1,8 @@
 // Algorithm 19 over networks: deduplication, threads, fixed modes, JSON, errors.
 #include <catch2/catch.hpp>
 
+#include "tso_test_util.h"
+
 #include <sstream>
 
 #include "mapper/common/errors.h"
@@ -34,7 +36,7 @@ Network small_net() {
 
 TEST_CASE("TSO maps every conv and fc, dedups equal shapes, MACs match", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     TsoOptions opt;
     const TsoResult r = run_tso(net, hw, opt);
     REQUIRE(r.convs.size() == 5);
@@ -56,7 +58,7 @@ TEST_CASE("TSO maps every conv and fc, dedups equal shapes, MACs match", "[tso][
 
 TEST_CASE("TSO result does not depend on the thread count", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     TsoOptions one, two;
     two.threads = 2;
     CHECK(to_json(run_tso(net, hw, one)).dump() != "");
@@ -69,7 +71,7 @@ TEST_CASE("TSO result does not depend on the thread count", "[tso][net]") {
 
 TEST_CASE("fixed modes restrict the choice and never beat the free search", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     const TsoResult free = run_tso(net, hw, TsoOptions{});
     for (TleSlicing p : kAllSlicings) {
         TsoOptions o;
@@ -93,7 +95,7 @@ TEST_CASE("fixed modes restrict the choice and never beat the free search", "[ts
 
 TEST_CASE("burst-aware mapping is never slower under the burst model", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     TsoOptions nb;
     nb.dram_model = DramModel::NoBurst;
     const TsoResult rb = run_tso(net, hw, TsoOptions{});
@@ -107,7 +109,7 @@ TEST_CASE("burst-aware mapping is never slower under the burst model", "[tso][ne
 }
 
 TEST_CASE("JSON and table output", "[tso][net]") {
-    const TsoResult r = run_tso(small_net(), NmpParams{}, TsoOptions{});
+    const TsoResult r = run_tso(small_net(), tso_test::seed_hw(), TsoOptions{});
     const auto j = to_json(r);
     CHECK(j.at("mapper") == "tso");
     REQUIRE(j.at("convs").size() == 5);
@@ -124,7 +126,7 @@ TEST_CASE("JSON and table output", "[tso][net]") {
 
 TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     hw.n_tle = 0;
     CHECK_THROWS_AS(run_tso(net, hw, TsoOptions{}), vp::InputError);
     try {
@@ -132,7 +134,7 @@ TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     } catch (const vp::InputError& e) {
         CHECK(std::string(e.what()).find("nmp.n_tle") != std::string::npos);
     }
-    NmpParams tiny;
+    NmpParams tiny = tso_test::seed_hw();
     tiny.mb0_bytes = 16;  // a 3x3 16-bit window needs 18 B
     CHECK_THROWS_AS(run_tso(net, tiny, TsoOptions{}), vp::InputError);
     try {
@@ -147,7 +149,7 @@ TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     CHECK_THROWS_AS(make_conv_shape(zero, 2), vp::InputError);
     TsoOptions bad;
     bad.threads = 0;
-    CHECK_THROWS_AS(run_tso(net, NmpParams{}, bad), vp::InputError);
+    CHECK_THROWS_AS(run_tso(net, tso_test::seed_hw(), bad), vp::InputError);
     CHECK_THROWS_AS(parse_slicing("KSOFM", "x"), vp::InputError);
     CHECK(parse_slicing("KS&OFM", "x") == TleSlicing::KS_OFM);
 }
