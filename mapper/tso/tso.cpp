@@ -34,6 +34,19 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
     ConvMapping r;
     r.conv = conv;
     r.layer_name = conv.name;
+    if (opt.fixed_tile) {  // one given choice, no search
+        const Tile& t = *opt.fixed_tile;
+        r.best = evaluate_choice(conv, hw, *opt.fixed_slicing, *opt.fixed_schedule, t, opt.dram_model);
+        if (!r.best.found)
+            throw InputError("layer \"" + conv.name + "\": tso.fixed_tile " + std::to_string(t.t_m) + "," +
+                             std::to_string(t.t_n) + "," + std::to_string(t.t_r) + "," + std::to_string(t.t_c) +
+                             " (T_M,T_N,T_R,T_C) does not fit the layer or the TLT memories under " +
+                             to_string(*opt.fixed_slicing) + "/" + to_string(*opt.fixed_schedule));
+        r.candidates_s[int(r.best.slicing)][int(r.best.schedule)] = r.best.times.total_s;
+        r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
+        for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
+        return r;
+    }
     r.best = search(conv, hw, opt.dram_model, opt.fixed_slicing, opt.fixed_schedule, fn, r.candidates_s);
     if (!r.best.found && (opt.fixed_slicing || opt.fixed_schedule)) {
         r.fallback = true;
@@ -77,6 +90,8 @@ ConvMapping map_conv_brute_force(const ConvShape& conv, const NmpParams& hw, con
 TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt) {
     hw.validate("nmp");
     if (opt.threads < 1 || opt.threads > 1024) throw InputError("tso.threads: expected an integer in [1, 1024]");
+    if (opt.fixed_tile && (!opt.fixed_slicing || !opt.fixed_schedule))
+        throw InputError("tso.fixed_tile: needs tso.fixed_slicing and tso.fixed_schedule");
     TsoResult res;
     res.network = net.name;
     res.precision_bits = net.precision_bits;

@@ -73,6 +73,9 @@ struct TsoOptions {
     DramModel dram_model = DramModel::Burst;
     std::optional<TleSlicing> fixed_slicing;   // ablation: fix PART_TLE (paper's "fixed TLE")
     std::optional<TltSchedule> fixed_schedule; // ablation: fix PART_TLT (paper's "fixed TLT")
+    // With fixed_slicing and fixed_schedule: map every conv with exactly this tile (T_M,
+    // T_N, T_R, T_C; t_h, t_l ignored). Used to simulate one candidate on its own.
+    std::optional<Tile> fixed_tile;
     int threads = 1;                           // OpenMP threads (Algorithm 19)
 };
 

@@ -95,6 +95,7 @@ void bind(V& v, TsoConfig& t) {
                                              {"noburst", mapper::tso::DramModel::NoBurst}});
     v.field("fixed_slicing", t.fixed_slicing);
     v.field("fixed_schedule", t.fixed_schedule);
+    v.field("fixed_tile", t.fixed_tile);
 }
 
 template <typename V>

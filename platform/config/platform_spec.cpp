@@ -1,6 +1,7 @@
 #include "platform/config/platform_spec.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -27,9 +28,30 @@ void SimParams::validate(const std::string& k) const {
     if (threads < 1 || threads > 256) throw InputError(k + ".threads: expected 1..256");
 }
 
+namespace {
+mapper::tso::Tile parse_tile(const std::string& s, const std::string& what) {
+    int v[4] = {0, 0, 0, 0};
+    char extra = 0;
+    if (std::sscanf(s.c_str(), "%d,%d,%d,%d%c", &v[0], &v[1], &v[2], &v[3], &extra) != 4 || v[0] < 1 || v[1] < 1 ||
+        v[2] < 1 || v[3] < 1)
+        throw InputError(what + ": expected none or four positive integers \"T_M,T_N,T_R,T_C\", found \"" + s + "\"");
+    mapper::tso::Tile t;
+    t.t_m = v[0];
+    t.t_n = v[1];
+    t.t_r = v[2];
+    t.t_c = v[3];
+    return t;
+}
+}  // namespace
+
 void TsoConfig::validate(const std::string& k) const {
     if (fixed_slicing != "none") mapper::tso::parse_slicing(fixed_slicing, k + ".fixed_slicing");
     if (fixed_schedule != "none") mapper::tso::parse_schedule(fixed_schedule, k + ".fixed_schedule");
+    if (fixed_tile != "none") {
+        parse_tile(fixed_tile, k + ".fixed_tile");
+        if (fixed_slicing == "none" || fixed_schedule == "none")
+            throw InputError(k + ".fixed_tile: needs " + k + ".fixed_slicing and " + k + ".fixed_schedule");
+    }
 }
 
 mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
@@ -37,6 +59,7 @@ mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
     o.dram_model = dram_model;
     if (fixed_slicing != "none") o.fixed_slicing = mapper::tso::parse_slicing(fixed_slicing, "tso.fixed_slicing");
     if (fixed_schedule != "none") o.fixed_schedule = mapper::tso::parse_schedule(fixed_schedule, "tso.fixed_schedule");
+    if (fixed_tile != "none") o.fixed_tile = parse_tile(fixed_tile, "tso.fixed_tile");
     o.threads = int(threads);
     return o;
 }

@@ -36,6 +36,7 @@ struct TsoConfig {
     mapper::tso::DramModel dram_model = mapper::tso::DramModel::Burst;
     std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM
     std::string fixed_schedule = "none";  // none | IS | OS | WS
+    std::string fixed_tile = "none";      // none | "T_M,T_N,T_R,T_C" (needs both fixed_* above)
     void validate(const std::string& prefix) const;
     mapper::tso::TsoOptions options(unsigned threads) const;
 };
