@@ -136,6 +136,22 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
         k.out_bytes += Mt * rows * u64(c.Q) * eb;
         k.out_bursts += Mt * r.out_bursts_f;
         k.mac_cycles = std::max(k.mac_cycles, r.mac_cyc_ch_f * N * mmax);
+        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
+        const u64 act = base > 0 ? n_tlt : extra;
+        const u64 xfers = in_passes * r.n_rc * nN +
+                          (q == TltSchedule::WS ? sum_n_m : r.n_rc * nN * sum_n_m) +
+                          r.n_rc * (q == TltSchedule::IS ? act : sum_n_m);
+        const u64 txns = in_passes * N * r.in_bursts_ch +
+                         (q == TltSchedule::WS ? Mt * w_full_bursts : r.n_rc * Mt * w_chunk_bursts) +
+                         Mt * r.out_bursts_f;
+        const u64 bytes = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * Mt * N * rs * eb +
+                          Mt * rows * u64(c.Q) * eb;
+        ++k.active_tles;
+        if (bytes > k.tle_bytes) {
+            k.tle_bytes = bytes;
+            k.tle_txns = txns;
+            k.tle_transfers = xfers;
+        }
         k.sw_instr = std::max(k.sw_instr, r.n_rc * n_m_star * nN);
     }
     const u64 g = u64(c.groups);
@@ -150,6 +166,9 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
     k.out_bytes *= g;
     k.mac_cycles *= g;
     k.sw_instr *= g;
+    k.tle_transfers *= g;
+    k.tle_txns *= g;
+    k.tle_bytes *= g;
     k.macs = c.macs();
     return k;
 }

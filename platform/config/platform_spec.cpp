@@ -7,6 +7,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
+#include "platform/config/calibration.h"
 #include "platform/config/hw_figures.h"
 
 namespace vp::config {
@@ -45,6 +46,8 @@ mapper::tso::Tile parse_tile(const std::string& s, const std::string& what) {
 }  // namespace
 
 void TsoConfig::validate(const std::string& k) const {
+    mapper::tso::make_time_model(dram_model, coefficients, k + ".dram_model");
+    coefficients.validate(k + ".coefficients");
     if (fixed_slicing != "none") mapper::tso::parse_slicing(fixed_slicing, k + ".fixed_slicing");
     if (fixed_schedule != "none") mapper::tso::parse_schedule(fixed_schedule, k + ".fixed_schedule");
     if (fixed_tile != "none") {
@@ -56,7 +59,7 @@ void TsoConfig::validate(const std::string& k) const {
 
 mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
     mapper::tso::TsoOptions o;
-    o.dram_model = dram_model;
+    o.model = mapper::tso::make_time_model(dram_model, coefficients);
     if (fixed_slicing != "none") o.fixed_slicing = mapper::tso::parse_slicing(fixed_slicing, "tso.fixed_slicing");
     if (fixed_schedule != "none") o.fixed_schedule = mapper::tso::parse_schedule(fixed_schedule, "tso.fixed_schedule");
     if (fixed_tile != "none") o.fixed_tile = parse_tile(fixed_tile, "tso.fixed_tile");
@@ -123,12 +126,25 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     // One source of hardware figures: the mappers see the DRAM the simulation uses.
     spec.nmp.arch.dram = dram_figures(spec.dram);
+    if (spec.tso.calibration != "none") {
+        // Relative to the config file; the file's made_for section must match this config.
+        std::string cal = spec.tso.calibration;
+        if (!cal.empty() && cal[0] != '/') {
+            const auto slash = path.rfind('/');
+            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
+        }
+        spec.tso.calibration = cal;
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
+            spec.tso.coefficients = load_calibration(cal, spec);
+    }
     try {
         spec.sim.validate("sim");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
         spec.tso.validate("tso");
+        if (spec.mapper.refine < 0 || spec.mapper.refine > 64)
+            throw InputError("mapper.refine: expected 0 (off) or a number of candidates in [1, 64]");
         spec.core.validate("core");
         spec.energy.validate("energy");
         spec.mesh.validate("mesh");
