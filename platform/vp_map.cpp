@@ -1,4 +1,4 @@
-// vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--quiet]
+// vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--refine K] [--quiet]
 // Runs the platform's mapper alone (no SystemC kernel): prints a table and writes
 // mapping.json. Exit codes: 0 success, 1 internal error, 2 bad input.
 #include <cstdio>
@@ -22,12 +22,17 @@ int main(int argc, char** argv) {
     std::string config, wl_path, out = "mapping.json";
     std::vector<std::string> sets;
     bool quiet = false;
-    const char* usage = "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--quiet]\n";
+    int refine = 0;
+    const char* usage =
+        "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--refine K] [--quiet]\n";
     po::options_description desc("options");
     desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
         "out,o", po::value<std::string>(&out), "mapping file to write (default: mapping.json)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
-        "quiet,q", po::bool_switch(&quiet), "do not print the table");
+        "quiet,q", po::bool_switch(&quiet), "do not print the table")(
+        "refine", po::value<int>(&refine),
+        "simulate the K best candidates of every distinct layer shape on their own (child vp-run processes, "
+        "sim.threads at a time) and keep the fastest (= --set mapper.refine=K)");
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, config, wl_path, vm, "vp-map", usage)) return 2;
     if (vm.count("help")) {
@@ -38,6 +43,13 @@ int main(int argc, char** argv) {
     if (vm.count("version")) {
         std::cout << "vp-map " << VP_VERSION << "\n";
         return 0;
+    }
+    if (vm.count("refine")) {
+        if (refine < 1) {
+            std::cerr << "vp-map: error: --refine: expected a number of candidates K >= 1, got " << refine << "\n";
+            return 2;
+        }
+        sets.push_back("mapper.refine=" + std::to_string(refine));
     }
     if (config.empty() || wl_path.empty()) {
         std::cerr << "vp-map: error: CONFIG and WORKLOAD are required\n" << usage;
@@ -60,6 +72,9 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::cerr << "vp-map: error: " << e.what() << "\n";
         return 2;
+    } catch (const SimulationError& e) {
+        std::cerr << "vp-map: simulation failed: " << e.what() << "\n";
+        return 3;
     } catch (const std::exception& e) {
         std::cerr << "vp-map: internal error: " << e.what() << "\n";
         return 1;

@@ -1,4 +1,4 @@
-// vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N]
+// vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N] [--refine K]
 // Maps the workload onto the platform, simulates it and writes statistics, the resolved
 // configuration, the mapping report and waveforms into DIR.
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
@@ -35,8 +35,10 @@ struct Options {
     std::uint64_t seed = 0;
 };
 
+
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n";
+    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
+    "              [--refine K]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -47,7 +49,9 @@ int parse_cli(int argc, char** argv, Options& o) {
         "override a configuration value, e.g. --set dram.scheduler=fcfs (repeatable)")(
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
-        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)");
+        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)")(
+        "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
+                                    "and keep the fastest (= --set mapper.refine=K)");
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -66,6 +70,14 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    if (vm.count("refine")) {
+        const int k = vm["refine"].as<int>();
+        if (k < 1) {
+            std::cerr << "vp-run: error: --refine: expected a number of candidates K >= 1, got " << k << "\n";
+            return 2;
+        }
+        o.sets.push_back("mapper.refine=" + std::to_string(k));
+    }
     return -1;
 }
 
