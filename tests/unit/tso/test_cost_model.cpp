@@ -72,3 +72,33 @@ TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once",
         CHECK(ws.w_bytes == l.weight_elems() * 2 * copies);
     }
 }
+
+TEST_CASE("IS keeps IN stationary: IN traffic independent of T_M, one OUT store per TLT and (row, col) tile",
+          "[tso][cost][is]") {
+    Layer l;
+    l.C = 12;
+    l.K = 40;
+    l.H = l.W = 16;
+    l.R = l.S = 3;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    const ConvShape c = make_conv_shape(l, 1);
+    const NmpParams hw = seed_hw();
+    ConvCostModel m(c, hw, TleSlicing::KS);  // 40 filters: 10 per TLE, TLTs with 2 or 1
+    const Tile small{1, 4, 4, 8, m.t_h(4), m.t_l(8)}, big{2, 4, 4, 8, m.t_h(4), m.t_l(8)};
+    const CostCounts is1 = m.counts(TltSchedule::IS, small), is2 = m.counts(TltSchedule::IS, big);
+    const CostCounts os1 = m.counts(TltSchedule::OS, small);
+    CHECK(is1.in_bytes == is2.in_bytes);
+    CHECK(is1.in_loads == is2.in_loads);
+    // 16 / 4 row tiles x 16 / 8 col tiles x 3 channel chunks per TLE, 4 TLEs.
+    CHECK(is1.in_loads == 4u * 4 * 2 * 3);
+    // OS reloads IN for every filter chunk of the busiest TLT (2 chunks at T_M = 1).
+    CHECK(os1.in_loads == 2 * is1.in_loads);
+    // Per TLE: 8 (row, col) tiles x 8 TLTs with filters.
+    CHECK(is1.out_stores == 4u * 8 * 8);
+    CHECK(is1.w_bytes == os1.w_bytes);
+    // MB2 holds every filter of the TLT under IS: 2 filters x 4 x 8 x 1 B.
+    NmpParams tight = hw;
+    tight.mb2_bytes = 2 * 4 * 8 - 1;
+    CHECK_FALSE(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::IS, small));
+    CHECK(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::OS, small));
+}
