@@ -2,7 +2,7 @@
 // Fits the free coefficients of the TSO calibrated time model (mapper/tso/calibrated_model.h)
 // to the NMP simulation: a designed set of single-layer simulations (synthetic conv shapes
 // spread over channels, filters, map size, kernel, stride and precision, each with tilings
-// from the whole candidate range: the estimate's best, lower-ranked ones and the best of every
+// from the whole candidate range; 2 in 10 shapes depthwise, 1 in 10 a small 1x1 conv: the estimate's best, lower-ranked ones and the best of every
 // schedule), run as parallel child vp-run processes; least squares on the relative error
 // est/sim - 1 (Gauss-Newton with Levenberg-Marquardt damping); prints the residuals; writes
 // the calibration file (platform, dram and nmp sections it was made for, coefficients, fit).
@@ -53,13 +53,21 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
     };
     std::vector<json> out;
     for (int i = 0; i < n; ++i) {
-        const int r = pick({1, 1, 3, 3, 3, 5, 7});
+        const int kind = i % 10;  // 7 in 10 dense convs, 2 depthwise, 1 small 1x1 (DMA-bound)
+        const int r = kind == 9 ? 1 : pick({1, 1, 3, 3, 3, 5, 7});
         const int hw = pick({7, 13, 14, 17, 28, 35, 56, 73});
-        const int c = pick({3, 16, 24, 32, 64, 96, 128, 192, 256, 384});
-        const int k = pick({16, 32, 48, 64, 96, 128, 192, 256});
+        int c = pick({3, 16, 24, 32, 64, 96, 128, 192, 256, 384});
+        int k = pick({16, 32, 48, 64, 96, 128, 192, 256});
+        int groups = 1;
+        if (kind == 7 || kind == 8) {
+            c = k = groups = pick({16, 32, 96, 144, 384});
+        } else if (kind == 9) {
+            c = pick({8, 16, 24});
+            k = pick({8, 16, 32});
+        }
         const int stride = r > 1 ? pick({1, 1, 2}) : pick({1, 1, 1, 2});
         out.push_back({{"name", "cal" + std::to_string(i)}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw},
-                       {"W", hw}, {"R", r}, {"S", r}, {"stride", stride}, {"pad", r / 2}, {"groups", 1}});
+                       {"W", hw}, {"R", r}, {"S", r}, {"stride", stride}, {"pad", r / 2}, {"groups", groups}});
     }
     return out;
 }
@@ -76,7 +84,7 @@ mapper::Layer to_layer(const json& j) {
     l.S = j["S"];
     l.stride_h = l.stride_w = j["stride"];
     l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = j["pad"];
-    l.groups = 1;
+    l.groups = j["groups"];
     return l;
 }
 
