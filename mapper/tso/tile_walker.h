@@ -92,6 +92,33 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
         op.macs = op.mac_cycles = 0;
         fn(static_cast<const TileOp&>(op));
     };
+    // The IN window of an OUT tile, one channel chunk of it loaded; per TLT with a chunk l
+    // its W tile and the compute (IS, OS; WS uses the first two).
+    auto begin_out = [&](int r0, int q0) {
+        in.kind = OpKind::LoadIn;
+        in.tlt = -1;
+        set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+    };
+    auto load_in = [&](int c0) {
+        in.c0 = c0;
+        in.cn = std::min(tile.t_n, c.N - c0);
+        in.m0 = in.mn = 0;
+        in.macs = in.mac_cycles = 0;
+        fn(static_cast<const TileOp&>(in));
+    };
+    auto load_w_compute = [&](int l) {
+        for (int j = 0; j < n_tlt; ++j) {
+            int m0, mn;
+            if (!chunk(j, l, m0, mn)) continue;
+            op = in;
+            op.kind = OpKind::LoadW;
+            op.tlt = j;
+            op.m0 = m0;
+            op.mn = mn;
+            fn(static_cast<const TileOp&>(op));
+            compute(j, in, m0, mn);
+        }
+    };
     in.tle = op.tle = tle;
     for (int g = 0; g < c.groups; ++g) {
         in.group = op.group = g;
@@ -113,15 +140,9 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
                 }
                 for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
                     for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
-                        in.kind = OpKind::LoadIn;
-                        in.tlt = -1;
-                        set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+                        begin_out(r0, q0);
                         for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
-                            in.c0 = c0;
-                            in.cn = std::min(tile.t_n, c.N - c0);
-                            in.m0 = in.mn = 0;
-                            in.macs = in.mac_cycles = 0;
-                            fn(static_cast<const TileOp&>(in));
+                            load_in(c0);
                             for (int j = 0; j < n_tlt; ++j) {
                                 int m0, mn;
                                 if (chunk(j, l, m0, mn)) compute(j, in, m0, mn);
@@ -138,27 +159,10 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
         if (q == TltSchedule::IS) {
             for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
                 for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
-                    in.kind = OpKind::LoadIn;
-                    in.tlt = -1;
-                    set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+                    begin_out(r0, q0);
                     for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
-                        in.c0 = c0;
-                        in.cn = std::min(tile.t_n, c.N - c0);
-                        in.m0 = in.mn = 0;
-                        in.macs = in.mac_cycles = 0;
-                        fn(static_cast<const TileOp&>(in));
-                        for (int l = 0; l < n_chunks; ++l)
-                            for (int j = 0; j < n_tlt; ++j) {
-                                int m0, mn;
-                                if (!chunk(j, l, m0, mn)) continue;
-                                op = in;
-                                op.kind = OpKind::LoadW;
-                                op.tlt = j;
-                                op.m0 = m0;
-                                op.mn = mn;
-                                fn(static_cast<const TileOp&>(op));
-                                compute(j, in, m0, mn);
-                            }
+                        load_in(c0);  // stays in MB0 for every filter chunk
+                        for (int l = 0; l < n_chunks; ++l) load_w_compute(l);
                     }
                     for (int j = 0; j < n_tlt; ++j) {
                         const Range& f = tlt_filters[std::size_t(j)];
@@ -170,26 +174,10 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
         for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
             for (int q0 = 0; q0 < c.Q; q0 += tile.t_c)
                 for (int l = 0; l < n_chunks; ++l) {
-                    in.kind = OpKind::LoadIn;
-                    in.tlt = -1;
-                    set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+                    begin_out(r0, q0);
                     for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
-                        in.c0 = c0;
-                        in.cn = std::min(tile.t_n, c.N - c0);
-                        in.m0 = in.mn = 0;
-                        in.macs = in.mac_cycles = 0;
-                        fn(static_cast<const TileOp&>(in));
-                        for (int j = 0; j < n_tlt; ++j) {
-                            int m0, mn;
-                            if (!chunk(j, l, m0, mn)) continue;
-                            op = in;
-                            op.kind = OpKind::LoadW;
-                            op.tlt = j;
-                            op.m0 = m0;
-                            op.mn = mn;
-                            fn(static_cast<const TileOp&>(op));
-                            compute(j, in, m0, mn);
-                        }
+                        load_in(c0);
+                        load_w_compute(l);
                     }
                     for (int j = 0; j < n_tlt; ++j) {
                         int m0, mn;
