@@ -7,7 +7,7 @@
 #            (--refine K), each simulated in full;
 #   fixed  = the calibrated model with fixed IS / OS / WS (the seed's fixed-TLT ablation).
 # Writes OUT/trust.csv (one row per network, precision, mode) and OUT/fixed_schedule.csv.
-#   bench/nmp/trust.sh OUT_DIR        (VP_RUN, CONFIG, K = 4, NETWORKS, PRECISION = 8|16|both)
+#   bench/nmp/trust.sh OUT_DIR   (VP_RUN, CONFIG, K = 4, NETWORKS, PRECISION = 8|16|both, MODES)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/nmp/trust.sh OUT_DIR}
@@ -23,7 +23,7 @@ echo "network,precision,mode,layers,median_abs_err_pct,worst_abs_err_pct,spearma
 for p in "${precs[@]}"; do for net in "${nets[@]}"; do
   wl=$here/workloads/$net.json
   if [ "$p" = 16 ]; then sed -E 's/"precision"[[:space:]]*:[[:space:]]*8/"precision": 16/' "$wl" > "$tmp/$net.json"; wl=$tmp/$net.json; fi
-  for mode in burst calibrated refined IS OS WS; do
+  for mode in ${MODES:-burst calibrated refined IS OS WS}; do
     args=()
     case $mode in
       burst) args=(--set tso.dram_model=burst) ;;
