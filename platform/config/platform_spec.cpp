@@ -127,22 +127,6 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     // One source of hardware figures: the mappers see the DRAM the simulation uses.
     spec.nmp.arch.dram = dram_figures(spec.dram);
-    if (spec.tso.calibration != "none") {
-        // Relative to the config file; the file's made_for section must match this config.
-        // Resolved to an absolute path, so that the resolved configuration (OUT/config.yaml,
-        // the children of --refine) finds the file from anywhere.
-        std::string cal = spec.tso.calibration;
-        if (!cal.empty() && cal[0] != '/') {
-            const auto slash = path.rfind('/');
-            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
-        }
-        std::error_code ec;
-        const auto abs = std::filesystem::absolute(cal, ec);
-        if (!ec) cal = abs.lexically_normal().string();
-        spec.tso.calibration = cal;
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
-            spec.tso.coefficients = load_calibration(cal, spec);
-    }
     try {
         spec.sim.validate("sim");
         spec.trace.validate("trace");
@@ -160,6 +144,23 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
         spec.vta_compiler.validate("vta_compiler");
     } catch (const InputError& e) {
         relocate(e, root, path);
+    }
+    // After validation, so that a bad value is reported as such, not as a mismatch.
+    if (spec.tso.calibration != "none") {
+        // Relative to the config file; the file's made_for section must match this config.
+        // Resolved to an absolute path, so that the resolved configuration (OUT/config.yaml,
+        // the children of --refine) finds the file from anywhere.
+        std::string cal = spec.tso.calibration;
+        if (!cal.empty() && cal[0] != '/') {
+            const auto slash = path.rfind('/');
+            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
+        }
+        std::error_code ec;
+        const auto abs = std::filesystem::absolute(cal, ec);
+        if (!ec) cal = abs.lexically_normal().string();
+        spec.tso.calibration = cal;
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
+            spec.tso.coefficients = load_calibration(cal, spec);
     }
     return spec;
 }
