@@ -1,5 +1,5 @@
 // vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N]
-//        [--check] [--allow-unused]
+//        [--refine K] [--check] [--allow-unused]
 // Maps the workload onto the platform, simulates it and writes statistics, the resolved
 // configuration, the mapping report and waveforms into DIR. --check validates the inputs only.
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
@@ -37,9 +37,10 @@ struct Options {
     std::uint64_t seed = 0;
 };
 
+
 const char* kUsage =
     "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
-    "              [--check] [--allow-unused]\n";
+    "              [--refine K] [--check] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -54,7 +55,9 @@ int parse_cli(int argc, char** argv, Options& o) {
         "check", po::bool_switch(&o.check),
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
         "allow-unused", po::bool_switch(&o.allow_unused),
-        "accept --set of keys the chosen platform does not read (they only land in config.yaml)");
+        "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
+        "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
+                                    "and keep the fastest (= --set mapper.refine=K)");
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -73,6 +76,14 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    if (vm.count("refine")) {
+        const int k = vm["refine"].as<int>();
+        if (k < 1) {
+            std::cerr << "vp-run: error: --refine: expected a number of candidates K >= 1, got " << k << "\n";
+            return 2;
+        }
+        o.sets.push_back("mapper.refine=" + std::to_string(k));
+    }
     return -1;
 }
 

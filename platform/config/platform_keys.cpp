@@ -16,7 +16,7 @@ std::vector<std::string> with_common(std::vector<std::string> own) {
 // is listed when some code path of that platform reads the field. tests/cli/unread_keys.sh
 // checks the other direction by running each platform with every unlisted section changed.
 const std::vector<std::string> kDram = with_common({"seed", "dram"});
-const std::vector<std::string> kNmp = with_common({"nmp", "tso", "dram"});
+const std::vector<std::string> kNmp = with_common({"nmp", "tso", "dram", "mapper.refine"});
 const std::vector<std::string> kMesh = with_common({"mesh", "core", "energy", "mapper", "noc", "dram"});
 // The NoC alone takes its size, clock and flit format from `mesh`, not the node placement.
 const std::vector<std::string> kNoc = with_common({"seed", "mesh.width", "mesh.height", "mesh.noc_mhz",
