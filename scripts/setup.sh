@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
+#   scripts/setup.sh [--test]   --test adds what the test suite runs besides the build:
+#                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel,
+#                               chromium and its font (headless, renders report.html in the report test)
 set -euo pipefail
-# chromium (headless) renders report.html in the report test; fonts-dejavu-core is its font.
 pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
-      libboost-program-options-dev catch2 chromium fonts-dejavu-core)
+      libboost-program-options-dev catch2 python3 python3-yaml)
+case "${1:-}" in
+  --test) pkgs+=(slurm-wlm munge parallel chromium fonts-dejavu-core) ;;
+  "") ;;
+  *) echo "setup: unknown argument $1" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,5 +24,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq >/dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
