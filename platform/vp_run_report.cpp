@@ -1,5 +1,6 @@
-// vp-report DIR: (re)writes DIR/report.html from the files of a vp-run output folder, or, for a
-// sweep folder (one with sweep.csv), the sweep's report and every point's.
+// vp-run-report DIR: (re)writes DIR/report.html from the files of a vp-run output folder, or, for
+// a sweep folder (one with sweep.csv), the sweep's page and every point's report. `vp-report DIR`
+// runs it for a run folder, and after its own charts for a sweep folder.
 // Exit codes: 0 success, 1 internal error, 2 bad input.
 #include <iostream>
 #include <string>
@@ -8,7 +9,7 @@
 #include "platform/report/report.h"
 
 int main(int argc, char** argv) {
-    const std::string usage = "usage: vp-report DIR    (a vp-run output folder, or a sweep folder with sweep.csv)\n";
+    const std::string usage = "usage: vp-run-report DIR    (a vp-run output folder, or a sweep folder with sweep.csv)\n";
     if (argc != 2) {
         std::cerr << usage;
         return 2;
@@ -27,10 +28,10 @@ int main(int argc, char** argv) {
         std::cout << a << "/report.html\n";
         return 0;
     } catch (const vp::InputError& e) {
-        std::cerr << "vp-report: error: " << e.what() << "\n";
+        std::cerr << "vp-run-report: error: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {
-        std::cerr << "vp-report: internal error: " << e.what() << "\n";
+        std::cerr << "vp-run-report: internal error: " << e.what() << "\n";
         return 1;
     }
 }

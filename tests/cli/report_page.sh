@@ -31,8 +31,8 @@ cp "$tmp/nmp/report.html" "$tmp/nmp-report.html"
 rm "$tmp/nmp/report.html"
 "$bin/vp-report" "$tmp/nmp" >/dev/null
 ok "vp-report regenerates the same page" "cmp -s '$tmp/nmp/report.html' '$tmp/nmp-report.html'"
-"$bin/vp-report" "$tmp/nothing" 2>"$tmp/err"
-ok "vp-report on a folder that is no run exits 2" "[ $? -eq 2 ] && grep -q 'not a run folder' '$tmp/err'"
+"$bin/vp-run-report" "$tmp/nothing" 2>"$tmp/err"
+ok "vp-run-report on a folder that is no run exits 2" "[ $? -eq 2 ] && grep -q 'not a run folder' '$tmp/err'"
 # A sweep folder: sweep.csv and one folder per point.
 VP_RUN=$vp_run bash "$root/scripts/sweep.sh" "$root/configs/dram-ddr3.yaml" "$small" \
   --param dram.scheduler=fcfs,frfcfs --param dram.queue_depth=8,32 -j 2 --out "$tmp/sw" 2>/dev/null
