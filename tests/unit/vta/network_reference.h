@@ -1,6 +1,6 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
-// loops (grouped), fc, max/avg pooling, residual add, with the requantisation arithmetic of
+// loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add, with the requantisation arithmetic of
 // seed 004 (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -59,7 +59,9 @@ inline Tensor pool(const Layer& l, const Tensor& in, bool avg) {
                 std::int64_t best = -1000, sum = 0;
                 for (int r = 0; r < l.R; ++r)
                     for (int s = 0; s < l.S; ++s) {
-                        const int v = in[(std::size_t(c) * l.H + p * l.stride_h + r) * l.W + q * l.stride_w + s];
+                        const int y = p * l.stride_h + r - l.pad_top, x = q * l.stride_w + s - l.pad_left;
+                        if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // padding: never the max
+                        const int v = in[(std::size_t(c) * l.H + y) * l.W + x];
                         best = std::max<std::int64_t>(best, v);
                         sum += v;
                     }
@@ -92,6 +94,7 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             case LayerKind::FullyConnected: out[i] = conv(l, opnd(0), ld); break;
             case LayerKind::Pool: out[i] = pool(l, opnd(0), l.pool_op == vp::mapper::PoolOp::Avg); break;
             case LayerKind::Eltwise: out[i] = add(l, opnd(0), opnd(1)); break;
+            default: break;  // the driver rejects the other kinds
         }
     }
     return out;
