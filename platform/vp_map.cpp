@@ -11,7 +11,10 @@
 #include "mapper/common/errors.h"
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
+#include <filesystem>
+
 #include "platform/run/cli_args.h"
+#include "platform/run/import_cli.h"
 #include "platform/workload/workload.h"
 #include "vp_version.h"
 
@@ -22,12 +25,14 @@ int main(int argc, char** argv) {
     std::string config, wl_path, out = "mapping.json";
     std::vector<std::string> sets;
     bool quiet = false;
-    const char* usage = "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--quiet]\n";
+    const char* usage = "usage: vp-map CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out FILE] [--set key.path=value]... [--quiet]\n";
+    run::ImportCli onnx;
     po::options_description desc("options");
     desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
         "out,o", po::value<std::string>(&out), "mapping file to write (default: mapping.json)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "quiet,q", po::bool_switch(&quiet), "do not print the table");
+    onnx.add_to(desc);
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, config, wl_path, vm, "vp-map", usage)) return 2;
     if (vm.count("help")) {
@@ -45,8 +50,16 @@ int main(int argc, char** argv) {
     }
     try {
         config::PlatformSpec spec = config::load_platform(config, sets);
-        workload::Workload wl = workload::load_workload(wl_path);
+        workload::Workload wl = workload::load_workload(wl_path, onnx.options(false));
         omp_set_num_threads(int(spec.sim.threads));
+        if (wl.imported) {  // the imported network next to the mapping: vp-map CONFIG DIR/workload.json reproduces it
+            const auto dir = std::filesystem::path(out).parent_path();
+            const std::string wpath = (dir / "workload.json").string();
+            std::ofstream f(wpath);
+            f << wl.workload_text;
+            if (!f) throw std::runtime_error("cannot write " + wpath);
+            if (!quiet) std::cout << wl.import_summary << "workload written to " << wpath << "\n";
+        }
         platform::MappingReport rep = platform::map_workload(spec, wl);
         const std::string tmp = out + ".incomplete";
         {

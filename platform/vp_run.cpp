@@ -18,6 +18,7 @@
 #include "platform/builders/platform.h"
 #include "platform/config/platform_spec.h"
 #include "platform/run/cli_args.h"
+#include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
 #include "platform/workload/workload.h"
@@ -33,10 +34,11 @@ struct Options {
     std::vector<std::string> sets;
     bool trace = false, quiet = false, has_seed = false;
     std::uint64_t seed = 0;
+    run::ImportCli onnx;
 };
 
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n";
+    "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -48,6 +50,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
         "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)");
+    o.onnx.add_to(desc);
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -108,12 +111,15 @@ int run_main(const Options& o) {
     config::PlatformSpec spec = config::load_platform(o.config, o.sets);
     if (o.has_seed) spec.seed = o.seed;
     if (o.trace) spec.trace.enabled = true;
-    workload::Workload wl = workload::load_workload(o.workload);
+    workload::Workload wl =
+        workload::load_workload(o.workload, o.onnx.options(spec.kind == config::PlatformKind::Vta));
     omp_set_num_threads(int(spec.sim.threads));
+    if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
     run::OutputDir out(o.out);
     const std::string resolved = config::to_yaml(spec);
     out.write("config.yaml", resolved);
+    if (wl.imported) out.write("workload.json", wl.workload_text);  // the imported network: reproduces the run
 
     stats::Registry registry;
     trace::Tracer tracer(spec.trace);
@@ -196,7 +202,7 @@ int run_main(const Options& o) {
         std::cout << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in "
                   << wall << " s wall\n";
         plat->summary(std::cout);
-        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml"
+        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml" << (wl.imported ? ", workload.json" : "")
                   << (spec.trace.enabled ? ", trace.vcd, trace.gtkw" : "") << ")\n";
     }
     return 0;

@@ -60,6 +60,8 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
                                                                                     : mv::chain_graph(wl.network, wl.path);
         if (g.net.precision_bits != 8)
             throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
+        g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
+        g.bias_values = wl.bias_values;
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();
         next = [d](mv::ProgramJob& j) { return d->next(j); };
