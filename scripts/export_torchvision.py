@@ -142,9 +142,20 @@ def main():
     for name, (ctor, size) in MODELS.items():
         export(name, ctor, size, refs)
     export_qdq_resnet8(refs)
+    write_refs(refs, {"generated_by": "scripts/export_torchvision.py (PyTorch forward hooks on Conv2d / Linear)",
+                      "torch": torch.__version__, "torchvision": torchvision.__version__})
+
+
+def write_refs(refs, meta):
+    """torchvision_layers.json with one layer per line."""
+    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in meta.items()] + [' "models": {']
+    for i, (name, ref) in enumerate(refs.items()):
+        lines.append(f'  {json.dumps(name)}: {{"input": {json.dumps(ref["input"])}, "layers": [')
+        lines += ["   " + json.dumps(l) + ("," if j + 1 < len(ref["layers"]) else "") for j, l in enumerate(ref["layers"])]
+        lines.append("  ]}" + ("," if i + 1 < len(refs) else ""))
+    lines += [" }", "}"]
     with open(os.path.join(OUT, "torchvision_layers.json"), "w") as f:
-        json.dump({"generated_by": "scripts/export_torchvision.py (PyTorch forward hooks on Conv2d / Linear)",
-                   "torch": torch.__version__, "torchvision": torchvision.__version__, "models": refs}, f, indent=1)
+        f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
 set -euo pipefail
+# libonnx-dev + libprotobuf-dev: the ONNX importer; python3-onnx and libonnx-testdata: its tests
+# (models built with onnx.helper, the ONNX backend's single-operator models).
 pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
-      libboost-program-options-dev catch2)
+      libboost-program-options-dev catch2 libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

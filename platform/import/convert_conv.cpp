@@ -48,6 +48,8 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
             throw Unsupported("dilation " + std::to_string(d) + " is not modelled (the mappers' loop nests have no dilated kernels)");
     for (auto s : strides)
         if (s < 1 || s > 1024) throw InputError(c.m.path + ": " + label + ": stride " + std::to_string(s) + " out of range 1..1024");
+    // in: the spatial size the ONNX attributes refer to (after a folded Pad); the layer's H, W
+    // exclude the folded Pad, which becomes part of the layer's padding.
     const std::vector<std::int64_t> k(wd.begin() + 2, wd.end()), in(xd.begin() + 2, xd.end());
     if (auto ks = attr_ints(n, "kernel_shape"); !ks.empty() && ks != k)
         throw InputError(c.m.path + ": " + label + ": kernel_shape differs from the weights' dims");
@@ -67,8 +69,9 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
         resolve_pads(n, in, k, strides, pb, pe, label);
         l.C = int(xd[1]);
         l.K = int(wd[0]);
-        l.H = int(in[0]);
-        l.W = r == 2 ? int(in[1]) : 1;
+        l.H = int(in[0] - x.pad[0] - x.pad[2]);
+        l.W = r == 2 ? int(in[1] - x.pad[1] - x.pad[3]) : 1;
+        if (l.H < 1 || l.W < 1) throw Unsupported("a Pad larger than its input");
         l.stride_h = int(strides[0]);
         l.stride_w = r == 2 ? int(strides[1]) : 1;
         l.pad_top = int(pb[0] + x.pad[0]);
@@ -91,8 +94,9 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
             pb.assign(r, 0);
             pe.assign(r, 0);
             for (std::size_t ax = 0; ax < r; ++ax) {
+                // Negative when output_shape asks for more than the formula gives: the equivalent
+                // convolution pads more at the end.
                 const std::int64_t total = strides[ax] * (in[ax] - 1) + op[ax] + k[ax] - yd[2 + ax];
-                if (total < 0) throw Unsupported("an output larger than the transposed convolution produces");
                 pb[ax] = ap == "SAME_LOWER" ? total - total / 2 : total / 2;
                 pe[ax] = total - pb[ax];
             }
@@ -115,7 +119,7 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
         throw InputError(c.m.path + ": " + label + ": kernel larger than the padded input");
     if (yd.size() != xd.size() || yd[1] != l.K || yd[2] != l.P() || (r == 2 && yd[3] != l.Q()))
         throw InputError(c.m.path + ": " + label + ": ONNX shape inference gives an output of " + std::to_string(yd.size() > 2 ? yd[2] : 0) +
-                         " rows, the layer model " + std::to_string(l.P()) + " (unsupported padding semantics)");
+                         " rows, the layer's geometry " + std::to_string(l.P()) + " (unsupported padding semantics)");
     l.inputs = {x.producer};
     const int li = c.add_layer(l, n, index, n.output(0));
     c.info[std::size_t(li)].integer_output = a.integer;

@@ -56,6 +56,14 @@ void apply_input_shapes(LoadedModel& m, const ImportOptions& opt) {
         shape->clear_dim();
         for (auto d : dims) shape->add_dim()->set_dim_value(d);
     }
+    if (!opt.input_shapes.empty() || opt.batch > 0) {
+        // The shapes the exporter recorded for the other tensors assumed the old input shapes:
+        // shape inference recomputes them.
+        auto& g = *m.model.mutable_graph();
+        g.clear_value_info();
+        for (auto& o : *g.mutable_output())
+            if (o.type().has_tensor_type()) o.mutable_type()->mutable_tensor_type()->clear_shape();
+    }
     for (auto* v : inputs) {
         if (!v->type().has_tensor_type()) throw InputError(m.path + ": input \"" + v->name() + "\" is not a tensor");
         auto* shape = v->mutable_type()->mutable_tensor_type()->mutable_shape();
@@ -89,9 +97,11 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
     if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
         throw InputError("--input-shape " + arg + ": expected NAME=DIMS, e.g. input=1x3x224x224");
     std::vector<std::int64_t> dims;
-    std::stringstream ss(arg.substr(eq + 1));
-    std::string tok;
-    while (std::getline(ss, tok, 'x')) {
+    const std::string text = arg.substr(eq + 1);
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t x = text.find('x', from);
+        const std::string tok = text.substr(from, x == std::string::npos ? std::string::npos : x - from);
         std::size_t used = 0;
         long long v = 0;
         try {
@@ -102,6 +112,8 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
         if (used != tok.size() || tok.empty() || v < 1 || v > (1 << 24))
             throw InputError("--input-shape " + arg + ": \"" + tok + "\" is not a dimension (1..16777216)");
         dims.push_back(v);
+        if (x == std::string::npos) break;
+        from = x + 1;
     }
     if (dims.empty() || dims.size() > 8) throw InputError("--input-shape " + arg + ": expected 1 to 8 dimensions");
     return {arg.substr(0, eq), dims};
@@ -226,6 +238,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
                     std::uint64_t a = 1, b = 1;
                     for (auto d : first_act->dims) a *= std::uint64_t(d);
                     if (od) {
+                        v.dims = *od;
                         for (auto d : *od) b *= std::uint64_t(d);
                         if (a == b) v.producer = first_act->producer;
                     }

@@ -5,6 +5,12 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
 #include "mapper/common/errors.h"
 
 namespace vp::import {
@@ -15,20 +21,27 @@ using onnx::TensorProto;
 namespace {
 
 constexpr std::int64_t kMaxElements = std::int64_t(1) << 31;  // per tensor: far above any CNN weight
-constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(1) << 31;  // protobuf's 2 GiB message limit
+constexpr std::uintmax_t kMaxFileBytes = (std::uintmax_t(1) << 31) - 1;  // protobuf's 2 GiB message limit
 
-std::string read_file(const std::string& path) {
+// Parses the file straight from its descriptor (no copy of the whole file in memory).
+void parse_file(const std::string& path, onnx::ModelProto& model) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) throw InputError(path + ": cannot open file (not a regular file)");
     const auto size = fs::file_size(path, ec);
     if (ec) throw InputError(path + ": cannot read file size");
+    if (size == 0) throw InputError(path + ": empty file (expected an ONNX model)");
     if (size > kMaxFileBytes) throw InputError(path + ": larger than 2 GiB (store the weights as external data)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open file");
-    std::string bytes(size, '\0');
-    in.read(bytes.data(), std::streamsize(size));
-    if (!in) throw InputError(path + ": cannot read file");
-    return bytes;
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw InputError(path + ": cannot open file");
+    bool ok;
+    {
+        google::protobuf::io::FileInputStream fis(fd);
+        google::protobuf::io::CodedInputStream cis(&fis);
+        cis.SetTotalBytesLimit(int(kMaxFileBytes));
+        ok = model.ParseFromCodedStream(&cis) && cis.ConsumedEntireMessage();
+    }
+    ::close(fd);
+    if (!ok) throw InputError(path + ": not a valid ONNX model (the protobuf message does not parse: truncated or not ONNX)");
 }
 
 float half_to_float(std::uint16_t h) {
@@ -161,10 +174,7 @@ LoadedModel load_model(const std::string& path) {
     m.path = path;
     m.dir = fs::path(path).parent_path().string();
     if (m.dir.empty()) m.dir = ".";
-    const std::string bytes = read_file(path);
-    if (bytes.empty()) throw InputError(path + ": empty file (expected an ONNX model)");
-    if (!m.model.ParseFromString(bytes))
-        throw InputError(path + ": not a valid ONNX model (the protobuf message does not parse: truncated or not ONNX)");
+    parse_file(path, m.model);
     if (!m.model.has_graph() || m.model.ir_version() <= 0 || m.model.opset_import_size() == 0)
         throw InputError(path + ": not an ONNX model (no graph, IR version or opset import)");
     bool found = false;

@@ -11,7 +11,8 @@ namespace vp::import {
 
 namespace {
 
-constexpr int kMaxRounds = 32;  // folding rounds; each round folds at least one node
+constexpr int kMaxRounds = 32;             // folding rounds; each round folds at least one node
+constexpr std::int64_t kMaxConstRead = 1024;  // elements of an initializer read for folding
 
 void run_shape_inference(LoadedModel& m) {
     // check_type off: exporters emit harmless type mismatches; strict mode: node-level errors throw.
@@ -83,7 +84,8 @@ std::size_t infer_and_fold(LoadedModel& m) {
                 if (d < 0 || (d > 0 && n > kMaxFoldElements / d)) small = false;
                 else n *= d;
             }
-            if (!small || n > kMaxFoldElements || type_bits(t.data_type()) == 0) continue;
+            // Shape arithmetic reads small constants; weights are never decoded here.
+            if (!small || n > kMaxConstRead || type_bits(t.data_type()) == 0) continue;
             consts.emplace(t.name(), read_tensor(t, m.dir, m.path + ": initializer"));
         }
         const std::vector<int> order = topo_order(g, m.path);

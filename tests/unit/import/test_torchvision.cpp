@@ -1,0 +1,83 @@
+// Independent validation: the imported torchvision models (ONNX graph only) against the shapes
+// and MACs PyTorch itself reports for every Conv2d / Linear module (forward hooks, recorded by
+// scripts/export_torchvision.py in tests/data/onnx/torchvision_layers.json), layer by layer.
+#include <catch2/catch.hpp>
+
+#include "mapper/workload/network.h"
+#include "platform/import/onnx_import.h"
+
+using namespace vp::mapper;
+
+namespace {
+const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
+}
+
+TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
+    const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
+    const auto& models = ref.at("models");
+    REQUIRE(models.size() == 9);
+    for (auto it = models.begin(); it != models.end(); ++it) {
+        INFO(it.key());
+        const Network n = vp::import::import_onnx(kDir + it.key() + ".onnx", {}).net;
+        std::vector<const Layer*> mac_layers;
+        for (const auto& l : n.layers)
+            if (l.has_macs()) mac_layers.push_back(&l);
+        const auto& layers = it.value().at("layers");
+        REQUIRE(mac_layers.size() == layers.size());
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            const auto& r = layers[i];
+            const Layer& l = *mac_layers[i];
+            INFO("layer " << i << " " << l.name);
+            total += r.at("macs").get<std::uint64_t>();
+            CHECK(l.macs() == r.at("macs").get<std::uint64_t>());
+            if (r.at("type") == "fc") {
+                CHECK(l.kind == LayerKind::FullyConnected);
+                CHECK((l.C == r.at("in").get<int>() && l.K == r.at("out").get<int>()));
+                continue;
+            }
+            CHECK(l.kind == LayerKind::Conv);
+            CHECK((l.C == r.at("C").get<int>() && l.K == r.at("K").get<int>() && l.H == r.at("H").get<int>() &&
+                   l.W == r.at("W").get<int>()));
+            CHECK((l.R == r.at("R").get<int>() && l.S == r.at("S").get<int>() && l.groups == r.at("groups").get<int>()));
+            CHECK((l.stride_h == r.at("stride")[0].get<int>() && l.stride_w == r.at("stride")[1].get<int>()));
+            CHECK((l.pad_top == r.at("pad")[0].get<int>() && l.pad_bottom == r.at("pad")[0].get<int>()));
+            CHECK((l.pad_left == r.at("pad")[1].get<int>() && l.pad_right == r.at("pad")[1].get<int>()));
+            CHECK((l.P() == r.at("P").get<int>() && l.Q() == r.at("Q").get<int>()));
+        }
+        CHECK(n.total_macs() == total);
+    }
+}
+
+TEST_CASE("The graph is kept: residual adds and concats name their producers", "[import][torchvision]") {
+    const Network r50 = vp::import::import_onnx(kDir + "resnet50.onnx", {}).net;
+    REQUIRE(r50.has_graph());
+    int adds = 0, projections = 0;
+    for (std::size_t i = 0; i < r50.layers.size(); ++i) {
+        const Layer& l = r50.layers[i];
+        for (int p : l.inputs) CHECK(p < int(i));  // producers come first
+        if (l.kind != LayerKind::Eltwise) continue;
+        ++adds;
+        REQUIRE(l.inputs.size() == 2);
+        CHECK(l.relu);
+        // One operand is the block's last 1x1 conv, the other the shortcut: the block input or a
+        // projection conv.
+        const Layer& a = r50.layers[std::size_t(l.inputs[0])];
+        CHECK((a.kind == LayerKind::Conv && a.R == 1 && a.K == l.C));
+        const int s = l.inputs[1];
+        if (r50.layers[std::size_t(s)].kind == LayerKind::Conv) ++projections;
+    }
+    CHECK(adds == 16);
+    CHECK(projections == 4);
+    const Network sq = vp::import::import_onnx(kDir + "squeezenet1_1.onnx", {}).net;
+    int concats = 0;
+    for (const auto& l : sq.layers)
+        if (l.kind == LayerKind::Concat) {
+            ++concats;
+            REQUIRE(l.inputs.size() == 2);
+            const Layer& e1 = sq.layers[std::size_t(l.inputs[0])];
+            const Layer& e3 = sq.layers[std::size_t(l.inputs[1])];
+            CHECK((e1.R == 1 && e3.R == 3 && e1.K + e3.K == l.C));
+        }
+    CHECK(concats == 8);
+}
