@@ -3,6 +3,8 @@
 // scripts/export_torchvision.py in tests/data/onnx/torchvision_layers.json), layer by layer.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "mapper/workload/network.h"
 #include "platform/import/onnx_import.h"
 
@@ -46,6 +48,18 @@ TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes 
             CHECK((l.P() == r.at("P").get<int>() && l.Q() == r.at("Q").get<int>()));
         }
         CHECK(n.total_macs() == total);
+    }
+}
+
+TEST_CASE("Imported MACs round to the GFLOPS column of torchvision's model documentation", "[import][torchvision]") {
+    // torchvision's classification weights tables print "GFLOPS" counted as multiply-adds, two
+    // decimals: a published figure for every fixture.
+    for (auto [m, g] : {std::pair{"alexnet", 0.71}, std::pair{"vgg16", 15.47}, std::pair{"resnet18", 1.81},
+                        std::pair{"resnet50", 4.09}, std::pair{"squeezenet1_1", 0.35}, std::pair{"mobilenet_v2", 0.30},
+                        std::pair{"googlenet", 1.50}, std::pair{"inception_v3", 5.71}}) {
+        INFO(m);
+        const double gmacs = double(vp::import::import_onnx(kDir + m + ".onnx", {}).net.total_macs()) * 1e-9;
+        CHECK(std::round(gmacs * 100) / 100 == Approx(g).margin(1e-9));
     }
 }
 
