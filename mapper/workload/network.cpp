@@ -21,18 +21,19 @@ constexpr std::int64_t kMaxBatch = 1 << 10;
 constexpr unsigned __int128 kMaxLayerMacs = (unsigned __int128)1 << 50;  // ~1e15: far above any real layer
 constexpr const char* kNetInputName = "input";  // producer name of the network input
 
-// stride: N | [sh, sw]; pad: N | [pH, pW] | {top, bottom, left, right}
-void read_stride(const JsonCheck& j, Layer& l) {
-    if (!j.has("stride")) return;
-    auto s = j.at("stride");
+// key: N | [h, w] (stride, zero_insert); pad: N | [pH, pW] | {top, bottom, left, right}
+void read_hw(const JsonCheck& j, const char* key, int& h, int& w) {
+    if (!j.has(key)) return;
+    auto s = j.at(key);
     if (s.value().is_array()) {
-        if (s.size() != 2) s.fail("expected [stride_h, stride_w]");
-        l.stride_h = int(s.at(0).as_int(1, kMaxStride));
-        l.stride_w = int(s.at(1).as_int(1, kMaxStride));
+        if (s.size() != 2) s.fail(std::string("expected [") + key + "_h, " + key + "_w]");
+        h = int(s.at(0).as_int(1, kMaxStride));
+        w = int(s.at(1).as_int(1, kMaxStride));
     } else {
-        l.stride_h = l.stride_w = int(s.as_int(1, kMaxStride));
+        h = w = int(s.as_int(1, kMaxStride));
     }
 }
+void read_stride(const JsonCheck& j, Layer& l) { read_hw(j, "stride", l.stride_h, l.stride_w); }
 
 void read_pad(const JsonCheck& j, Layer& l) {
     if (!j.has("pad")) return;
@@ -115,18 +116,9 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
                                 " and K=" + std::to_string(l.K));
         check_window(j, l);
         read_fused_act(j, l);
-        if (j.has("zero_insert")) {
-            auto z = j.at("zero_insert");
-            if (z.value().is_array()) {
-                if (z.size() != 2) z.fail("expected [z_h, z_w]");
-                l.zero_insert_h = int(z.at(0).as_int(1, kMaxStride));
-                l.zero_insert_w = int(z.at(1).as_int(1, kMaxStride));
-            } else {
-                l.zero_insert_h = l.zero_insert_w = int(z.as_int(1, kMaxStride));
-            }
-            if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
-                z.fail("H - 1 and W - 1 must be multiples of the zero insertion");
-        }
+        read_hw(j, "zero_insert", l.zero_insert_h, l.zero_insert_w);
+        if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
+            j.at("zero_insert").fail("H - 1 and W - 1 must be multiples of the zero insertion");
     } else if (type == "fc") {
         j.allow_only({"name", "type", "in", "out", "relu", "act", "inputs"});
         l.kind = LayerKind::FullyConnected;

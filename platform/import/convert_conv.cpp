@@ -139,26 +139,28 @@ void conv_transpose(Ctx& c, const onnx::NodeProto& n, int index, const std::stri
     convert_conv_like(c, n, index, label, a);
 }
 
-// QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B): precision from the x and w types.
+// The quantized forms: precision from the types of the data and weight operands.
+void quantized_conv(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, const ConvArgs& a) {
+    c.note_quant_type(c.type_of(n.input(a.x)));
+    c.note_quant_type(c.type_of(n.input(a.w)));
+    convert_conv_like(c, n, index, label, a);
+}
+
+// QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B)
 void qlinear_conv(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
-    c.note_quant_type(c.type_of(n.input(0)));
-    c.note_quant_type(c.type_of(n.input(3)));
     ConvArgs a;
-    a.x = 0;
     a.w = 3;
     a.w_zp = 5;
     a.bias = 8;
-    convert_conv_like(c, n, index, label, a);
+    quantized_conv(c, n, index, label, a);
 }
 
 // ConvInteger(x, w, x_zp, w_zp): int32 output.
 void conv_integer(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
-    c.note_quant_type(c.type_of(n.input(0)));
-    c.note_quant_type(c.type_of(n.input(1)));
     ConvArgs a;
     a.w_zp = 3;
     a.integer = true;
-    convert_conv_like(c, n, index, label, a);
+    quantized_conv(c, n, index, label, a);
 }
 
 }  // namespace

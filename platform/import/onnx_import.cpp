@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iomanip>
 #include <sstream>
+#include <unordered_set>
 
 #include "mapper/common/errors.h"
 #include "platform/import/convert_context.h"
@@ -176,11 +178,13 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     }
 
     std::vector<SkippedNode> unsupported;
+    std::unordered_set<std::string> unknown_shape;  // outputs of skipped nodes that shape inference could not size
     for (int k : topo_order(g, path)) {
         const onnx::NodeProto& n = g.node(k);
         const std::string label = input_label(n, k);
         bool act = false, side = false;
         const Value* first_act = nullptr;
+        std::string unknown_input;
         for (int i = 0; i < n.input_size(); ++i) {
             if (n.input(i).empty()) continue;
             const Value& v = c.values.at(n.input(i));
@@ -189,6 +193,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
                 if (!first_act) first_act = &v;
             }
             side = side || v.kind == ValueKind::Side;
+            if (unknown_shape.count(n.input(i))) unknown_input = n.input(i);
         }
         const bool default_domain = n.domain().empty() || n.domain() == "ai.onnx";
         if (!act && default_domain) {
@@ -217,6 +222,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
         const Converter conv = default_domain ? find_converter(n.op_type()) : nullptr;
         if (!default_domain) reason = "operator of the domain \"" + n.domain() + "\"";
         else if (!conv) reason = "operator not modelled";
+        else if (!unknown_input.empty()) reason = "follows a skipped node: the shape of \"" + unknown_input + "\" is unknown";
         else {
             try {
                 conv(c, n, k, label);
@@ -225,7 +231,8 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
             }
         }
         if (!reason.empty()) {
-            unsupported.push_back({n.name().empty() ? "#" + std::to_string(k) : n.name(), n.op_type(), reason});
+            unsupported.push_back({n.name().empty() ? "#" + std::to_string(k) : n.name(), n.op_type(), reason,
+                                   default_domain && conv && !unknown_input.empty()});
             // Skipped (with --allow-unsupported): outputs of the same size pass the data on,
             // others come from outside the network.
             for (const auto& o : n.output()) {
@@ -233,15 +240,15 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
                 Value v;
                 v.kind = ValueKind::Activation;
                 v.producer = Layer::kNetInput;
-                if (first_act && c.types.count(o)) {
-                    auto od = static_dims(*c.types.at(o));
+                auto it = c.types.find(o);
+                const auto od = it != c.types.end() ? static_dims(*it->second) : std::nullopt;
+                if (!od) unknown_shape.insert(o);
+                if (first_act && od) {
                     std::uint64_t a = 1, b = 1;
                     for (auto d : first_act->dims) a *= std::uint64_t(d);
-                    if (od) {
-                        v.dims = *od;
-                        for (auto d : *od) b *= std::uint64_t(d);
-                        if (a == b) v.producer = first_act->producer;
-                    }
+                    v.dims = *od;
+                    for (auto d : *od) b *= std::uint64_t(d);
+                    if (a == b) v.producer = first_act->producer;
                 }
                 c.values[o] = v;
             }
@@ -254,8 +261,13 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
             }
     }
     if (!unsupported.empty() && !opt.allow_unsupported) {
-        std::string msg = path + ": " + std::to_string(unsupported.size()) + " unsupported node(s) (--allow-unsupported skips them):";
-        for (const auto& u : unsupported) msg += "\n  node \"" + u.name + "\" (" + u.op_type + "): " + u.reason;
+        std::size_t roots = 0, after = 0;
+        for (const auto& u : unsupported) (u.follows_skipped ? after : roots) += 1;
+        std::string msg = path + ": " + std::to_string(roots) + " unsupported node(s) (--allow-unsupported skips them):";
+        for (const auto& u : unsupported)
+            if (!u.follows_skipped) msg += "\n  node \"" + u.name + "\" (" + u.op_type + "): " + u.reason;
+        if (after > 0)
+            msg += "\n  and " + std::to_string(after) + " node(s) after them whose input shapes are unknown without them";
         throw InputError(msg);
     }
     if (c.net.layers.empty()) throw InputError(path + ": the model has no layer the mappers use (no conv, fc, pool, ... node)");
@@ -322,7 +334,8 @@ std::string ImportResult::summary() const {
         os << (first ? "" : ", ") << n << " " << k;
         first = false;
     }
-    os << ")\n  " << double(net.total_macs()) * 1e-9 << " GMACs per inference, batch " << net.batch << ", precision "
+    os << ")\n  " << net.total_macs() << " MACs (" << std::fixed << std::setprecision(4) << double(net.total_macs()) * 1e-9
+       << " G) per inference, batch " << net.batch << ", precision "
        << net.precision_bits << " bit" << (stats.quantized ? " (from the quantized tensor types)" : " (float model)") << "\n"
        << "  folded " << stats.folded << " constant/shape nodes; fused " << stats.fused_bn << " batch norms, " << stats.fused_act
        << " activations, " << stats.fused_bias << " bias/scale nodes, " << stats.fused_pad << " pads; removed " << stats.layout

@@ -25,6 +25,7 @@ struct ImportOptions {
 // A node the importer did not turn into a layer (with --allow-unsupported).
 struct SkippedNode {
     std::string name, op_type, reason;
+    bool follows_skipped = false;  // not unsupported itself: its input's shape is unknown after a skipped node
 };
 
 // Weights of one conv / fc layer as the int8 platforms use them (empty when not available).

@@ -70,6 +70,14 @@ public:
         for (auto x : v) t->add_int64_data(x);
         return *this;
     }
+    Model& tensor(const std::string& name, const Dims& dims, const std::vector<float>& v) {
+        auto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(onnx::TensorProto::FLOAT);
+        for (auto d : dims) t->add_dims(d);
+        for (auto x : v) t->add_float_data(x);
+        return *this;
+    }
     Model& floats(const std::string& name, const std::vector<float>& v, bool scalar = false) {
         auto* t = g->add_initializer();
         t->set_name(name);

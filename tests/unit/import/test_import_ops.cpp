@@ -173,6 +173,27 @@ TEST_CASE("BatchNormalization and activations fuse into the producing conv; othe
     CHECK(only(n, LayerKind::Activation, 1).act == Activation::Softmax);
 }
 
+TEST_CASE("Weights for the VTA: batch norm folded per channel, then symmetric int8", "[import]") {
+    // BatchNormalization: y = gamma (x - mean) / sqrt(var + eps) + beta, so the conv weights of
+    // output channel k scale by gamma_k / sqrt(var_k + eps): here 4 / sqrt(3 + 1) = 2 and
+    // 1 / sqrt(0 + 1) = 1. Weights {0.5, -1} -> {1, -1}; s = 1 / 127 -> {127, -127}.
+    Model m;
+    m.input("x", {1, 1, 4, 4}).tensor("w", {2, 1, 1, 1}, {0.5f, -1.0f}).output("y");
+    m.tensor("g", {2}, {4.0f, 1.0f}).tensor("b", {2}, {0.0f, 0.0f}).tensor("mu", {2}, {0.0f, 0.0f}).tensor("v", {2}, {3.0f, 0.0f});
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    attr(m.node("BatchNormalization", {"c", "g", "b", "mu", "v"}, {"y"}, "bn"), "epsilon", 1.0f);
+    ImportOptions o;
+    o.need_values = true;
+    const auto r = import_onnx(m.save("bnw.onnx"), o);
+    REQUIRE(r.values.size() == 1);
+    CHECK(r.values[0].weights == std::vector<std::int8_t>{127, -127});
+    CHECK(r.values[0].bias.empty());  // float biases are not converted
+    Model q;  // without the batch norm: {0.5, -1} -> round(63.5) = 64, -127
+    q.input("x", {1, 1, 4, 4}).tensor("w", {2, 1, 1, 1}, {0.5f, -1.0f}).output("y");
+    q.node("Conv", {"x", "w"}, {"y"}, "conv");
+    CHECK(import_onnx(q.save("w.onnx"), o).values[0].weights == std::vector<std::int8_t>{64, -127});
+}
+
 TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]") {
     Model m(11);
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("w2", {4, 4, 1, 1}).floats("lo", {0.0f}, true).floats("hi", {6.0f}, true);
@@ -321,6 +342,35 @@ TEST_CASE("Unsupported operators: every node listed with name and op type; --all
     // The relu after the skipped nodes: a layer fed by the conv (same element count).
     const Layer& relu = only(r.net, LayerKind::Activation);
     CHECK(relu.inputs == std::vector<int>{0});
+}
+
+TEST_CASE("Unknown operators and other domains: listed; nodes after them are not blamed", "[import]") {
+    Model m;
+    auto* ms = m.m.add_opset_import();
+    ms->set_domain("com.microsoft");
+    ms->set_version(1);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("FooBar", {"c"}, {"t"}, "foo");  // no schema: shape inference cannot size "t"
+    m.node("FusedGemm", {"t"}, {"u"}, "ms").set_domain("com.microsoft");
+    m.node("Relu", {"u"}, {"y"}, "relu");
+    try {
+        import_onnx(m.save("unknown.onnx"), {});
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        const std::string s = e.what();
+        CHECK(s.find("2 unsupported node(s)") != std::string::npos);
+        CHECK(s.find("node \"foo\" (FooBar): operator not modelled") != std::string::npos);
+        CHECK(s.find("node \"ms\" (FusedGemm): operator of the domain \"com.microsoft\"") != std::string::npos);
+        CHECK(s.find("and 1 node(s) after them") != std::string::npos);
+        CHECK(s.find("\"relu\"") == std::string::npos);
+    }
+    ImportOptions o;
+    o.allow_unsupported = true;
+    const auto r = import_onnx(m.save("unknown.onnx"), o);
+    CHECK(r.net.layers.size() == 1);
+    REQUIRE(r.skipped.size() == 3);
+    CHECK(r.skipped[2].follows_skipped);
 }
 
 TEST_CASE("Dynamic shapes need --input-shape or --batch; batch becomes layer copies", "[import]") {
