@@ -92,9 +92,27 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
                     throw InputError(where + "average pooling with padding does not run on the VTA");
                 break;
+            case LayerKind::Concat:
+            case LayerKind::Slice:
+            case LayerKind::Pad: break;  // host copies (run_host_layer)
+            case LayerKind::Resize:
+                if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
+                    throw InputError(where + "the host runs nearest-neighbour resizes by integer factors only");
+                break;
             default:
                 throw InputError(where + "a " + std::string(to_string(l.kind)) +
-                                 " layer does not run on the VTA (it runs conv, fc, pool and eltwise add layers)");
+                                 " layer does not run on the VTA (it runs conv, fc, pool and eltwise add layers; the "
+                                 "host concat, slice, pad and nearest resize layers)");
+        }
+        if (is_host_layer(l)) {
+            std::uint64_t in = 0;
+            bool generated = false;
+            for (int s : m_g.inputs[i]) {
+                generated = generated || s == NetGraph::kGenerated;
+                in += s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+            }
+            if (m_g.inputs[i].empty() || generated || (l.kind == LayerKind::Concat ? in != layer_in_elems(l) : m_g.inputs[i].size() != 1))
+                throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
         }
         if (l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
@@ -135,8 +153,58 @@ int NetworkDriver::pool_band(const Layer& l) const {
     return int(std::min<std::int64_t>(l.P(), cap / per_row));
 }
 
+bool NetworkDriver::is_host_layer(const Layer& l) {
+    return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize;
+}
+
+void NetworkDriver::run_host_layer(std::size_t i) {
+    const Layer& l = m_g.net.layers[i];
+    std::vector<std::int8_t>& out = m_out[i];
+    out.assign(layer_out_elems(l), 0);
+    const std::size_t HW = std::size_t(l.H) * l.W;
+    switch (l.kind) {
+        case LayerKind::Concat: {  // CHW tensors: channel blocks one after the other
+            std::size_t at = 0;
+            for (std::size_t k = 0; k < m_g.inputs[i].size(); ++k) {
+                const auto& in = operand(i, k);
+                std::copy(in.begin(), in.end(), out.begin() + std::ptrdiff_t(at));
+                at += in.size();
+            }
+            break;
+        }
+        case LayerKind::Slice: {
+            const auto& in = operand(i, 0);
+            std::copy(in.begin() + std::ptrdiff_t(std::size_t(l.offset) * HW), in.begin() + std::ptrdiff_t(std::size_t(l.offset + l.K) * HW),
+                      out.begin());
+            break;
+        }
+        case LayerKind::Pad: {  // zero padding (the quantised zero point is assumed 0)
+            const auto& in = operand(i, 0);
+            const int P = l.P(), Q = l.Q();
+            for (int c = 0; c < l.C; ++c)
+                for (int y = 0; y < l.H; ++y)
+                    for (int x = 0; x < l.W; ++x)
+                        out[(std::size_t(c) * P + std::size_t(y + l.pad_top)) * Q + std::size_t(x + l.pad_left)] =
+                            in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
+            break;
+        }
+        default: {  // nearest resize by integer factors: output (p, q) reads (p / fh, q / fw)
+            const auto& in = operand(i, 0);
+            const int P = l.P(), Q = l.Q(), fh = P / l.H, fw = Q / l.W;
+            for (int c = 0; c < l.C; ++c)
+                for (int p = 0; p < P; ++p)
+                    for (int q = 0; q < Q; ++q)
+                        out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] =
+                            in[(std::size_t(c) * l.H + std::size_t(p / fh)) * l.W + std::size_t(q / fw)];
+        }
+    }
+    m_carry_bytes += std::uint64_t(out.size());  // charged to the next program's host time
+    m_prepared[i] = m_done[i] = true;
+}
+
 int NetworkDriver::parts(std::size_t i) const {
     const Layer& l = m_g.net.layers[i];
+    if (is_host_layer(l)) return 0;
     if (l.kind == LayerKind::Pool) {
         const int band = pool_band(l);
         return band == 0 ? 1 : (l.P() + band - 1) / band;
@@ -201,6 +269,7 @@ void NetworkDriver::prepare_layer(std::size_t i) {
 }
 
 bool NetworkDriver::next(ProgramJob& job) {
+    while (m_layer < m_g.net.layers.size() && is_host_layer(m_g.net.layers[m_layer])) run_host_layer(m_layer++);
     if (m_layer >= m_g.net.layers.size()) return false;
     const std::size_t i = m_layer;
     const Layer& l = m_g.net.layers[i];
@@ -244,7 +313,8 @@ bool NetworkDriver::next(ProgramJob& job) {
     co.double_buffer = m_opt.double_buffer;
     co.estimate = m_opt.estimate;
     job.prog = compile(p, m_cfg, co);
-    job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols);
+    job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols) + m_carry_bytes;
+    m_carry_bytes = 0;
     job.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(job.host_bytes);
     if (++m_part >= job.parts) {
         m_part = 0;
@@ -271,7 +341,7 @@ void NetworkDriver::complete(const ProgramJob& job, const std::vector<std::int8_
 
 void run_network_functional(NetworkDriver& d, std::vector<ProgramJob>* jobs) {
     ProgramJob job;
-    while (d.next(job)) {
+    while (d.next(job)) {  // host layers run inside next()
         d.complete(job, run_functional(job.prog));
         if (jobs) {
             job.prog.image.clear();

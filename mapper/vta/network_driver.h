@@ -11,7 +11,8 @@
 // with block-diagonal weights (layer_lowering.h); max / avg pool -> ALU-only programs (windows
 // gathered by the host when they overlap, reach into padding or the map exceeds the
 // accumulator, in bands of output rows that fit it);
-// eltwise add -> ADD_ACC + clamp. Weights, biases and generated inputs come from the seed
+// eltwise add -> ADD_ACC + clamp; concat, slice, zero pad, nearest resize by integer factors ->
+// host copies between programs (no program). Weights, biases and generated inputs come from the seed
 // (std::mt19937_64) or from raw files named by the graph.
 //
 // Requantisation (assumption, no trained scales exist for these workloads): per layer the
@@ -81,7 +82,7 @@ public:
     bool layer_done(std::size_t layer) const { return m_done[layer]; }
     // Layers whose output no other layer consumes (the network outputs), in order.
     std::vector<std::size_t> output_layers() const;
-    // Programs a layer needs (known before it runs).
+    // Programs a layer needs (known before it runs; 0 for a host layer).
     int parts(std::size_t layer) const;
     std::size_t programs_total() const;
 
@@ -90,6 +91,11 @@ private:
     // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
     // whole map fits one in-place program).
     int pool_band(const Layer& l) const;
+    // Concat, slice, zero pad and nearest resize: copies the host makes between programs (no
+    // VTA program; their bytes are charged to the next program's host time).
+    static bool is_host_layer(const Layer& l);
+    void run_host_layer(std::size_t i);
+    std::uint64_t m_carry_bytes = 0;
     const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;
 
     NetGraph m_g;

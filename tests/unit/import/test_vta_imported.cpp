@@ -8,6 +8,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "../vta/network_reference.h"
+#include "onnx_builder.h"
 #include "mapper/vta/network_driver.h"
 #include "platform/import/onnx_import.h"
 
@@ -101,4 +102,42 @@ TEST_CASE("Imported MobileNetV2 (32x32 input): depthwise, relu6 and residual add
     opt.input_shapes["input"] = {1, 3, 32, 32};
     const auto r = vp::import::import_onnx(kDir + "mobilenet_v2.onnx", opt);
     CHECK(check_bit_exact(chain_graph(r.net, "mobilenet_v2.onnx"), 3) == r.net.layers.size());
+}
+
+TEST_CASE("Imported SqueezeNet 1.1 and GoogLeNet (64x64): concats on the host, overlapping ceil-mode pools, equal the reference",
+          "[import][vta]") {
+    for (const char* m : {"squeezenet1_1", "googlenet"}) {
+        INFO(m);
+        vp::import::ImportOptions opt;
+        opt.input_shapes["input"] = {1, 3, 64, 64};
+        const auto r = vp::import::import_onnx(kDir + m + ".onnx", opt);
+        const NetGraph g = chain_graph(r.net, m);
+        NetworkDriver d(g, VtaConfig{}, DriverOptions{});
+        std::size_t host = 0;
+        for (std::size_t i = 0; i < g.net.layers.size(); ++i) host += d.parts(i) == 0;
+        CHECK(host >= 8);  // the concats
+        CHECK(check_bit_exact(g, 13) == r.net.layers.size());
+    }
+}
+
+TEST_CASE("Host layers on the VTA: split, concat, pad and nearest resize equal the reference", "[import][vta]") {
+    test_onnx::Model m;
+    m.input("x", {1, 6, 5, 5}).init("w", {8, 9, 3, 3}).floats("scales", {1.0f, 1.0f, 2.0f, 2.0f}).ints("pads", {0, 0, 1, 0, 0, 0, 0, 2});
+    m.output("y");
+    test_onnx::attr(m.node("Split", {"x"}, {"a", "b"}, "split"), "axis", std::int64_t(1));
+    test_onnx::attr(m.node("Concat", {"b", "x", "a"}, {"cat"}, "cat"), "axis", std::int64_t(1));  // 3 + 6 + 3 = 12
+    m.node("Slice", {"cat", "st", "en", "ax"}, {"sl"}, "slice");                                   // channels 2..10
+    m.ints("st", {2}).ints("en", {11}).ints("ax", {1});
+    m.node("Resize", {"sl", "", "scales"}, {"up"}, "up");  // 9 x 10 x 10
+    m.node("Pad", {"up", "pads"}, {"pd"}, "pad");           // before a max pool: a pad layer
+    auto& mp = m.node("MaxPool", {"pd"}, {"mp"}, "pool");
+    test_onnx::attr(mp, "kernel_shape", std::vector<std::int64_t>{2, 2});
+    m.node("Conv", {"mp", "w"}, {"y"}, "conv");
+    const auto r = vp::import::import_onnx(m.save("host_layers.onnx"), {});
+    const NetGraph g = chain_graph(r.net, "host_layers.onnx");
+    std::size_t host = 0;
+    NetworkDriver d(g, VtaConfig{}, DriverOptions{});
+    for (std::size_t i = 0; i < g.net.layers.size(); ++i) host += d.parts(i) == 0;
+    CHECK(host == 6);  // 2 split slices, concat, slice, resize, pad
+    CHECK(check_bit_exact(g, 21) == 8);
 }
