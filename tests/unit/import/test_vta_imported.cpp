@@ -141,3 +141,17 @@ TEST_CASE("Host layers on the VTA: split, concat, pad and nearest resize equal t
     CHECK(host == 6);  // 2 split slices, concat, slice, resize, pad
     CHECK(check_bit_exact(g, 21) == 8);
 }
+
+TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA driver", "[import][vta]") {
+    // Construction checks every layer kind, activation and host layer; parts() sizes the
+    // programs (pool bands). The full-size networks are not run here (minutes of simulation).
+    for (const char* m : {"resnet18", "resnet50", "mobilenet_v2", "squeezenet1_1", "vgg16", "alexnet", "googlenet", "inception_v3"}) {
+        INFO(m);
+        const auto r = vp::import::import_onnx(kDir + m + ".onnx", {});
+        const NetworkDriver d(chain_graph(r.net, m), VtaConfig{}, DriverOptions{});
+        std::size_t programs = 0;
+        for (std::size_t i = 0; i < r.net.layers.size(); ++i) programs += std::size_t(d.parts(i));
+        CHECK(programs == d.programs_total());
+        CHECK(programs >= r.net.layers.size() / 2);
+    }
+}
