@@ -104,12 +104,12 @@ TEST_CASE("Imported MobileNetV2 (32x32 input): depthwise, relu6 and residual add
     CHECK(check_bit_exact(chain_graph(r.net, "mobilenet_v2.onnx"), 3) == r.net.layers.size());
 }
 
-TEST_CASE("Imported SqueezeNet 1.1 and GoogLeNet (64x64): concats on the host, overlapping ceil-mode pools, equal the reference",
+TEST_CASE("Imported SqueezeNet 1.1 and GoogLeNet (32x32): concats on the host, overlapping ceil-mode pools, equal the reference",
           "[import][vta]") {
     for (const char* m : {"squeezenet1_1", "googlenet"}) {
         INFO(m);
         vp::import::ImportOptions opt;
-        opt.input_shapes["input"] = {1, 3, 64, 64};
+        opt.input_shapes["input"] = {1, 3, 32, 32};
         const auto r = vp::import::import_onnx(kDir + m + ".onnx", opt);
         const NetGraph g = chain_graph(r.net, m);
         NetworkDriver d(g, VtaConfig{}, DriverOptions{});
