@@ -36,6 +36,11 @@ MODELS = {  # name: (constructor, input size)
     "alexnet": (lambda: torchvision.models.alexnet(), 224),
     "googlenet": (lambda: torchvision.models.googlenet(aux_logits=False, init_weights=True), 224),
     "inception_v3": (lambda: torchvision.models.inception_v3(aux_logits=False, init_weights=True), 299),
+    # What else exporters emit: HardSwish and squeeze-excitation (MobileNetV3), batch norms with no
+    # conv to fold into (DenseNet), Split and the channel shuffle's Reshape / Transpose (ShuffleNetV2).
+    "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(), 224),
+    "densenet121": (lambda: torchvision.models.densenet121(), 224),
+    "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(), 224),
 }
 
 
@@ -137,11 +142,17 @@ def export_qdq_resnet8(refs):
 
 
 def main():
+    """Exports every model, or only those named on the command line (the others' references kept)."""
     os.makedirs(OUT, exist_ok=True)
-    refs = {}
-    for name, (ctor, size) in MODELS.items():
-        export(name, ctor, size, refs)
-    export_qdq_resnet8(refs)
+    names = sys.argv[1:] or list(MODELS) + ["resnet8_qdq"]
+    path = os.path.join(OUT, "torchvision_layers.json")
+    refs = json.load(open(path))["models"] if sys.argv[1:] and os.path.exists(path) else {}
+    for name in names:
+        if name == "resnet8_qdq":
+            export_qdq_resnet8(refs)
+        else:
+            export(name, *MODELS[name], refs)
+    refs = {k: refs[k] for k in list(MODELS) + ["resnet8_qdq"] if k in refs}
     write_refs(refs, {"generated_by": "scripts/export_torchvision.py (PyTorch forward hooks on Conv2d / Linear)",
                       "torch": torch.__version__, "torchvision": torchvision.__version__})
 

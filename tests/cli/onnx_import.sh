@@ -19,7 +19,8 @@ bad() {  # bad NAME SUBSTRING CMD...: exit 2, SUBSTRING in stderr, no $tmp/bad_o
   else fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"; fi
 }
 
-for m in resnet18 resnet50 mobilenet_v2 squeezenet1_1 vgg16 alexnet googlenet inception_v3 resnet8_qdq; do
+for m in resnet18 resnet50 mobilenet_v2 squeezenet1_1 vgg16 alexnet googlenet inception_v3 mobilenet_v3_small \
+         densenet121 shufflenet_v2_x0_5 resnet8_qdq; do
   "$vp_import" "$onnx/$m.onnx" -o "$tmp/$m.json" --quiet
   ok "vp-import $m" "[ $? -eq 0 ] && grep -q '\"inputs\": \\[\"input\"\\]' '$tmp/$m.json'"
 done

@@ -268,6 +268,14 @@ TEST_CASE("Pad folds into the next conv; before a pool it is a layer", "[import]
     const Layer& p = only(r.net, LayerKind::Pad);
     CHECK((p.P() == 12 && p.Q() == 14));
     CHECK(only(r.net, LayerKind::Pool).H == 12);
+
+    Model z(13);  // all-zero pads (as exported before DenseNet's pools): removed
+    z.input("x", {1, 3, 8, 8}).ints("pads", {0, 0, 0, 0, 0, 0, 0, 0}).output("q");
+    z.node("Pad", {"x", "pads"}, {"xp"}, "nopad");
+    attr(z.node("MaxPool", {"xp"}, {"q"}, "pool"), "kernel_shape", std::vector<std::int64_t>{2, 2});
+    const auto rz = import_onnx(z.save("zpad.onnx"), {});
+    REQUIRE(rz.net.layers.size() == 1);
+    CHECK(rz.net.layers[0].inputs == std::vector<int>{Layer::kNetInput});
 }
 
 TEST_CASE("MatMul with constant weights: fc, or a 1x1 conv over rows; two activations are unsupported", "[import]") {

@@ -17,7 +17,7 @@ const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
     const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
     const auto& models = ref.at("models");
-    REQUIRE(models.size() == 9);
+    REQUIRE(models.size() == 12);
     for (auto it = models.begin(); it != models.end(); ++it) {
         INFO(it.key());
         const Network n = vp::import::import_onnx(kDir + it.key() + ".onnx", {}).net;
@@ -56,7 +56,8 @@ TEST_CASE("Imported MACs round to the GFLOPS column of torchvision's model docum
     // decimals: a published figure for every fixture.
     for (auto [m, g] : {std::pair{"alexnet", 0.71}, std::pair{"vgg16", 15.47}, std::pair{"resnet18", 1.81},
                         std::pair{"resnet50", 4.09}, std::pair{"squeezenet1_1", 0.35}, std::pair{"mobilenet_v2", 0.30},
-                        std::pair{"googlenet", 1.50}, std::pair{"inception_v3", 5.71}}) {
+                        std::pair{"googlenet", 1.50}, std::pair{"inception_v3", 5.71}, std::pair{"mobilenet_v3_small", 0.06},
+                        std::pair{"densenet121", 2.83}, std::pair{"shufflenet_v2_x0_5", 0.04}}) {
         INFO(m);
         const double gmacs = double(vp::import::import_onnx(kDir + m + ".onnx", {}).net.total_macs()) * 1e-9;
         CHECK(std::round(gmacs * 100) / 100 == Approx(g).margin(1e-9));
@@ -94,4 +95,47 @@ TEST_CASE("The graph is kept: residual adds and concats name their producers", "
             CHECK((e1.R == 1 && e3.R == 3 && e1.K + e3.K == l.C));
         }
     CHECK(concats == 8);
+}
+
+TEST_CASE("Exporter patterns: lone batch norms, squeeze-excitation, hard-swish, channel split and shuffle", "[import][torchvision]") {
+    auto count = [](const Network& n, LayerKind k, const char* op = nullptr) {
+        std::size_t c = 0;
+        for (const auto& l : n.layers)
+            if (l.kind == k && (!op || (k == LayerKind::Eltwise ? (l.eltwise_op == EltwiseOp::Mul) == (std::string(op) == "mul")
+                                                                 : std::string(to_string(l.act)) == op)))
+                ++c;
+        return c;
+    };
+    // DenseNet-121: BN-ReLU-Conv before each conv. The exporter folds the batch norms that follow a
+    // conv; the others stay layers: norm1 of 58 dense layers, 3 transitions, norm5. Its empty
+    // Pads before the transition pools are removed.
+    const auto dn = vp::import::import_onnx(kDir + "densenet121.onnx", {});
+    CHECK(count(dn.net, LayerKind::BatchNorm) == 58 + 3 + 1);
+    CHECK(count(dn.net, LayerKind::Pad) == 0);
+    CHECK(count(dn.net, LayerKind::Concat) == 58 + 4);  // each dense layer, and the torchvision _DenseBlock's final cat
+    // MobileNetV3-small: 9 squeeze-excitation blocks multiply the map by a per-channel scale (a conv
+    // with a fused hard sigmoid, broadcast over H x W); 19 hard-swishes are exported as
+    // x * HardSigmoid(x).
+    const Network mv3 = vp::import::import_onnx(kDir + "mobilenet_v3_small.onnx", {}).net;
+    std::size_t se = 0;
+    for (const auto& l : mv3.layers)
+        if (l.kind == LayerKind::Eltwise && l.eltwise_op == EltwiseOp::Mul) {
+            REQUIRE(l.inputs.size() == 2);
+            const Layer& scale = mv3.layers[std::size_t(l.inputs[0])];  // torchvision: scale * input
+            if (scale.kind == LayerKind::Conv && scale.act == Activation::HardSigmoid) {
+                ++se;
+                CHECK((scale.K == l.C && scale.P() == 1 && l.H > 1));
+            }
+        }
+    CHECK(se == 9);
+    CHECK(count(mv3, LayerKind::Activation, "hard_sigmoid") == 19);
+    CHECK(count(mv3, LayerKind::Eltwise, "mul") == 19 + 9);
+    // ShuffleNetV2 x0.5: 13 of its 16 units split the channels in two (26 slice layers) and
+    // concatenate; the 16 channel shuffles (Reshape / Transpose / Reshape) are layout only and
+    // their shape arithmetic folds.
+    const auto sh = vp::import::import_onnx(kDir + "shufflenet_v2_x0_5.onnx", {});
+    CHECK(count(sh.net, LayerKind::Slice) == 26);
+    CHECK(count(sh.net, LayerKind::Concat) == 16);
+    CHECK(sh.stats.layout == 16 * 3);
+    CHECK(sh.stats.folded > 100);
 }
