@@ -100,9 +100,10 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                     throw InputError(where + "the host runs nearest-neighbour resizes by integer factors only");
                 break;
             default:
-                throw InputError(where + "a " + std::string(to_string(l.kind)) +
-                                 " layer does not run on the VTA (it runs conv, fc, pool and eltwise add layers; the "
-                                 "host concat, slice, pad and nearest resize layers)");
+                throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
+                                 (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
+                                 " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
+                                 "concat, slice, pad and nearest resize layers)");
         }
         if (is_host_layer(l)) {
             std::uint64_t in = 0;

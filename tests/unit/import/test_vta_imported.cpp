@@ -155,3 +155,12 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
         CHECK(programs >= r.net.layers.size() / 2);
     }
 }
+
+TEST_CASE("What the VTA cannot run is an input error naming the layer", "[import][vta]") {
+    const auto mv3 = vp::import::import_onnx(kDir + "mobilenet_v3_small.onnx", {});
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(mv3.net, "mv3"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("mv3: layer ") && Catch::Contains("hard_sigmoid"));
+    const auto dn = vp::import::import_onnx(kDir + "densenet121.onnx", {});
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(dn.net, "dn"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("layers of type \"batchnorm\" do not run on the VTA"));
+}
