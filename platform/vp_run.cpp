@@ -20,6 +20,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/run/cli_args.h"
 #include "platform/run/input_check.h"
+#include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
 #include "platform/workload/workload.h"
@@ -35,11 +36,12 @@ struct Options {
     std::vector<std::string> sets;
     bool trace = false, quiet = false, has_seed = false, check = false, allow_unused = false;
     std::uint64_t seed = 0;
+    run::ImportCli onnx;
 };
 
 
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
+    "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
     "              [--refine K] [--check] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
@@ -58,6 +60,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
         "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
                                     "and keep the fastest (= --set mapper.refine=K)");
+    o.onnx.add_to(desc);
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -126,7 +129,8 @@ int run_main(const Options& o) {
     config::PlatformSpec spec = config::load_platform(run::find_data_file(o.config), o.sets, o.allow_unused);
     if (o.has_seed) spec.seed = o.seed;
     if (o.trace) spec.trace.enabled = true;
-    workload::Workload wl = workload::load_workload(run::find_data_file(o.workload));
+    workload::Workload wl = workload::load_workload(run::find_data_file(o.workload),
+                                                        o.onnx.options(spec.kind == config::PlatformKind::Vta));
     run::check_workload_kind(spec, wl);
     if (!o.allow_unused) run::check_overrides_for_workload(spec, wl, o.sets);
     if (o.check) {
@@ -137,6 +141,7 @@ int run_main(const Options& o) {
         return 0;
     }
     omp_set_num_threads(int(spec.sim.threads));
+    if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
     run::OutputDir out(o.out);
     const std::string resolved = config::to_yaml(spec);
@@ -144,6 +149,7 @@ int run_main(const Options& o) {
     // A relative dram.record_trace is written into the output folder, with the other outputs.
     if (!spec.dram.record_trace.empty() && spec.dram.record_trace[0] != '/')
         spec.dram.record_trace = out.file(spec.dram.record_trace);
+    if (wl.imported) out.write("workload.json", wl.workload_text);  // the imported network: reproduces the run
 
     stats::Registry registry;
     trace::Tracer tracer(spec.trace);
@@ -226,7 +232,7 @@ int run_main(const Options& o) {
         std::cout << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in "
                   << wall << " s wall\n";
         plat->summary(std::cout);
-        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml"
+        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml" << (wl.imported ? ", workload.json" : "")
                   << (spec.trace.enabled ? ", trace.vcd, trace.gtkw" : "") << ")\n";
     }
     return 0;

@@ -60,11 +60,15 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
                                                                                     : mv::chain_graph(wl.network, wl.path);
         if (g.net.precision_bits != 8)
             throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
+        g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
+        g.bias_values = wl.bias_values;
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();
         next = [d](mv::ProgramJob& j) { return d->next(j); };
         complete = [d](const mv::ProgramJob& j, const std::vector<std::int8_t>& r) { d->complete(j, r); };
-        ctx.ctrl.add_total(d->graph().net.layers.size());
+        std::size_t with_programs = 0;  // host layers (concat, slice, ...) run between programs
+        for (std::size_t i = 0; i < d->graph().net.layers.size(); ++i) with_programs += d->parts(i) > 0;
+        ctx.ctrl.add_total(with_programs);
         m_layer_root = std::make_unique<stats::Group>(ctx.stats, "vta_layers");
         for (const auto& l : d->graph().net.layers) m_layer_stats.push_back(std::make_unique<LayerStats>(*m_layer_root, l.name));
         ctx.ctrl.set_unit("layers");
