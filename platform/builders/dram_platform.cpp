@@ -7,7 +7,7 @@
 
 namespace vp::platform {
 
-DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
+DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx) {
     const auto& spec = ctx.spec;
     if (ctx.workload.kind != workload::WorkloadKind::Traffic)
         throw InputError(ctx.workload.path + ": the dram platform runs traffic workloads (\"kind\": \"traffic\"); " +
@@ -21,7 +21,7 @@ DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
         s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
         m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, ctx.pool, ctx.ctrl, ctx.stats,
                                                                   &ctx.tracer));
-        m_gens.back()->socket.bind(m_dram->socket);
+        m_tlm.bind(m_gens.back()->socket, m_dram->socket, "tlmcheck_" + s.name);
     }
 }
 
