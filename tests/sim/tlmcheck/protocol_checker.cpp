@@ -304,7 +304,7 @@ void build_rule_scenarios() {
         Scenario& s = scenario("command outside READ/WRITE/IGNORE", Rule::Command);
         Payload& a = s.payload();
         s.init->script = [&s, &a] {
-            a.p.set_command(tlm_command(7));
+            a.p.set_command(tlm_command(3));  // in the enum's value range (0..3), but no command
             full_transaction(s, a);
         };
     }

@@ -134,6 +134,18 @@ void set_deps(S& s, Insn& in, Rng& r) {
     s.push_prev_dep = in.dep.push_prev;
     s.push_next_dep = in.dep.push_next;
 }
+// The fields VTAGemInsn and VTAAluInsn share: dependency flags, reset, micro-op range, loops, dst factors.
+template <typename Spec, typename S>
+void set_loop(S& s, Insn& in, Rng& r) {
+    set_deps(s, in, r);
+    s.reset_reg = in.reset = r.bits(1);
+    s.uop_bgn = in.uop_bgn = std::uint32_t(r.bits(Spec::kUopDepth));
+    s.uop_end = in.uop_end = std::uint32_t(r.bits(Spec::kUopDepth + 1));
+    s.iter_out = in.iter_out = std::uint32_t(r.bits(14));
+    s.iter_in = in.iter_in = std::uint32_t(r.bits(14));
+    s.dst_factor_out = in.dst_factor_out = std::uint32_t(r.bits(Spec::kAccDepth));
+    s.dst_factor_in = in.dst_factor_in = std::uint32_t(r.bits(Spec::kAccDepth));
+}
 template <typename S>
 void check_deps(const S& s, const Insn& in) {
     CHECK(in.dep.pop_prev == bool(s.pop_prev_dep));
@@ -185,14 +197,7 @@ void check_configuration(std::uint64_t seed) {
             Insn in;
             in.opcode = Opcode::Gemm;
             s.opcode = 2;
-            set_deps(s, in, r);
-            s.reset_reg = in.reset = r.bits(1);
-            s.uop_bgn = in.uop_bgn = std::uint32_t(r.bits(Spec::kUopDepth));
-            s.uop_end = in.uop_end = std::uint32_t(r.bits(Spec::kUopDepth + 1));
-            s.iter_out = in.iter_out = std::uint32_t(r.bits(14));
-            s.iter_in = in.iter_in = std::uint32_t(r.bits(14));
-            s.dst_factor_out = in.dst_factor_out = std::uint32_t(r.bits(Spec::kAccDepth));
-            s.dst_factor_in = in.dst_factor_in = std::uint32_t(r.bits(Spec::kAccDepth));
+            set_loop<Spec>(s, in, r);
             s.src_factor_out = in.src_factor_out = std::uint32_t(r.bits(Spec::kInpDepth));
             s.src_factor_in = in.src_factor_in = std::uint32_t(r.bits(Spec::kInpDepth));
             s.wgt_factor_out = in.wgt_factor_out = std::uint32_t(r.bits(Spec::kWgtDepth));
@@ -206,14 +211,7 @@ void check_configuration(std::uint64_t seed) {
             Insn in;
             in.opcode = Opcode::Alu;
             s.opcode = 4;
-            set_deps(s, in, r);
-            s.reset_reg = in.reset = r.bits(1);
-            s.uop_bgn = in.uop_bgn = std::uint32_t(r.bits(Spec::kUopDepth));
-            s.uop_end = in.uop_end = std::uint32_t(r.bits(Spec::kUopDepth + 1));
-            s.iter_out = in.iter_out = std::uint32_t(r.bits(14));
-            s.iter_in = in.iter_in = std::uint32_t(r.bits(14));
-            s.dst_factor_out = in.dst_factor_out = std::uint32_t(r.bits(Spec::kAccDepth));
-            s.dst_factor_in = in.dst_factor_in = std::uint32_t(r.bits(Spec::kAccDepth));
+            set_loop<Spec>(s, in, r);
             s.src_factor_out = in.src_factor_out = std::uint32_t(r.bits(Spec::kAccDepth));
             s.src_factor_in = in.src_factor_in = std::uint32_t(r.bits(Spec::kAccDepth));
             in.alu_op = AluOp(r.g() % 5);
