@@ -51,6 +51,7 @@ void bind(V& v, dram::DramParams& p) {
     if constexpr (V::kReading) {
         if (v.has("preset")) p = dram::DramParams::from_preset(p.preset, v.node().key("preset"));
     }
+    v.field("standard", p.standard);
     v.field("tck_ps", p.tck_ps);
     v.field("bus_width_bits", p.bus_width_bits);
     v.field("burst_length", p.burst_length);
@@ -67,8 +68,13 @@ void bind(V& v, dram::DramParams& p) {
     v.field("address_mapping", p.address_mapping);
     v.field("queue_depth", p.queue_depth);
     v.field("frontend_latency_ck", p.frontend_latency_ck);
+    v.field("starvation_cap", p.starvation_cap);
     v.field("refresh", p.refresh);
     v.field("max_request_bytes", p.max_request_bytes);
+    v.field("check_protocol", p.check_protocol);
+    v.field("check_preset", p.check_preset);
+    v.field("record_trace", p.record_trace);
+    v.field("record_trace_format", p.record_trace_format);
     v.section("timing", [&](auto& s) { bind(s, p.t); });
 }
 

@@ -6,6 +6,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
+#include "platform/config/platform_keys.h"
 
 namespace vp::config {
 
@@ -68,7 +69,8 @@ namespace {
 }
 }  // namespace
 
-PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides) {
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
+                           bool allow_unused) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open file");
     YAML::Node root;
@@ -92,6 +94,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     } catch (const YAML::Exception& e) {
         throw InputError(path + ": malformed configuration: " + e.msg);
     }
+    if (!allow_unused) check_overrides_read(spec.kind, path, overrides);
     // One mesh description: the NoC takes its size and flit format from `mesh`.
     spec.noc.width = std::uint32_t(std::max(spec.mesh.width, 0));
     spec.noc.height = std::uint32_t(std::max(spec.mesh.height, 0));

@@ -68,8 +68,10 @@ struct PlatformSpec {
 };
 
 // Loads a YAML platform file, applies "--set key=value" overrides, validates.
-// Throws vp::InputError with file:line:col, key path and what was expected.
-PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides);
+// Throws vp::InputError with file:line:col, key path and what was expected. An override of a
+// key the chosen platform does not read (platform_keys.h) is an error unless allow_unused.
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
+                           bool allow_unused = false);
 // The resolved configuration as YAML (every parameter, defaults included).
 std::string to_yaml(const PlatformSpec& spec);
 

@@ -2,7 +2,8 @@
 # sim.check_tlm: every platform with AT bindings (dram, nmp, mesh, vta) runs with a base-protocol
 # checker on each binding, exits 0, reports the checked transactions, and its statistics are
 # identical to the unchecked run (the checker forwards every call unchanged). Also with a
-# one-entry DRAM queue, where END_REQ backpressure overlaps responses of other transactions.
+# one-entry DRAM queue, where END_REQ backpressure overlaps responses of other transactions,
+# and for a recorded DRAM trace replayed by the trace player.
 # Args: $1 = vp-run, $2 = source root.
 set -u
 vp_run=$1; root=$2
@@ -30,6 +31,14 @@ check nmp.yaml workloads/lenet5.json
 check nmp.yaml workloads/lenet5.json --set dram.queue_depth=1
 check mesh-3x1.yaml workloads/lenet5.json --set dram.queue_depth=1
 check vta.yaml workloads/vta/resnet20_full.json --set dram.queue_depth=1
+# A recorded DRAM trace replayed by the trace player.
+"$vp_run" "$root/configs/dram-ddr3.yaml" "$root/workloads/traffic/mixed.json" --set dram.record_trace="$tmp/mix.stl" \
+    --quiet --out "$tmp/rec" || err "recording a trace: exit $?"
+echo "{\"kind\": \"dram_trace\", \"name\": \"replay\", \"file\": \"$tmp/mix.stl\", \"max_outstanding\": 24}" > "$tmp/replay.json"
+n=$((n + 1))
+"$vp_run" "$root/configs/dram-ddr3.yaml" "$tmp/replay.json" --set dram.queue_depth=2 --set sim.check_tlm=true \
+    --out "$tmp/replay" > "$tmp/log_replay" || err "trace replay with sim.check_tlm: exit $?"
+grep -q "TLM-2.0 check .* no protocol violation" "$tmp/log_replay" || err "trace replay: no TLM-2.0 check line"
 "$vp_run" "$root/configs/vta.yaml" "$root/workloads/vta/matmul_16x16.json" --set sim.check_tlm=maybe --quiet --out "$tmp/bad" \
     > /dev/null 2>&1
 [ $? -eq 2 ] || err "sim.check_tlm=maybe is not rejected with exit code 2"
