@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -188,6 +189,7 @@ int run_main(const Options& o) {
     plat->finish();
     tracer.close(end_time.value() / sc_core::sc_time(1, sc_core::SC_PS).value());
     plat->check_invariants();
+    plat->check_tlm_quiescent();
 
     // Statistics: nested JSON with run metadata, and one flat CSV row for sweeps.
     const std::uint64_t cfg_hash = run::fnv1a64(resolved);
@@ -232,6 +234,9 @@ int run_main(const Options& o) {
         std::cout << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in "
                   << wall << " s wall\n";
         plat->summary(std::cout);
+        if (plat->tlm_checks().enabled())
+            std::cout << "  TLM-2.0 check  " << plat->tlm_checks().transactions() << " transactions on "
+                      << plat->tlm_checks().size() << " AT bindings, no protocol violation\n";
         std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml" << (wl.imported ? ", workload.json" : "")
                   << (spec.trace.enabled ? ", trace.vcd, trace.gtkw" : "") << ")\n";
     }
@@ -257,6 +262,13 @@ int sc_main(int argc, char** argv) {
     } catch (const SimulationError& e) {
         std::cerr << "\nvp-run: simulation failed: " << e.what() << "\n";
         return 3;
+    } catch (const sc_report& e) {
+        if (std::strcmp(e.get_msg_type(), vp::tlmcheck::kMsgType) == 0) {  // sim.check_tlm found a violation
+            std::cerr << "\nvp-run: simulation failed: TLM-2.0 base protocol violation: " << e.get_msg() << "\n";
+            return 3;
+        }
+        std::cerr << "\nvp-run: internal error: " << e.what() << "\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "\nvp-run: internal error: " << e.what() << "\n";
         return 1;

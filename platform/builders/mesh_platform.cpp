@@ -74,7 +74,7 @@ struct MeshPlatform::LayerStats {
 };
 
 MeshPlatform::MeshPlatform(RunContext& ctx)
-    : m_ctx(ctx), m_mesh_stats(ctx.stats, "mesh"), m_noc_group(ctx.stats, "noc"),
+    : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_mesh_stats(ctx.stats, "mesh"), m_noc_group(ctx.stats, "noc"),
       m_total_cycles(m_mesh_stats, "cycles", "simulated core cycles of the whole network", "cycles"),
       m_total_est_cycles(m_mesh_stats, "est_cycles", "sum of the mapper's per-layer estimates", "cycles"),
       m_total_energy_pj(m_mesh_stats, "energy_pj", "energy model on the simulated counts", "pJ"),
@@ -113,7 +113,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
             unsigned(spec.core.dma_max_outstanding) > noc::DramInterface::kDefaultMaxOutstanding
                 ? unsigned(spec.core.dma_max_outstanding)
                 : noc::DramInterface::kDefaultMaxOutstanding));
-        m_difs.back()->socket.bind(m_dram->socket);
+        m_tlm.bind(m_difs.back()->socket, m_dram->socket, std::string("tlmcheck_") + m_difs.back()->basename());
     }
 
     // Cores: each gets the runs of the layers it is active in.
@@ -147,7 +147,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
             ("core_" + xy).c_str(), spec.core, spec.mesh.packet, *m_noc, node_of(n), node_of(spec.mesh.master),
             std::move(work[c]), n_layers, ctx.pool, m_mesh_stats,
             "core[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]", tracer));
-        m_cores.back()->socket.bind(m_nis.back()->socket);
+        m_tlm.bind(m_cores.back()->socket, m_nis.back()->socket, "tlmcheck_core_" + xy);
         m_nis.back()->set_sync_sink(m_cores.back().get());
     }
     m_master = std::make_unique<asip::MasterCore>("master", *m_noc, node_of(spec.mesh.master), core_period,

@@ -71,7 +71,7 @@ std::string nmp_gtkw(const std::string& vcd_path) {
 
 }  // namespace
 
-NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
+NmpPlatform::NmpPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     if (wl.kind != workload::WorkloadKind::Network)
@@ -93,7 +93,8 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
             m_workload_macs += l.macs();
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
     m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
-    for (int t = 0; t < m_nmp->n_tle(); ++t) m_nmp->socket(t).bind(m_dram->socket);
+    for (int t = 0; t < m_nmp->n_tle(); ++t)
+        m_tlm.bind(m_nmp->socket(t), m_dram->socket, "tlmcheck_tle" + std::to_string(t) + "_dma");
 }
 
 void NmpPlatform::finish() {

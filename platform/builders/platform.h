@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
@@ -43,6 +44,15 @@ public:
     virtual void summary(std::ostream& os) const = 0;
     // Extra files (mapping.json ...).
     virtual void write_outputs(const run::OutputDir&) const {}
+
+    // The base-protocol checkers on the platform's AT bindings (sim.check_tlm).
+    const tlmcheck::CheckerSet& tlm_checks() const { return m_tlm; }
+    // Throws vp::SimulationError when a checker still sees a transaction in flight.
+    void check_tlm_quiescent() const;
+
+protected:
+    explicit Platform(bool check_tlm = false) : m_tlm(check_tlm) {}
+    tlmcheck::CheckerSet m_tlm;  // builders bind initiator to target sockets through it
 };
 
 // Builds the platform named by spec.kind; throws InputError when the workload does not fit it.

@@ -19,7 +19,7 @@ mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) 
     return o;
 }
 
-VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
+VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     spec.vta.validate("vta");
@@ -78,7 +78,8 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
     }
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
     m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl);
-    for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma}) dma->socket.bind(m_dram->socket);
+    for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
+        m_tlm.bind(dma->socket, m_dram->socket, std::string("tlmcheck_") + dma->basename());
     m_host = std::make_unique<vta::VtaHost>("host", *m_core, m_dram->store(), &ctx.ctrl, std::move(next), std::move(complete), est);
 }
 

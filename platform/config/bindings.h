@@ -11,6 +11,7 @@ void bind(V& v, SimParams& p) {
     v.field("max_time_ms", p.max_time_ms);
     v.field("progress_s", p.progress_s);
     v.field("threads", p.threads);
+    v.field("check_tlm", p.check_tlm);
 }
 
 template <typename V>

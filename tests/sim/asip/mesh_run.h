@@ -32,7 +32,9 @@ inline int run_network(const std::string& cfg, const std::string& net, const std
     try {
         const auto t0 = std::chrono::steady_clock::now();
         const std::string root = VP_SOURCE_DIR;
-        vp::config::PlatformSpec spec = vp::config::load_platform(root + "/configs/" + cfg, sets);
+        std::vector<std::string> all_sets = sets;
+        all_sets.push_back("sim.check_tlm=true");  // a base-protocol checker on every AT binding
+        vp::config::PlatformSpec spec = vp::config::load_platform(root + "/configs/" + cfg, all_sets);
         vp::workload::Workload wl = vp::workload::load_workload(root + "/workloads/" + net);
         vp::stats::Registry reg;
         vp::trace::Tracer tracer(spec.trace);
@@ -43,6 +45,10 @@ inline int run_network(const std::string& cfg, const std::string& net, const std
         sc_start();
         plat.finish();
         plat.check_invariants();
+        plat.check_tlm_quiescent();
+        fails += check(plat.tlm_checks().size() > 0 && plat.tlm_checks().transactions() > 0,
+                       std::to_string(plat.tlm_checks().transactions()) + " transactions through " +
+                           std::to_string(plat.tlm_checks().size()) + " base-protocol checkers");
         fails += check(true, cfg + " / " + net + ": invariants");
         double sim = 0, est = 0;
         for (const auto& r : plat.results()) {
