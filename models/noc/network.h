@@ -87,6 +87,9 @@ public:
     const LatencyStats& packet_latency() const { return m_packet_lat; }
     const LatencyStats& network_latency() const { return m_network_lat; }
     std::uint64_t router_steps() const { return m_router_steps; }  // routers actually stepped
+    // Every flit link (router outputs and injection links), for inspection by tests.
+    std::size_t num_flit_links() const { return m_flit_links.size(); }
+    const FlitLink& flit_link(std::size_t i) const { return m_flit_links[i]; }
 
     // Human-readable list of blocked routers and packets (also used by the watchdog).
     std::string blocked_report() const;
