@@ -1,28 +1,14 @@
-// The reporting path of the mesh platform's end-of-run invariants: a deliberate error injected
-// through the test-only hook (MeshPlatform::set_invariant_fault_for_test) into one per-layer law
-// and, separately, checked against the untouched run, makes check_invariants() throw
-// vp::SimulationError (exit code 3 in vp-run) naming the law, the layer, the expected figure (the
-// mapper's) and the actual one. No model is broken: the fault only changes a reported figure.
-#include <cstdio>
-#include <string>
-
-#include <systemc>
-
+// The reporting path of the mesh platform's end-of-run invariants: the untouched run passes;
+// a deliberate error injected through the test-only hook (MeshPlatform::set_invariant_fault_for_test)
+// into a per-layer law, a run-level law or a router's law makes check_invariants() throw
+// vp::SimulationError (exit code 3 in vp-run) naming the law, its scope, the expected figure (for
+// the layer: the mapper's) and the actual one. No model is broken: the fault changes a reported figure.
 #include "mapper/common/errors.h"
-#include "models/common/payload_pool.h"
-#include "models/common/sim_control.h"
-#include "platform/builders/mesh_platform.h"
-#include "platform/config/platform_spec.h"
-#include "platform/workload/workload.h"
+#include "mesh_run.h"
 
-using namespace sc_core;
+using mesh_test::check;
 
 namespace {
-int check(bool ok, const std::string& what) {
-    std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-    return ok ? 0 : 1;
-}
-
 std::string failure(const vp::platform::MeshPlatform& plat) {
     try {
         plat.check_invariants();
@@ -34,21 +20,13 @@ std::string failure(const vp::platform::MeshPlatform& plat) {
 }  // namespace
 
 int sc_main(int, char**) {
-    sc_set_time_resolution(1, SC_PS);
-    sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
+    mesh_test::init_kernel();
     int fails = 0;
     try {
         const std::string root = VP_SOURCE_DIR;
-        vp::config::PlatformSpec spec = vp::config::load_platform(root + "/configs/mesh-4x4.yaml", {});
-        vp::workload::Workload wl = vp::workload::load_workload(root + "/workloads/lenet5.json");
-        vp::stats::Registry reg;
-        vp::trace::Tracer tracer(spec.trace);
-        vp::SimControl ctrl("sim_control");
-        vp::PayloadPool pool;
-        vp::platform::RunContext ctx{spec, wl, reg, tracer, ctrl, pool};
-        vp::platform::MeshPlatform plat(ctx);
-        sc_start();
-        plat.finish();
+        mesh_test::MeshBench b(root + "/configs/mesh-4x4.yaml", root + "/workloads/lenet5.json", {});
+        b.run();
+        vp::platform::MeshPlatform& plat = b.plat;
         fails += check(failure(plat).empty(), "the untouched run passes every invariant");
         const auto res = plat.results();
         const auto& last = plat.mapping().layers[res.back().map_index];

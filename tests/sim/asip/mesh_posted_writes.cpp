@@ -3,43 +3,19 @@
 // ack packets then), every posted write is served before the run ends, and all end-of-run
 // invariants hold. Regression for a run that printed "NoC 1401339 flits (mapper: 1365563)" and
 // exited 0 because the DRAM interface still sent acks.
-#include <cstdio>
-#include <string>
+#include "mesh_run.h"
 
-#include <systemc>
-
-#include "models/common/payload_pool.h"
-#include "models/common/sim_control.h"
-#include "platform/builders/mesh_platform.h"
-#include "platform/config/platform_spec.h"
-#include "platform/workload/workload.h"
-
-using namespace sc_core;
-
-namespace {
-int check(bool ok, const std::string& what) {
-    std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-    return ok ? 0 : 1;
-}
-}  // namespace
+using mesh_test::check;
 
 int sc_main(int, char**) {
-    sc_set_time_resolution(1, SC_PS);
-    sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
+    mesh_test::init_kernel();
     int fails = 0;
     try {
         const std::string root = VP_SOURCE_DIR;
-        vp::config::PlatformSpec spec = vp::config::load_platform(
-            root + "/configs/mesh-4x4.yaml", {"mesh.packet.write_ack=false", "mapper.mode=all-cores"});
-        vp::workload::Workload wl = vp::workload::load_workload(root + "/workloads/resnet20.json");
-        vp::stats::Registry reg;
-        vp::trace::Tracer tracer(spec.trace);
-        vp::SimControl ctrl("sim_control");
-        vp::PayloadPool pool;
-        vp::platform::RunContext ctx{spec, wl, reg, tracer, ctrl, pool};
-        vp::platform::MeshPlatform plat(ctx);
-        sc_start();
-        plat.finish();
+        mesh_test::MeshBench b(root + "/configs/mesh-4x4.yaml", root + "/workloads/resnet20.json",
+                               {"mesh.packet.write_ack=false", "mapper.mode=all-cores"});
+        b.run();
+        const vp::platform::MeshPlatform& plat = b.plat;
         vp::InvariantCheck chk;
         plat.collect_invariants(chk);
         fails += check(chk.ok(), "all " + std::to_string(chk.checked()) + " end-of-run invariants hold" +
@@ -54,7 +30,7 @@ int sc_main(int, char**) {
             write_bytes += r.counts.dram_write_bytes;
         }
         fails += check(sim == map, "whole network: " + std::to_string(sim) + " flits == mapper " + std::to_string(map));
-        const nlohmann::json types = reg.to_json().at("noc").at("packet_types");
+        const nlohmann::json types = b.reg.to_json().at("noc").at("packet_types");
         auto n = [&types](const char* k) { return types.at(k).at("value").get<std::uint64_t>(); };
         fails += check(n("write_ack") == 0 && n("write_request") == 0, "no acknowledged write and no write ack");
         // Transfers are at most max_payload_bytes (64 B here): at least one posted write per 64 bytes written.

@@ -99,4 +99,16 @@ inline ProtocolRun run_protocol_scenario(const char* classes, const char* routin
     return out;
 }
 
+// sc_main of the tests that expect the scenario to complete (argv may override classes and routing).
+inline int expect_completion(int argc, char** argv, const char* routing) {
+    const ProtocolRun r = run_protocol_scenario(argc > 1 ? argv[1] : "separate", argc > 2 ? argv[2] : routing);
+    int fails = 0;
+    fails += check(!r.deadlock, "no deadlock");
+    fails += check(r.done == r.total && r.errors == 0, "every transaction answered");
+    fails += check(r.served == r.requests && r.syncs_received == r.syncs_sent,
+                   "memory served every request once, every sync delivered");
+    fails += check(r.drained, "nothing left in flight");
+    return fails ? 1 : 0;
+}
+
 }  // namespace noc_test

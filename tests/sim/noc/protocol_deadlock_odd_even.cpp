@@ -5,15 +5,4 @@
 // deadlocks when the classes share their VCs.
 #include "protocol_deadlock.h"
 
-int sc_main(int argc, char** argv) {
-    const char* classes = argc > 1 ? argv[1] : "separate";
-    const char* routing = argc > 2 ? argv[2] : "odd_even";
-    const noc_test::ProtocolRun r = noc_test::run_protocol_scenario(classes, routing);
-    int fails = 0;
-    fails += noc_test::check(!r.deadlock, "no deadlock");
-    fails += noc_test::check(r.done == r.total && r.errors == 0, "every transaction answered");
-    fails += noc_test::check(r.served == r.requests && r.syncs_received == r.syncs_sent,
-                             "memory served every request once, every sync delivered");
-    fails += noc_test::check(r.drained, "nothing left in flight");
-    return fails ? 1 : 0;
-}
+int sc_main(int argc, char** argv) { return noc_test::expect_completion(argc, argv, "odd_even"); }
