@@ -187,7 +187,12 @@ def sweep_part(args, work):
     cols = ["simulator", "num_vcs", "buffer_depth", "packet_flits", "offered", "accepted", "avg_latency", "latency_metric"]
     order = {"ours": 0, "booksim": 1, "noxim": 2, "ours_default": 3}
     rows = points + kept
-    rows.sort(key=lambda r: (int(r["num_vcs"]), round(float(r["offered"]), 2), order[r["simulator"]]))
+
+    def nominal(r):  # the sweep load a row belongs to (ours reports the offered load it measured)
+        loads = next(l for v, _, l in SWEEPS if v == int(r["num_vcs"]))
+        return min(loads, key=lambda x: abs(x - float(r["offered"])))
+
+    rows.sort(key=lambda r: (int(r["num_vcs"]), nominal(r), order[r["simulator"]]))
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)
         w.writeheader()
