@@ -142,9 +142,12 @@ bool DramInterface::respond(tlm::tlm_generic_payload& t) {
     return true;
 }
 
+// Polls every NoC cycle while a response waits for injection-queue space (only responses that
+// send a packet wait: the queue is checked before the outstanding-request lookup).
 void DramInterface::retry_response() {
     if (!m_resp_blocked) return;
-    if (respond(*m_resp_blocked)) m_resp_blocked = nullptr;
+    if (m_noc.queued_packets(m_node) < m_noc.network().params().inject_depth && respond(*m_resp_blocked))
+        m_resp_blocked = nullptr;
     else next_trigger(m_noc.period());
 }
 

@@ -25,8 +25,9 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     m_ovc_busy.assign(n, 0);
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
+    m_separate = p.separate_classes() && m_vcs > 1;
     for (unsigned t = 0; t < kNumPacketTypes; ++t)
-        m_type_class[t] = std::uint8_t(p.separate_classes() ? message_class(PacketType(t)) : MessageClass::kAny);
+        m_type_class[t] = std::uint8_t(m_separate ? message_class(PacketType(t)) : MessageClass::kAny);
     const std::uint32_t req_vcs = p.class_vc_mask(MessageClass::kRequest);
     for (unsigned v = 0; v < m_vcs; ++v)
         m_vc_class[v] = std::uint8_t((req_vcs >> v) & 1 ? MessageClass::kRequest : MessageClass::kResponse);
@@ -108,27 +109,39 @@ void Router::absorb(std::uint64_t c) {
 // Accept: each input VC accepts one grant: the output VC with the most credits (adaptive
 // selection), ties broken round-robin from its own pointer. Pointers move only on accept.
 void Router::allocate_vcs(std::uint64_t c) {
+    if (m_separate) allocate_vcs_impl<true>(c);
+    else allocate_vcs_impl<false>(c);
+}
+
+template <bool kSeparate>
+void Router::allocate_vcs_impl(std::uint64_t c) {
     const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
-    // Requesters per output port and message class (bit i = input VC i asks for any free VC of
-    // its class at that port; class kAny may take every VC).
-    std::uint64_t eligible = 0, by_port[kNumPorts][3] = {};
+    // Requesters per output port (bit i = input VC i asks for any free VC of that port) and, with
+    // separate classes, per message class.
+    std::uint64_t eligible = 0, by_port[kNumPorts] = {}, by_class[3] = {};
     for (unsigned i = 0; i < n; ++i) {
         const InputVc& iv = m_ivc[i];
         if (iv.state != VcState::kWaitVa || iv.t_va > c) continue;
-        eligible |= std::uint64_t(1) << i;
+        const std::uint64_t b = std::uint64_t(1) << i;
+        eligible |= b;
+        if (kSeparate) by_class[iv.cls] |= b;
         for (unsigned o = 0; o < kNumPorts; ++o)
-            if (iv.route_mask & port_bit(o)) by_port[o][iv.cls] |= std::uint64_t(1) << i;
+            if (iv.route_mask & port_bit(o)) by_port[o] |= b;
     }
     if (!eligible) return;
-    constexpr unsigned kAny = unsigned(MessageClass::kAny);
+    // Output VC v grants requesters of its class or of class kAny (synthetic packets).
+    std::uint64_t vc_ok[16];
+    if (kSeparate)
+        for (unsigned v = 0; v < m_vcs; ++v)
+            vc_ok[v] = by_class[m_vc_class[v]] | by_class[unsigned(MessageClass::kAny)];
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
     for (unsigned o = 0; o < kNumPorts; ++o) {
-        const std::uint64_t* bp = by_port[o];
-        if (!(bp[0] | bp[1] | bp[kAny])) continue;
+        const std::uint64_t bp = by_port[o];
+        if (!bp) continue;
         for (unsigned v = 0, ov = o * m_vcs; v < m_vcs; ++v, ++ov) {
             if (m_ovc_busy[ov]) continue;
-            const std::uint64_t req = bp[m_vc_class[v]] | bp[kAny];
+            const std::uint64_t req = kSeparate ? bp & vc_ok[v] : bp;
             if (!req) continue;
             const unsigned i = pick_round_robin(req, m_va_rr[ov]);
             if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;

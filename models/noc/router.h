@@ -92,6 +92,8 @@ private:
 
     void absorb(std::uint64_t c);
     void allocate_vcs(std::uint64_t c);
+    template <bool kSeparate>
+    void allocate_vcs_impl(std::uint64_t c);
     unsigned allocate_switch(std::uint64_t c);
 
     const NocParams& m_p;
@@ -100,6 +102,7 @@ private:
     std::uint32_t m_va_lead, m_sa_lead, m_st_extra;  // pipeline offsets derived from router_stages
     std::uint8_t m_type_class[kNumPacketTypes] = {};  // PacketType -> MessageClass (kAny when shared)
     std::uint8_t m_vc_class[16] = {};                // output VC -> MessageClass it carries
+    bool m_separate = false;                         // classes on disjoint VCs (else every VC for all)
 
     FlitLink* m_in[kNumPorts] = {};
     CreditLink* m_credit_out[kNumPorts] = {};

@@ -62,22 +62,34 @@ public:
     void describe(std::string& out) const;
 
 private:
-    const NocParams& m_p;
-    unsigned m_node, m_vcs;
+    unsigned next_acceptable(std::uint32_t from_rr, PacketTable& table, PacketSink* sink);
+
+    // One ejection slot: what the drain needs of a flit.
+    struct EjectSlot {
+        std::uint32_t packet;
+        std::uint8_t kind;
+    };
+    // Hot state first: has_work() and a step with nothing to drain touch the first cache line.
+    std::uint32_t m_incoming = 0;
+    std::uint32_t m_eject_nonempty = 0;          // bit v: ejection queue v holds flits
+    bool m_sending = false;
+    bool m_one_class = true;                     // every packet type may use every VC
+    GrowingRing<std::uint32_t> m_queue;
     FlitLink* m_inject = nullptr;
     CreditLink* m_inject_credit = nullptr;  // credits of the router's local input buffers
     FlitLink* m_eject_in = nullptr;
     CreditLink* m_eject_credit = nullptr;   // slots of the ejection queues back to the router
-    GrowingRing<std::uint32_t> m_queue;
-    std::vector<RingBuffer<TimedFlit>> m_eject;  // [vc], eject_depth flits each
-    std::uint32_t m_eject_nonempty = 0;          // bit v: ejection queue v holds flits
-    std::uint32_t m_eject_open = 0;              // bit v: the sink accepted the head on VC v, tail pending
-    std::uint32_t m_eject_rr = 0;                // round-robin pointer of the drain over VCs
-    std::uint32_t m_type_vcs[kNumPacketTypes] = {};  // injection VCs of each packet type (message class)
-    std::int32_t m_credits[16] = {};
-    bool m_sending = false;
+    const NocParams& m_p;
+    unsigned m_node, m_vcs;
     std::uint32_t m_cur = 0, m_next_seq = 0, m_cur_vc = 0, m_vc_rr = 0;
-    std::uint32_t m_incoming = 0;
+    std::uint32_t m_eject_open = 0;              // bit v: the sink accepted the head on VC v, tail pending
+    std::uint32_t m_eject_rr = 0;                // round-robin pointer of the drain over VCs (<= num_vcs)
+    // Ejection queues, one ring of m_eject_cap (power of 2 >= eject_depth) slots per VC in one array.
+    std::vector<EjectSlot> m_eject;
+    std::uint32_t m_eject_cap = 0, m_eject_shift = 0;
+    std::int32_t m_credits[16] = {};
+    std::uint32_t m_eject_head[16] = {}, m_eject_size[16] = {};
+    std::uint32_t m_type_vcs[kNumPacketTypes] = {};  // injection VCs of each packet type (message class)
 };
 
 }  // namespace vp::noc
