@@ -7,14 +7,21 @@
 
 #include "mapper/tso/tso.h"
 #include "mapper/workload/network.h"
+#include "platform/config/hw_figures.h"
 
 namespace {
+
+vp::mapper::tso::NmpParams seed_hw() {
+    vp::mapper::tso::NmpParams hw;
+    hw.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
+    return hw;
+}
 
 double time_tso(const vp::mapper::Network& net, int threads, double& est_ms) {
     vp::mapper::tso::TsoOptions opt;
     opt.threads = threads;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = vp::mapper::tso::run_tso(net, vp::mapper::tso::NmpParams{}, opt);
+    const auto r = vp::mapper::tso::run_tso(net, seed_hw(), opt);
     const auto t1 = std::chrono::steady_clock::now();
     est_ms = r.total_s() * 1e3;
     return std::chrono::duration<double>(t1 - t0).count();
@@ -37,7 +44,7 @@ int main(int argc, char** argv) {
             double est1 = 0, est2 = 0;
             const double s1 = time_tso(net, 1, est1);
             const double s2 = time_tso(net, 2, est2);
-            const auto r = vp::mapper::tso::run_tso(net, vp::mapper::tso::NmpParams{}, {});
+            const auto r = vp::mapper::tso::run_tso(net, seed_hw(), {});
             std::printf("%-20s %6d %8d %10.3f %10.3f %8.2f %12.3f\n", net.name.c_str(), convs, r.unique_shapes, s1, s2,
                         s1 / s2, est1);
         }

@@ -1,4 +1,4 @@
-// vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--quiet]
+// vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--refine K] [--quiet] [--allow-unused]
 // Runs the platform's mapper alone (no SystemC kernel): prints a table and writes
 // mapping.json. Exit codes: 0 success, 1 internal error, 2 bad input.
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
 #include "platform/run/cli_args.h"
+#include "platform/run/input_check.h"
 #include "platform/workload/workload.h"
 #include "vp_version.h"
 
@@ -21,13 +22,20 @@ using namespace vp;
 int main(int argc, char** argv) {
     std::string config, wl_path, out = "mapping.json";
     std::vector<std::string> sets;
-    bool quiet = false;
-    const char* usage = "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--quiet]\n";
+    bool quiet = false, allow_unused = false;
+    int refine = 0;
+    const char* usage =
+        "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--refine K] [--quiet]\n"
+        "              [--allow-unused]\n";
     po::options_description desc("options");
     desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
         "out,o", po::value<std::string>(&out), "mapping file to write (default: mapping.json)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
-        "quiet,q", po::bool_switch(&quiet), "do not print the table");
+        "quiet,q", po::bool_switch(&quiet), "do not print the table")(
+        "allow-unused", po::bool_switch(&allow_unused), "accept --set of keys the chosen platform does not read")(
+        "refine", po::value<int>(&refine),
+        "simulate the K best candidates of every distinct layer shape on their own (child vp-run processes, "
+        "sim.threads at a time) and keep the fastest (= --set mapper.refine=K)");
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, config, wl_path, vm, "vp-map", usage)) return 2;
     if (vm.count("help")) {
@@ -39,13 +47,20 @@ int main(int argc, char** argv) {
         std::cout << "vp-map " << VP_VERSION << "\n";
         return 0;
     }
+    if (vm.count("refine")) {
+        if (refine < 1) {
+            std::cerr << "vp-map: error: --refine: expected a number of candidates K >= 1, got " << refine << "\n";
+            return 2;
+        }
+        sets.push_back("mapper.refine=" + std::to_string(refine));
+    }
     if (config.empty() || wl_path.empty()) {
         std::cerr << "vp-map: error: CONFIG and WORKLOAD are required\n" << usage;
         return 2;
     }
     try {
-        config::PlatformSpec spec = config::load_platform(config, sets);
-        workload::Workload wl = workload::load_workload(wl_path);
+        config::PlatformSpec spec = config::load_platform(run::find_data_file(config), sets, allow_unused);
+        workload::Workload wl = workload::load_workload(run::find_data_file(wl_path));
         omp_set_num_threads(int(spec.sim.threads));
         platform::MappingReport rep = platform::map_workload(spec, wl);
         const std::string tmp = out + ".incomplete";
@@ -60,6 +75,9 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::cerr << "vp-map: error: " << e.what() << "\n";
         return 2;
+    } catch (const SimulationError& e) {
+        std::cerr << "vp-map: simulation failed: " << e.what() << "\n";
+        return 3;
     } catch (const std::exception& e) {
         std::cerr << "vp-map: internal error: " << e.what() << "\n";
         return 1;

@@ -1,6 +1,7 @@
 // vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N]
+//        [--refine K] [--check] [--allow-unused]
 // Maps the workload onto the platform, simulates it and writes statistics, the resolved
-// configuration, the mapping report and waveforms into DIR.
+// configuration, the mapping report and waveforms into DIR. --check validates the inputs only.
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
 #include <chrono>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "platform/builders/platform.h"
 #include "platform/config/platform_spec.h"
 #include "platform/run/cli_args.h"
+#include "platform/run/input_check.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
 #include "platform/workload/workload.h"
@@ -31,12 +33,14 @@ namespace {
 struct Options {
     std::string config, workload, out = "vp-out";
     std::vector<std::string> sets;
-    bool trace = false, quiet = false, has_seed = false;
+    bool trace = false, quiet = false, has_seed = false, check = false, allow_unused = false;
     std::uint64_t seed = 0;
 };
 
+
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n";
+    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
+    "              [--refine K] [--check] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -47,7 +51,13 @@ int parse_cli(int argc, char** argv, Options& o) {
         "override a configuration value, e.g. --set dram.scheduler=fcfs (repeatable)")(
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
-        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)");
+        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)")(
+        "check", po::bool_switch(&o.check),
+        "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
+        "allow-unused", po::bool_switch(&o.allow_unused),
+        "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
+        "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
+                                    "and keep the fastest (= --set mapper.refine=K)");
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -66,6 +76,14 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    if (vm.count("refine")) {
+        const int k = vm["refine"].as<int>();
+        if (k < 1) {
+            std::cerr << "vp-run: error: --refine: expected a number of candidates K >= 1, got " << k << "\n";
+            return 2;
+        }
+        o.sets.push_back("mapper.refine=" + std::to_string(k));
+    }
     return -1;
 }
 
@@ -105,15 +123,27 @@ private:
 };
 
 int run_main(const Options& o) {
-    config::PlatformSpec spec = config::load_platform(o.config, o.sets);
+    config::PlatformSpec spec = config::load_platform(run::find_data_file(o.config), o.sets, o.allow_unused);
     if (o.has_seed) spec.seed = o.seed;
     if (o.trace) spec.trace.enabled = true;
-    workload::Workload wl = workload::load_workload(o.workload);
+    workload::Workload wl = workload::load_workload(run::find_data_file(o.workload));
+    run::check_workload_kind(spec, wl);
+    if (!o.allow_unused) run::check_overrides_for_workload(spec, wl, o.sets);
+    if (o.check) {
+        if (!o.quiet)
+            std::cout << "vp-run: inputs ok: " << config::to_string(spec.kind) << " platform \"" << spec.source
+                      << "\", workload \"" << wl.name << "\", config_hash "
+                      << run::hex64(run::fnv1a64(config::to_yaml(spec))) << "\n";
+        return 0;
+    }
     omp_set_num_threads(int(spec.sim.threads));
 
     run::OutputDir out(o.out);
     const std::string resolved = config::to_yaml(spec);
     out.write("config.yaml", resolved);
+    // A relative dram.record_trace is written into the output folder, with the other outputs.
+    if (!spec.dram.record_trace.empty() && spec.dram.record_trace[0] != '/')
+        spec.dram.record_trace = out.file(spec.dram.record_trace);
 
     stats::Registry registry;
     trace::Tracer tracer(spec.trace);

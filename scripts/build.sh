@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 dir=$root/build; extra=()
 if [ "${1:-}" = "--sanitize" ]; then dir=$root/build-asan; extra=(-DVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVP_BUILD_BENCH=OFF); fi
+# ccache, when the machine has it, makes rebuilds of other checkouts and of the sanitizer tree cheap.
+command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 mkdir -p "$dir"
 log=$dir/build.log
 if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then

@@ -55,7 +55,7 @@ fi
 # Mapper figures: the estimate under the mapping's own DRAM model (est_s) and re-costed with
 # the burst model, T = T_MAC + T_SW + sum(bursts x CAS + bytes / BW) (est_burstcost_s), split
 # into MAC (+SW), LOAD (IN + W) and STORE (OUT); *_vol_s = bytes / BW only.
-jq_run='.nmp as $h | ($h.cas_ns * 1e-9) as $cas | $h.dram_bw_bytes_per_s as $bw |
+jq_run='.nmp as $h | ($h.dram.cas_ns * 1e-9) as $cas | $h.dram.peak_bw_bytes_per_s as $bw |
   [.convs[] | {est: .estimate.total_s, mac: (.estimate.t_mac_s + .estimate.t_sw_s),
     load: ((.bursts.in + .bursts.w) * $cas + (.bytes.in + .bytes.w) / $bw),
     store: (.bursts.out * $cas + .bytes.out / $bw),
@@ -67,7 +67,7 @@ jq_stats='.stats as $s | [$s.nmp | to_entries[] | select(.key | startswith("tle[
   [.meta.sim_time_ns * 1e-9, ($t | map(.load_cycles.value) | add), ($t | map(.store_cycles.value) | add),
    ($t | map(.dma_wait_cycles.value) | add), ($t | map(.barrier_cycles.value) | add),
    $s.dram.peak_bandwidth.value] | map(tostring) | join(",")'
-jq_layers='.nmp as $h | ($h.cas_ns * 1e-9) as $cas | $h.dram_bw_bytes_per_s as $bw | ($h.clock_mhz * 1e6) as $f |
+jq_layers='.nmp as $h | ($h.dram.cas_ns * 1e-9) as $cas | $h.dram.peak_bw_bytes_per_s as $bw | ($h.clock_mhz * 1e6) as $f |
   [.convs, .simulation] | transpose[] | . as [$c, $s] |
   [$c.layer, $c.macs, $c.bytes.total, ($s.estimated_cycles * 100 | round / 100),
    ((($c.estimate.t_mac_s + $c.estimate.t_sw_s + $c.bursts.total * $cas + $c.bytes.total / $bw) * $f) * 100 | round / 100),

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
+#   scripts/setup.sh [--test]   --test adds what the test suite runs besides the build:
+#                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
-      libboost-program-options-dev catch2)
+      libboost-program-options-dev catch2 python3 python3-yaml)
+case "${1:-}" in
+  --test) pkgs+=(slurm-wlm munge parallel) ;;
+  "") ;;
+  *) echo "setup: unknown argument $1" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,5 +23,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq >/dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

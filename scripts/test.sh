@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set-up + build + the whole test suite (unit, SystemC scenarios, command-line tests).
-# Long simulations carry the CTest label "long" and run only with --long.
+# Set-up + build + the whole test suite (unit, SystemC scenarios, command-line tests, a sweep
+# on a private single-node Slurm). Long simulations carry the CTest label "long" and run only
+# with --long.
 #   scripts/test.sh [--long] [--sanitize]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,7 @@ if [ $san -eq 1 ]; then
   exit $?
 fi
 "$root/scripts/build.sh"
+"$root/scripts/setup.sh" --test   # Slurm, munge and GNU parallel for the sweep tests (label slurm)
 cd "$root/build"
 if [ $long -eq 1 ]; then ctest -j 2 --output-on-failure
 else ctest -j 2 --output-on-failure -LE long; fi

@@ -1,9 +1,7 @@
 #pragma once
-// CalBurstCount of seed 000 (Algorithm 14) and the time of Eqs. 6-9 from integer counts.
+// CalBurstCount of seed 000 (Algorithm 14).
 #include <cstdint>
 
-#include "mapper/tso/nmp_params.h"
-#include "mapper/tso/tso_types.h"
 
 namespace vp::mapper::tso {
 
@@ -21,9 +19,5 @@ inline std::uint64_t plane_bursts(std::uint64_t rows, std::uint64_t cols, std::u
     if (cols == plane_cols) return ceil_div(rows * cols * elem_bytes, burst);
     return rows * ceil_div(cols * elem_bytes, burst);
 }
-
-// Eq. 6: T = T_MAC + T_DRAM + T_SW; Eq. 9 with CalcDataTransfer (burst: bursts*CAS + bytes/BW,
-// noburst: bytes/BW). The DRAM is shared by all TLEs, so all transfers of the layer add up.
-CostTimes cost_times(const CostCounts& c, const NmpParams& hw, DramModel model);
 
 }  // namespace vp::mapper::tso

@@ -56,13 +56,14 @@ bool ConvCostModel::fits(TltSchedule q, const Tile& t) const {
     if (t.t_r < 1 || t.t_r > m_max_rows || t.t_c < 1 || t.t_c > c.Q || t.t_n < 1 || t.t_n > c.N || t.t_m < 1 ||
         t.t_m > m_max_tlt_m)
         return false;
-    if (q == TltSchedule::IS && t.t_m != m_max_tlt_m) return false;
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
     // Eq. 2.
     if (u64(t.t_n) * u64(t_h(t.t_r)) * u64(t_l(t.t_c)) * eb > u64(m_hw.mb0_bytes)) return false;
     const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : u64(t.t_n);
     if (u64(t.t_m) * w_ch * rs * eb > u64(m_hw.mb1_bytes)) return false;
-    if (u64(t.t_m) * u64(t.t_r) * u64(t.t_c) * eb > u64(m_hw.mb2_bytes)) return false;
+    // IS accumulates the partial sums of all the TLT's filters in MB2 (Fig. 4).
+    const u64 out_m = q == TltSchedule::IS ? u64(m_max_tlt_m) : u64(t.t_m);
+    if (out_m * u64(t.t_r) * u64(t.t_c) * eb > u64(m_hw.mb2_bytes)) return false;
     return true;
 }
 
@@ -115,10 +116,12 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
         const u64 base = u64(m_tlt_base[t]), extra = u64(m_tlt_extra[t]), mmax = u64(m_tlt_max[t]);
         const u64 n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
         const u64 sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
-        // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE.
-        k.in_loads += n_m_star * r.n_rc * nN;
-        k.in_bytes += n_m_star * N * r.in_bytes_ch;
-        k.in_bursts += n_m_star * N * r.in_bursts_ch;
+        // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE;
+        // IS keeps it stationary over the filter chunks (Eq. 3).
+        const u64 in_passes = q == TltSchedule::IS ? 1 : n_m_star;
+        k.in_loads += in_passes * r.n_rc * nN;
+        k.in_bytes += in_passes * N * r.in_bytes_ch;
+        k.in_bursts += in_passes * N * r.in_bursts_ch;
         if (q == TltSchedule::WS) {  // Eq. 5: every W tile loaded once
             k.w_loads += sum_n_m;
             k.w_bytes += Mt * N * rs * eb;
@@ -128,10 +131,27 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
             k.w_bytes += r.n_rc * Mt * N * rs * eb;
             k.w_bursts += r.n_rc * Mt * w_chunk_bursts;
         }
-        k.out_stores += r.n_rc * sum_n_m;
+        // IS stores each TLT's whole OUT tile (all its filters) once per (row, col) tile.
+        k.out_stores += r.n_rc * (q == TltSchedule::IS ? (base > 0 ? n_tlt : extra) : sum_n_m);
         k.out_bytes += Mt * rows * u64(c.Q) * eb;
         k.out_bursts += Mt * r.out_bursts_f;
         k.mac_cycles = std::max(k.mac_cycles, r.mac_cyc_ch_f * N * mmax);
+        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
+        const u64 act = base > 0 ? n_tlt : extra;
+        const u64 xfers = in_passes * r.n_rc * nN +
+                          (q == TltSchedule::WS ? sum_n_m : r.n_rc * nN * sum_n_m) +
+                          r.n_rc * (q == TltSchedule::IS ? act : sum_n_m);
+        const u64 txns = in_passes * N * r.in_bursts_ch +
+                         (q == TltSchedule::WS ? Mt * w_full_bursts : r.n_rc * Mt * w_chunk_bursts) +
+                         Mt * r.out_bursts_f;
+        const u64 bytes = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * Mt * N * rs * eb +
+                          Mt * rows * u64(c.Q) * eb;
+        ++k.active_tles;
+        if (bytes > k.tle_bytes) {
+            k.tle_bytes = bytes;
+            k.tle_txns = txns;
+            k.tle_transfers = xfers;
+        }
         k.sw_instr = std::max(k.sw_instr, r.n_rc * n_m_star * nN);
     }
     const u64 g = u64(c.groups);
@@ -146,6 +166,9 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
     k.out_bytes *= g;
     k.mac_cycles *= g;
     k.sw_instr *= g;
+    k.tle_transfers *= g;
+    k.tle_txns *= g;
+    k.tle_bytes *= g;
     k.macs = c.macs();
     return k;
 }

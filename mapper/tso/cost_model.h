@@ -10,8 +10,11 @@
 //    of them; W tiles and OUT tiles are per TLT.
 //  * OS (Eq. 4): for OUT row tile, col tile, filter chunk (T_M), channel chunk (T_N): load IN,
 //    load W (T_M x T_N), compute; store OUT after the channel loop.
-//  * IS (Eq. 3): as OS with T_M = all filters of the TLT (W tile "includes all the filters
-//    designated to the TLT"), hence one pass over IN.
+//  * IS (Eq. 3, Fig. 4): for OUT row tile, col tile, channel chunk: load IN once (it stays in
+//    MB0), then for every filter chunk: load W (T_M x T_N), compute into the partial sums of
+//    all the TLT's filters, which MB2 holds ("the W tile has to include all the filters
+//    designated to the TLT"); store OUT (all filters) after the channel loop. IN is loaded
+//    once per (row, col, channel) position, W reloaded for every IN position.
 //  * WS (Eq. 5): per filter chunk, load W (T_M x all N channels) once, then every IN tile.
 //  * T_MAC: critical TLT; T_DRAM: every transfer of every TLE (one shared DRAM); T_SW:
 //    nmp_conv2d instructions of the critical TLT. Grouped convs: `groups` times one group.
@@ -64,7 +67,7 @@ public:
     int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.R; }
     int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.S; }
 
-    // Eq. 2 (MB0/MB1/MB2) and the tile domain; IS also needs T_M = max filters per TLT.
+    // Eq. 2 (MB0/MB1/MB2) and the tile domain; IS's MB2 holds the OUT tile of every filter of the TLT.
     bool fits(TltSchedule q, const Tile& t) const;
 
     AxisStats row_stats(int tle, int t_r) const;

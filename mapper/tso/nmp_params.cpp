@@ -24,10 +24,13 @@ void NmpParams::validate(const std::string& p) const {
     require(std::isfinite(clock_mhz) && clock_mhz > 0 && clock_mhz <= 1e5, p, "clock_mhz",
             "expected a positive frequency in MHz (<= 100000)");
     require(burst_bytes >= 1, p, "burst_bytes", "expected a positive size in bytes");
-    require(std::isfinite(dram_bw_bytes_per_s) && dram_bw_bytes_per_s > 0, p, "dram_bw_bytes_per_s",
-            "expected a positive bandwidth in bytes/s");
-    require(std::isfinite(cas_ns) && cas_ns >= 0, p, "cas_ns", "expected a non-negative latency in ns");
     require(sw_cycles_per_instr >= 0, p, "sw_cycles_per_instr", "expected a non-negative cycle count");
+    require(dma_max_outstanding >= 1 && dma_max_outstanding <= 1024, p, "dma_max_outstanding",
+            "expected an integer in [1, 1024]");
+    require(dma_txn_bytes >= 0 && dma_txn_bytes <= 4096, p, "dma_txn_bytes",
+            "expected 0 (= burst_bytes) or at most 4096");
+    // Filled by the platform from the DRAM section; only a program that forgot it gets here.
+    require(dram.valid(), p, "dram", "DRAM figures not set (they come from the dram section)");
 }
 
 }  // namespace vp::mapper::tso

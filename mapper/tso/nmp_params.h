@@ -4,6 +4,8 @@
 // shared/specs/tso_nmp.md section 1.
 #include <string>
 
+#include "mapper/common/dram_figures.h"
+
 namespace vp::mapper::tso {
 
 struct NmpParams {
@@ -17,11 +19,11 @@ struct NmpParams {
     // the seed's measured MAC roof (Fig. 11). The split into MAC/cycle and clock is ours.
     static constexpr int kDefaultMacsPerCycle = 16;
     static constexpr double kDefaultClockMhz = 375.0;
-    // Seed: BURST "e.g. 128B" (reproduces the worked example's 70 bursts).
+    // Seed: BURST "e.g. 128B" (reproduces the worked example's 70 bursts). The DMA engine
+    // moves data in transactions of this size (the DRAM's own burst is a DramFigures figure).
     static constexpr int kDefaultBurstBytes = 128;
-    // ASSUMPTION: DDR3-1600, 64-bit bus: 12.8 GB/s peak, CL11 = 13.75 ns.
-    static constexpr double kDefaultDramBwBytesPerS = 12.8e9;
-    static constexpr double kDefaultCasNs = 13.75;
+    // ASSUMPTION: 8 transactions in flight per DMA engine.
+    static constexpr int kDefaultDmaOutstanding = 8;
     // ASSUMPTION: RISC-V cycles spent per nmp_conv2d instruction (T_SW of Eq. 6; seed: < 5 %).
     static constexpr int kDefaultSwCyclesPerInstr = 16;
 
@@ -32,16 +34,22 @@ struct NmpParams {
     int mb2_bytes = kDefaultMbBytes;          // OUT tile SRAM per TLT [B]
     int macs_per_cycle = kDefaultMacsPerCycle;  // MAC unit width [MAC/cycle]
     double clock_mhz = kDefaultClockMhz;        // TLT clock [MHz]
-    int burst_bytes = kDefaultBurstBytes;       // DRAM burst [B]
-    double dram_bw_bytes_per_s = kDefaultDramBwBytesPerS;  // shared DRAM bandwidth [B/s]
-    double cas_ns = kDefaultCasNs;                          // CAS latency per burst [ns]
+    int burst_bytes = kDefaultBurstBytes;       // BURST of Algorithm 14 = DMA transaction [B]
     int sw_cycles_per_instr = kDefaultSwCyclesPerInstr;     // T_SW per nmp_conv2d [cycles]
+    int dma_max_outstanding = kDefaultDmaOutstanding;       // transactions in flight per DMA engine
+    // Largest DMA transaction [B]; 0 = burst_bytes (transactions = CalBurstCount bursts).
+    int dma_txn_bytes = 0;
+    // The shared DRAM, filled from the simulated controller's parameters (no defaults here).
+    DramFigures dram;
 
     // Throws vp::InputError("<prefix>.<field>: ...") on a bad value.
     void validate(const std::string& key_prefix) const;
 
     double cycle_s() const { return 1e-6 / clock_mhz; }
-    double cas_s() const { return cas_ns * 1e-9; }
+    int txn_bytes() const { return dma_txn_bytes ? dma_txn_bytes : burst_bytes; }
+    // CAS and BW of Algorithm 14, from the DRAM figures: CL x tCK and the peak bandwidth.
+    double cas_s() const { return dram.cas_ns() * 1e-9; }
+    double dram_bw_bytes_per_s() const { return dram.peak_bw_bytes_per_s; }
 };
 
 }  // namespace vp::mapper::tso

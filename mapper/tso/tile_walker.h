@@ -3,9 +3,13 @@
 // loop orders), generated lazily through a callback. Used by the NMP model to replay a
 // mapping in time, and by the tests as an independent check of the closed-form counts of
 // cost_model.h. Loop orders (outermost first):
-//   IS/OS: group, OUT row tile, OUT col tile, filter chunk l, channel chunk:
+//   OS:    group, OUT row tile, OUT col tile, filter chunk l, channel chunk:
 //            LoadIn (multicast), then per TLT with a chunk l: LoadW, Compute;
-//          after the channel loop: StoreOut per TLT.   (IS: one filter chunk, T_M = all)
+//          after the channel loop: StoreOut per TLT.
+//   IS:    group, OUT row tile, OUT col tile, channel chunk: LoadIn (multicast, once), then
+//            per filter chunk l, per TLT with a chunk l: LoadW, Compute (partial sums of all
+//            the TLT's filters stay in MB2); after the channel loop: StoreOut per TLT of all
+//            its filters.
 //   WS:    group, filter chunk l: LoadW (all channels) per TLT; then OUT row tile, col tile,
 //          channel chunk: LoadIn (multicast), Compute per TLT; StoreOut per TLT per (row, col).
 #include <algorithm>
@@ -88,6 +92,33 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
         op.macs = op.mac_cycles = 0;
         fn(static_cast<const TileOp&>(op));
     };
+    // The IN window of an OUT tile, one channel chunk of it loaded; per TLT with a chunk l
+    // its W tile and the compute (IS, OS; WS uses the first two).
+    auto begin_out = [&](int r0, int q0) {
+        in.kind = OpKind::LoadIn;
+        in.tlt = -1;
+        set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+    };
+    auto load_in = [&](int c0) {
+        in.c0 = c0;
+        in.cn = std::min(tile.t_n, c.N - c0);
+        in.m0 = in.mn = 0;
+        in.macs = in.mac_cycles = 0;
+        fn(static_cast<const TileOp&>(in));
+    };
+    auto load_w_compute = [&](int l) {
+        for (int j = 0; j < n_tlt; ++j) {
+            int m0, mn;
+            if (!chunk(j, l, m0, mn)) continue;
+            op = in;
+            op.kind = OpKind::LoadW;
+            op.tlt = j;
+            op.m0 = m0;
+            op.mn = mn;
+            fn(static_cast<const TileOp&>(op));
+            compute(j, in, m0, mn);
+        }
+    };
     in.tle = op.tle = tle;
     for (int g = 0; g < c.groups; ++g) {
         in.group = op.group = g;
@@ -109,15 +140,9 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
                 }
                 for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
                     for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
-                        in.kind = OpKind::LoadIn;
-                        in.tlt = -1;
-                        set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+                        begin_out(r0, q0);
                         for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
-                            in.c0 = c0;
-                            in.cn = std::min(tile.t_n, c.N - c0);
-                            in.m0 = in.mn = 0;
-                            in.macs = in.mac_cycles = 0;
-                            fn(static_cast<const TileOp&>(in));
+                            load_in(c0);
                             for (int j = 0; j < n_tlt; ++j) {
                                 int m0, mn;
                                 if (chunk(j, l, m0, mn)) compute(j, in, m0, mn);
@@ -131,29 +156,28 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
             }
             continue;
         }
+        if (q == TltSchedule::IS) {
+            for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
+                for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
+                    begin_out(r0, q0);
+                    for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
+                        load_in(c0);  // stays in MB0 for every filter chunk
+                        for (int l = 0; l < n_chunks; ++l) load_w_compute(l);
+                    }
+                    for (int j = 0; j < n_tlt; ++j) {
+                        const Range& f = tlt_filters[std::size_t(j)];
+                        if (f.count > 0) store(j, in, f.begin, f.count);
+                    }
+                }
+            continue;
+        }
         for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
             for (int q0 = 0; q0 < c.Q; q0 += tile.t_c)
                 for (int l = 0; l < n_chunks; ++l) {
-                    in.kind = OpKind::LoadIn;
-                    in.tlt = -1;
-                    set_out(in, r0, std::min(tile.t_r, r_end - r0), q0, std::min(tile.t_c, c.Q - q0));
+                    begin_out(r0, q0);
                     for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
-                        in.c0 = c0;
-                        in.cn = std::min(tile.t_n, c.N - c0);
-                        in.m0 = in.mn = 0;
-                        in.macs = in.mac_cycles = 0;
-                        fn(static_cast<const TileOp&>(in));
-                        for (int j = 0; j < n_tlt; ++j) {
-                            int m0, mn;
-                            if (!chunk(j, l, m0, mn)) continue;
-                            op = in;
-                            op.kind = OpKind::LoadW;
-                            op.tlt = j;
-                            op.m0 = m0;
-                            op.mn = mn;
-                            fn(static_cast<const TileOp&>(op));
-                            compute(j, in, m0, mn);
-                        }
+                        load_in(c0);
+                        load_w_compute(l);
                     }
                     for (int j = 0; j < n_tlt; ++j) {
                         int m0, mn;

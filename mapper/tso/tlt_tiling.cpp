@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "mapper/tso/burst_count.h"
 
 namespace vp::mapper::tso {
 
@@ -16,29 +15,37 @@ Tile make_tile(const ConvCostModel& m, int t_m, int t_n, int t_r, int t_c) {
     return Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
 }
 
-void consider(ChoiceCost& best, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
-              DramModel dram, const NmpParams& hw) {
-    const CostTimes tm = cost_times(k, hw, dram);
-    if (!best.found || tm.total_s < best.times.total_s) {
-        best.found = true;
-        best.slicing = m.slicing();
-        best.schedule = q;
-        best.tile = t;
-        best.counts = k;
-        best.times = tm;
-    }
+void consider(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
+              const TimeModel& model, const NmpParams& hw) {
+    const CostTimes tm = model.screen(k, hw);
+    if (!top.would_keep(tm.total_s)) return;
+    ChoiceCost c;
+    c.found = true;
+    c.slicing = m.slicing();
+    c.schedule = q;
+    c.tile = t;
+    c.counts = k;
+    c.times = tm;
+    top.consider(c);
 }
 
 }  // namespace
 
-ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw) {
+void TopChoices::consider(const ChoiceCost& c) {
+    if (!would_keep(c.times.total_s)) return;
+    auto at = std::upper_bound(m_list.begin(), m_list.end(), c.times.total_s,
+                               [](double t, const ChoiceCost& x) { return t < x.times.total_s; });
+    m_list.insert(at, c);
+    if (m_list.size() > m_keep) m_list.pop_back();
+}
+
+void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw, TopChoices& top) {
     const ConvShape& c = m.conv();
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
     const u64 mb0 = u64(hw.mb0_bytes), mb1 = u64(hw.mb1_bytes), mb2 = u64(hw.mb2_bytes);
     const int n_tle = int(m.slices().size());
     const u64 m_all = u64(m.max_tlt_filters());
-    ChoiceCost best;
-    if (m_all == 0) return best;
+    if (m_all == 0) return;
 
     std::vector<AxisStats> cols(std::size_t(c.Q) + 1);
     std::vector<char> have_col(std::size_t(c.Q) + 1, 0);
@@ -59,53 +66,46 @@ ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, con
             for (int t = 0; t < n_tle; ++t)
                 rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
             const u64 tn_max = std::min<u64>(u64(c.N), mb0 / (th * tl * eb));
-            const u64 m_out = mb2 / (u64(t_r) * u64(t_c) * eb);
+            // IS keeps the partial sums of every filter of the TLT in MB2 (Fig. 4).
+            if (q == TltSchedule::IS && m_all * u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
+            const u64 m_out = q == TltSchedule::IS ? m_all : mb2 / (u64(t_r) * u64(t_c) * eb);
             // Bound: no tile of this (T_R, T_C) costs less than counts(T_N = N, T_M = its
             // largest value over all T_N): IN passes and nmp_conv2d count fall with T_M and
             // T_N, W bursts sum ceil(n_k*x) >= ceil(N*x), every other term is fixed here, and
             // the time is monotone in every count. Skipping when bound >= best keeps the optimum.
-            if (best.found) {
+            if (top.full()) {
                 const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? u64(c.N) : 1) * rs * eb)});
                 if (m_hi < 1) continue;
-                const u64 t_m_lb = q == TltSchedule::IS ? m_all : m_hi;
-                const CostCounts lb = m.counts(q, c.N, int(t_m_lb), rc);
-                if (cost_times(lb, hw, dram).total_s >= best.times.total_s) continue;
+                const CostCounts lb = m.counts(q, c.N, int(m_hi), rc);
+                if (model.screen(lb, hw).total_s >= top.worst_s()) continue;
             }
             for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
                 const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : t_n;
                 const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
-                u64 t_m;
-                if (q == TltSchedule::IS) {
-                    if (m_lim < m_all) break;  // the W bound only tightens with T_N
-                    t_m = m_all;
-                } else {
-                    if (m_lim < 1) break;
-                    t_m = m_lim;  // largest T_M is optimal (see header)
-                }
+                if (m_lim < 1) break;  // the W bound only tightens with T_N
+                const u64 t_m = m_lim;  // largest T_M is optimal (see header)
                 const CostCounts k = m.counts(q, int(t_n), int(t_m), rc);
-                consider(best, m, q, make_tile(m, int(t_m), int(t_n), t_r, t_c), k, dram, hw);
+                consider(top, m, q, make_tile(m, int(t_m), int(t_n), t_r, t_c), k, model, hw);
             }
         }
     }
-    return best;
 }
 
-ChoiceCost tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw) {
+void tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw,
+                            TopChoices& top) {
     const ConvShape& c = m.conv();
-    ChoiceCost best;
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r)
         for (int t_c = 1; t_c <= c.Q; ++t_c)
             for (int t_n = 1; t_n <= c.N; ++t_n)
                 for (int t_m = 1; t_m <= m.max_tlt_filters(); ++t_m) {
                     const Tile t = make_tile(m, t_m, t_n, t_r, t_c);
                     if (!m.fits(q, t)) continue;
-                    consider(best, m, q, t, m.counts(q, t), dram, hw);
+                    consider(top, m, q, t, m.counts(q, t), model, hw);
                 }
-    return best;
 }
 
 ChoiceCost evaluate_choice(const ConvShape& conv, const NmpParams& hw, TleSlicing p, TltSchedule q, const Tile& t,
-                           DramModel dram) {
+                           const TimeModel& model) {
     ConvCostModel m(conv, hw, p);
     ChoiceCost r;
     r.slicing = p;
@@ -113,7 +113,8 @@ ChoiceCost evaluate_choice(const ConvShape& conv, const NmpParams& hw, TleSlicin
     r.tile = make_tile(m, t.t_m, t.t_n, t.t_r, t.t_c);
     r.found = m.fits(q, r.tile);
     r.counts = m.counts(q, r.tile);
-    r.times = cost_times(r.counts, hw, dram);
+    r.times = model.screen(r.counts, hw);
+    if (r.found && model.shortlist() > 0) r.times = model.replay(conv, hw, r);
     return r;
 }
 

@@ -2,16 +2,21 @@
 // Algorithm 14 of seed 000 (TLTTiling): best tile <T_M, T_N, T_R, T_C> of one TLE slicing
 // and one TLT schedule, exhaustive over the tile space.
 //
-// tlt_tiling() is exact but skips T_M values that cannot win: for fixed (T_R, T_C, T_N)
-// the time depends on T_M only through the number of filter chunks (IN reloads and
-// nmp_conv2d count), which never grows with T_M (burst counts of W and OUT are per filter
-// plane, see burst_count.h); so the largest T_M fitting MB1/MB2 is optimal. It also stops
+// tlt_tiling() keeps the `keep` best tiles by the time model's screen (every screen is
+// monotone in every count at fixed T_MAC). It skips T_M values that cannot win: for fixed
+// (T_R, T_C, T_N) the time depends on T_M only through the number of filter chunks (IN
+// reloads, W transfers and nmp_conv2d count), which never grows with T_M (burst counts of W
+// and OUT are per filter plane, see burst_count.h); so the largest T_M fitting MB1/MB2 is
+// the one kept (the candidate list holds one T_M per (T_R, T_C, T_N)). It also stops
 // a loop once a bound of Eq. 2 fails, as every constraint is monotone in that loop variable,
 // and skips a (T_R, T_C) pair whose lower bound (counts at T_N = N and the largest T_M,
-// see tlt_tiling.cpp) is not below the best time found so far.
+// see tlt_tiling.cpp) is not below the worst kept time once `keep` tiles are kept.
 // tlt_tiling_brute_force() enumerates every tile of the domain with no pruning at all; the
 // tests check that both give the same optimum time.
+#include <vector>
+
 #include "mapper/tso/cost_model.h"
+#include "mapper/tso/time_model.h"
 
 namespace vp::mapper::tso {
 
@@ -24,11 +29,29 @@ struct ChoiceCost {
     CostTimes times;
 };
 
-ChoiceCost tlt_tiling(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw);
-ChoiceCost tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, DramModel dram, const NmpParams& hw);
+// The `keep` best choices seen, best first (a later choice must be strictly faster to displace
+// an equal one, so ties keep the first found).
+class TopChoices {
+public:
+    explicit TopChoices(int keep) : m_keep(keep < 1 ? 1 : std::size_t(keep)) { m_list.reserve(m_keep + 1); }
+    bool full() const { return m_list.size() >= m_keep; }
+    double worst_s() const { return m_list.back().times.total_s; }
+    bool would_keep(double t) const { return !full() || t < worst_s(); }
+    void consider(const ChoiceCost& c);
+    const std::vector<ChoiceCost>& list() const { return m_list; }
 
-// Cost of one given choice (for comparing mappings under another DRAM model).
+private:
+    std::size_t m_keep;
+    std::vector<ChoiceCost> m_list;
+};
+
+void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw, TopChoices& top);
+void tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw,
+                            TopChoices& top);
+
+// Cost of one given choice under `model` (its final estimate: the replay when the model has
+// one); found = the tile fits.
 ChoiceCost evaluate_choice(const ConvShape& conv, const NmpParams& hw, TleSlicing p, TltSchedule q, const Tile& t,
-                           DramModel dram);
+                           const TimeModel& model);
 
 }  // namespace vp::mapper::tso

@@ -1,5 +1,6 @@
 #include "mapper/tso/tso.h"
 
+#include <algorithm>
 #include <exception>
 #include <map>
 
@@ -10,36 +11,54 @@ namespace vp::mapper::tso {
 
 namespace {
 
-using Search = ChoiceCost (*)(const ConvCostModel&, TltSchedule, DramModel, const NmpParams&);
+using Search = void (*)(const ConvCostModel&, TltSchedule, const TimeModel&, const NmpParams&, TopChoices&);
 
-// Lines 7-18 of Algorithm 19.
-ChoiceCost search(const ConvShape& conv, const NmpParams& hw, DramModel dram, const std::optional<TleSlicing>& fp,
-                  const std::optional<TltSchedule>& fq, Search fn, double (*cand)[3]) {
-    ChoiceCost best;
+// Lines 7-18 of Algorithm 19, keeping the `keep` best choices by the model's screen.
+std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const TimeModel& model, int keep,
+                               const std::optional<TleSlicing>& fp, const std::optional<TltSchedule>& fq, Search fn,
+                               double (*cand)[3]) {
+    TopChoices all(keep);
     for (TleSlicing p : kAllSlicings) {
         if (fp && *fp != p) continue;
-        const ConvCostModel model(conv, hw, p);  // TLESlicing (Algorithm 13)
+        const ConvCostModel cm(conv, hw, p);  // TLESlicing (Algorithm 13)
         for (TltSchedule q : kAllSchedules) {
             if (fq && *fq != q) continue;
-            const ChoiceCost c = fn(model, q, dram, hw);  // TLTTiling (Algorithm 14)
-            if (!c.found) continue;
-            if (cand) cand[int(p)][int(q)] = c.times.total_s;
-            if (!best.found || c.times.total_s < best.times.total_s) best = c;
+            TopChoices top(keep);
+            fn(cm, q, model, hw, top);  // TLTTiling (Algorithm 14)
+            if (top.list().empty()) continue;
+            if (cand) cand[int(p)][int(q)] = top.list().front().times.total_s;
+            for (const auto& c : top.list()) all.consider(c);
         }
     }
-    return best;
+    return all.list();
 }
 
 ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt, Search fn) {
     ConvMapping r;
     r.conv = conv;
     r.layer_name = conv.name;
-    r.best = search(conv, hw, opt.dram_model, opt.fixed_slicing, opt.fixed_schedule, fn, r.candidates_s);
-    if (!r.best.found && (opt.fixed_slicing || opt.fixed_schedule)) {
-        r.fallback = true;
-        r.best = search(conv, hw, opt.dram_model, std::nullopt, std::nullopt, fn, nullptr);
+    if (opt.fixed_tile) {  // one given choice, no search
+        const Tile& t = *opt.fixed_tile;
+        r.best = evaluate_choice(conv, hw, *opt.fixed_slicing, *opt.fixed_schedule, t, *model_of(opt));
+        if (!r.best.found)
+            throw InputError("layer \"" + conv.name + "\": tso.fixed_tile " + std::to_string(t.t_m) + "," +
+                             std::to_string(t.t_n) + "," + std::to_string(t.t_r) + "," + std::to_string(t.t_c) +
+                             " (T_M,T_N,T_R,T_C) does not fit the layer or the TLT memories under " +
+                             to_string(*opt.fixed_slicing) + "/" + to_string(*opt.fixed_schedule));
+        r.candidates_s[int(r.best.slicing)][int(r.best.schedule)] = r.best.times.total_s;
+        r.ranked = {r.best};
+        r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
+        for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
+        return r;
     }
-    if (!r.best.found) {
+    const auto model = model_of(opt);
+    const int keep = std::max({1, opt.keep_candidates, model->shortlist()});
+    r.ranked = search(conv, hw, *model, keep, opt.fixed_slicing, opt.fixed_schedule, fn, r.candidates_s);
+    if (r.ranked.empty() && (opt.fixed_slicing || opt.fixed_schedule)) {
+        r.fallback = true;
+        r.ranked = search(conv, hw, *model, keep, std::nullopt, std::nullopt, fn, nullptr);
+    }
+    if (r.ranked.empty()) {
         const long long in_min = (long long)conv.R * conv.S * conv.elem_bytes;
         throw InputError("layer \"" + conv.name + "\": no TLT tile fits the TLT memories (nmp.mb0_bytes=" +
                          std::to_string(hw.mb0_bytes) + ", nmp.mb1_bytes=" + std::to_string(hw.mb1_bytes) +
@@ -47,12 +66,25 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
                          std::to_string(conv.R) + "x" + std::to_string(conv.S) + ") needs " + std::to_string(in_min) +
                          " B and the smallest W tile as many");
     }
+    if (model->shortlist() > 0) {  // final estimate of the shortlist: the replay
+        for (auto& c : r.ranked) c.times = model->replay(conv, hw, c);
+        std::stable_sort(r.ranked.begin(), r.ranked.end(),
+                         [](const ChoiceCost& a, const ChoiceCost& b) { return a.times.total_s < b.times.total_s; });
+    }
+    if (int(r.ranked.size()) > std::max(1, opt.keep_candidates)) r.ranked.resize(std::size_t(std::max(1, opt.keep_candidates)));
+    r.best = r.ranked.front();
     r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
     for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
     return r;
 }
 
 }  // namespace
+
+std::shared_ptr<const TimeModel> model_of(const TsoOptions& opt) {
+    if (opt.model) return opt.model;
+    static const std::shared_ptr<const TimeModel> def = make_time_model("calibrated", TsoCoefficients{});
+    return def;
+}
 
 double TsoResult::total_s() const {
     double t = 0;
@@ -77,6 +109,8 @@ ConvMapping map_conv_brute_force(const ConvShape& conv, const NmpParams& hw, con
 TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt) {
     hw.validate("nmp");
     if (opt.threads < 1 || opt.threads > 1024) throw InputError("tso.threads: expected an integer in [1, 1024]");
+    if (opt.fixed_tile && (!opt.fixed_slicing || !opt.fixed_schedule))
+        throw InputError("tso.fixed_tile: needs tso.fixed_slicing and tso.fixed_schedule");
     TsoResult res;
     res.network = net.name;
     res.precision_bits = net.precision_bits;

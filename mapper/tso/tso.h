@@ -6,6 +6,7 @@
 
 #include "mapper/tso/conv_shape.h"
 #include "mapper/tso/nmp_params.h"
+#include "mapper/tso/time_model.h"
 #include "mapper/tso/tlt_tiling.h"
 #include "mapper/tso/tso_types.h"
 #include "mapper/workload/network.h"
@@ -24,6 +25,9 @@ struct ConvMapping {
     // or excluded by a fixed mode.
     double candidates_s[3][3] = {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}};
     bool fallback = false;       // fixed mode infeasible for this conv: unconstrained best used
+    // The best TsoOptions::keep_candidates choices, best first by the final estimate
+    // (ranked[0] == best); simulation in the loop picks among them.
+    std::vector<ChoiceCost> ranked;
 };
 
 struct TsoResult {
@@ -43,6 +47,9 @@ struct TsoResult {
 ConvMapping map_conv(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt);
 // Same with the unpruned tile search (reference; slow).
 ConvMapping map_conv_brute_force(const ConvShape& conv, const NmpParams& hw, const TsoOptions& opt);
+
+// The time model of the options (the default calibrated model when none is set).
+std::shared_ptr<const TimeModel> model_of(const TsoOptions& opt);
 
 // Validates hw and options (vp::InputError), then maps every conv/fc layer.
 TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt);

@@ -16,9 +16,12 @@ json to_json(const NmpParams& hw) {
                 {"macs_per_cycle", hw.macs_per_cycle},
                 {"clock_mhz", hw.clock_mhz},
                 {"burst_bytes", hw.burst_bytes},
-                {"dram_bw_bytes_per_s", hw.dram_bw_bytes_per_s},
-                {"cas_ns", hw.cas_ns},
-                {"sw_cycles_per_instr", hw.sw_cycles_per_instr}};
+                {"sw_cycles_per_instr", hw.sw_cycles_per_instr},
+                {"dma_max_outstanding", hw.dma_max_outstanding},
+                {"dma_txn_bytes", hw.txn_bytes()},
+                {"dram", {{"preset", hw.dram.preset}, {"tck_ns", hw.dram.tck_ns}, {"burst_bytes", hw.dram.burst_bytes},
+                          {"cas_ns", hw.dram.cas_ns()}, {"peak_bw_bytes_per_s", hw.dram.peak_bw_bytes_per_s},
+                          {"banks", hw.dram.banks}, {"row_bytes", hw.dram.row_bytes}}}};
 }
 
 namespace {
@@ -84,7 +87,7 @@ json to_json(const TsoResult& r) {
     return json{{"mapper", "tso"},
                 {"network", r.network},
                 {"precision_bits", r.precision_bits},
-                {"dram_model", to_string(r.options.dram_model)},
+                {"dram_model", model_of(r.options)->name()},
                 {"fixed_slicing", r.options.fixed_slicing ? json(to_string(*r.options.fixed_slicing)) : json(nullptr)},
                 {"fixed_schedule", r.options.fixed_schedule ? json(to_string(*r.options.fixed_schedule)) : json(nullptr)},
                 {"threads", r.options.threads},
@@ -99,8 +102,8 @@ json to_json(const TsoResult& r) {
 
 void print_table(std::ostream& os, const TsoResult& r) {
     char line[512];
-    std::snprintf(line, sizeof line, "TSO mapping of %s (%d-bit, DRAM model %s, %d TLE x %d TLT)\n", r.network.c_str(),
-                  r.precision_bits, to_string(r.options.dram_model), r.hw.n_tle, r.hw.n_tlt);
+    std::snprintf(line, sizeof line, "TSO mapping of %s (%d-bit, time model %s, %d TLE x %d TLT)\n", r.network.c_str(),
+                  r.precision_bits, model_of(r.options)->name(), r.hw.n_tle, r.hw.n_tlt);
     os << line;
     std::snprintf(line, sizeof line, "%-28s %-7s %-3s %5s %5s %4s %4s %10s %10s %12s %10s %10s %10s\n", "layer",
                   "slicing", "sch", "T_M", "T_N", "T_R", "T_C", "bursts", "kbytes", "MACs", "T_MAC us", "T_DRAM us",

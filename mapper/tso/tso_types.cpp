@@ -22,8 +22,6 @@ const char* to_string(TltSchedule q) {
     return "?";
 }
 
-const char* to_string(DramModel m) { return m == DramModel::Burst ? "burst" : "noburst"; }
-
 TleSlicing parse_slicing(const std::string& s, const std::string& what) {
     for (TleSlicing p : kAllSlicings)
         if (s == to_string(p)) return p;
@@ -35,12 +33,6 @@ TltSchedule parse_schedule(const std::string& s, const std::string& what) {
     for (TltSchedule q : kAllSchedules)
         if (s == to_string(q)) return q;
     throw InputError(what + ": unknown TLT schedule \"" + s + "\" (known: IS, OS, WS)");
-}
-
-DramModel parse_dram_model(const std::string& s, const std::string& what) {
-    if (s == "burst") return DramModel::Burst;
-    if (s == "noburst") return DramModel::NoBurst;
-    throw InputError(what + ": unknown DRAM cost model \"" + s + "\" (known: burst, noburst)");
 }
 
 }  // namespace vp::mapper::tso

@@ -2,6 +2,7 @@
 // Vocabulary of the TSO mapper (seed 000): TLE slicings, TLT schedules, tiles, costs.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,20 +13,16 @@ namespace vp::mapper::tso {
 enum class TleSlicing { KS, KS_OFM, OFM };
 // PART_TLT of Algorithm 19 (Section IV-C): input, output, weight stationary.
 enum class TltSchedule { IS, OS, WS };
-// CalcDataTransfer models of Algorithm 14: TSO-burst and TSO-noburst.
-enum class DramModel { Burst, NoBurst };
 
 constexpr std::array<TleSlicing, 3> kAllSlicings{TleSlicing::KS, TleSlicing::KS_OFM, TleSlicing::OFM};
 constexpr std::array<TltSchedule, 3> kAllSchedules{TltSchedule::IS, TltSchedule::OS, TltSchedule::WS};
 
 const char* to_string(TleSlicing p);
 const char* to_string(TltSchedule q);
-const char* to_string(DramModel m);
-// Parse the names above ("KS", "KS&OFM", "OFM", "IS", "OS", "WS", "burst", "noburst");
+// Parse the names above ("KS", "KS&OFM", "OFM", "IS", "OS", "WS");
 // throw vp::InputError naming `what` and the known names.
 TleSlicing parse_slicing(const std::string& s, const std::string& what);
 TltSchedule parse_schedule(const std::string& s, const std::string& what);
-DramModel parse_dram_model(const std::string& s, const std::string& what);
 
 // A contiguous range [begin, begin + count).
 struct Range {
@@ -57,6 +54,10 @@ struct CostCounts {
     std::uint64_t mac_cycles = 0;   // critical TLT (Eqs. 7-8)
     std::uint64_t sw_instr = 0;     // nmp_conv2d instructions of the critical TLT (T_SW)
     std::uint64_t macs = 0;         // MACs of the whole layer (sanity: == Layer::macs())
+    // The TLE that moves the most bytes: its DMA transfers, transactions (bursts of
+    // burst_bytes) and bytes; and the number of TLEs with work.
+    std::uint64_t tle_transfers = 0, tle_txns = 0, tle_bytes = 0;
+    int active_tles = 0;
 
     std::uint64_t bursts() const { return in_bursts + w_bursts + out_bursts; }
     std::uint64_t bytes() const { return in_bytes + w_bytes + out_bytes; }
@@ -69,11 +70,20 @@ struct CostTimes {
     double total_cycles = 0;      // total_s at the TLT clock
 };
 
+class TimeModel;
+
 struct TsoOptions {
-    DramModel dram_model = DramModel::Burst;
+    // Time model (time_model.h registry); null = make_time_model("calibrated", defaults).
+    std::shared_ptr<const TimeModel> model;
     std::optional<TleSlicing> fixed_slicing;   // ablation: fix PART_TLE (paper's "fixed TLE")
     std::optional<TltSchedule> fixed_schedule; // ablation: fix PART_TLT (paper's "fixed TLT")
+    // With fixed_slicing and fixed_schedule: map every conv with exactly this tile (T_M,
+    // T_N, T_R, T_C; t_h, t_l ignored). Used to simulate one candidate on its own.
+    std::optional<Tile> fixed_tile;
     int threads = 1;                           // OpenMP threads (Algorithm 19)
+    // Candidates kept per conv, best first by the final estimate (>= 1; simulation in the
+    // loop asks for more).
+    int keep_candidates = 1;
 };
 
 }  // namespace vp::mapper::tso

@@ -86,14 +86,14 @@ Tracer::~Tracer() {
     }
 }
 
-Signal* Tracer::add(const std::string& name, unsigned width) {
+Signal* Tracer::add(const std::string& name, unsigned width, Display display) {
     if (!m_params.enabled) return nullptr;
     if (!m_params.signals.empty()) {
         bool ok = false;
         for (const auto& g : m_params.signals) ok = ok || glob_match(g.c_str(), name.c_str());
         if (!ok) return nullptr;
     }
-    m_signals.emplace_back(new Signal(*this, name, std::max(1u, width), vcd_id(m_signals.size())));
+    m_signals.emplace_back(new Signal(*this, name, std::max(1u, width), vcd_id(m_signals.size()), display));
     return m_signals.back().get();
 }
 
@@ -235,7 +235,9 @@ void Tracer::write_gtkw(const std::string& path, const std::string& vcd_file) co
             auto parts = split_path(s->name());
             std::string full;
             for (std::size_t i = 0; i < parts.size(); ++i) full += (i ? "." : "") + parts[i];
-            if (s->width() > 1) {
+            if (s->m_display == Display::Ascii) {
+                out += "@820\n" + full + "[" + std::to_string(s->width() - 1) + ":0]\n";  // ASCII, right-justified
+            } else if (s->width() > 1) {
                 out += "@24\n" + full + "[" + std::to_string(s->width() - 1) + ":0]\n";
             } else {
                 out += "@28\n" + full + "\n";

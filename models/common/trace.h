@@ -21,6 +21,9 @@ struct TraceParams {
 
 class Tracer;
 
+// How GTKWave shows a signal: a number, or the ASCII text packed into its bits (8 per character).
+enum class Display { Number, Ascii };
+
 class Signal {
 public:
     // Records a value change at `time_ps` (simulation time in picoseconds).
@@ -30,12 +33,13 @@ public:
 
 private:
     friend class Tracer;
-    Signal(Tracer& t, std::string name, unsigned width, std::string id)
-        : m_tracer(&t), m_name(std::move(name)), m_width(width), m_id(std::move(id)) {}
+    Signal(Tracer& t, std::string name, unsigned width, std::string id, Display d)
+        : m_tracer(&t), m_name(std::move(name)), m_width(width), m_id(std::move(id)), m_display(d) {}
     Tracer* m_tracer;
     std::string m_name;
     unsigned m_width;
     std::string m_id;
+    Display m_display;
     std::uint64_t m_value = 0;
     bool m_dumped = false;
 };
@@ -50,7 +54,7 @@ public:
     bool enabled() const { return m_params.enabled; }
     // Declares a signal (dotted hierarchical name, width in bits). Returns nullptr when
     // tracing is off or the filter excludes it. Call before open().
-    Signal* add(const std::string& name, unsigned width);
+    Signal* add(const std::string& name, unsigned width, Display display = Display::Number);
     // Writes the VCD header. Signals must all be declared.
     void open(const std::string& vcd_path);
     // Ends the dump at `end_ps` and closes the file.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "mapper/common/errors.h"
+
 namespace vp::dram {
 
 using namespace sc_core;
@@ -34,6 +36,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
       socket("socket"),
       m_p(p),
       m_map(m_p),
+      m_table(m_p),
       m_peq(this, &DramController::peq_cb),
       m_tck(double(p.tck_ps), SC_PS),
       m_ps_unit(sc_time(1, SC_PS).value()),
@@ -58,6 +61,8 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                    sum_over(m_channels, [](const ChannelCounters& c) { return c.precharges; })),
       m_refreshes(m_stats, "refreshes", "REF commands", "count",
                   sum_over(m_channels, [](const ChannelCounters& c) { return c.refreshes; })),
+      m_starvation_caps(m_stats, "starvation_caps", "oldest requests served first because younger ones reached the starvation cap",
+                        "count", sum_over(m_channels, [](const ChannelCounters& c) { return c.starvation_caps; })),
       m_busy_cycles(m_stats, "data_bus_busy_cycles", "cycles the data bus transferred data (all channels)", "tCK",
                     sum_over(m_channels, [](const ChannelCounters& c) { return c.data_bus_busy_cycles; })),
       m_bandwidth(m_stats, "bandwidth", "achieved bandwidth over the simulated time", "GB/s",
@@ -96,12 +101,28 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     socket.register_nb_transport_fw(this, &DramController::nb_transport_fw);
     socket.register_b_transport(this, &DramController::b_transport);
     socket.register_transport_dbg(this, &DramController::transport_dbg);
-    for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map));
+    for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map, m_table, c));
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
     if (tracer) {
         m_sig_queue = tracer->add(m_stats.path() + ".queue_depth", 16);
         m_sig_inflight = tracer->add(m_stats.path() + ".in_flight", 16);
         m_sig_bus = tracer->add(m_stats.path() + ".data_bus_busy", 1);
+        if (tracer->enabled()) {
+            m_waves = std::make_unique<DramWaves>(m_p, m_stats.path(), *tracer);
+            if (m_waves->active()) add_observer(m_waves.get());
+            else m_waves.reset();
+        }
+    }
+    if (m_p.check_protocol) {
+        m_monitor = std::make_unique<ProtocolMonitor>(m_p, [] { sc_core::sc_stop(); });
+        add_observer(m_monitor.get());
+    }
+    if (!m_p.record_trace.empty()) {
+        const TraceFormat f = resolve_trace_format(m_p.record_trace, m_p.record_trace_format, "dram.record_trace_format");
+        m_recorder = std::make_unique<TraceWriter>(
+            m_p.record_trace, f, m_p.burst_bytes(),
+            "DRAM request stream of " + m_stats.path() + " (" + m_p.preset + "): cycles of tCK = " +
+                std::to_string(m_p.tck_ps) + " ps; replay with the trace player clock at the DRAM command clock");
     }
     SC_METHOD(tick);
     sensitive << m_wake;
@@ -109,6 +130,12 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
 }
 
 DramController::~DramController() = default;
+
+void DramController::add_observer(CommandObserver* o) {
+    m_fanout.to.push_back(o);
+    CommandObserver* target = m_fanout.to.size() == 1 ? o : &m_fanout;
+    for (auto& ch : m_channels) ch->set_observer(target);
+}
 
 std::uint64_t DramController::bytes_served() const {
     std::uint64_t b = 0;
@@ -163,9 +190,9 @@ bool DramController::check_request(tlm_generic_payload& t) const {
     return true;
 }
 
-bool DramController::try_admit(tlm_generic_payload& t) {
+bool DramController::try_admit(tlm_generic_payload& t, std::uint64_t accept) {
     TxnExt* e = ext_of(t);
-    const std::uint64_t now = cycle_now() + m_p.frontend_latency_ck;
+    const std::uint64_t now = accept;
     const bool write = t.get_command() == TLM_WRITE_COMMAND;
     const std::uint64_t addr = t.get_address();
     const unsigned len = t.get_data_length();
@@ -213,7 +240,11 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
             m_peq.notify(t, BEGIN_RESP, m_tck);
             return;
         }
-        if (!m_blocked.empty() || !try_admit(t)) {
+        // Accepted in the cycle that contains this instant; schedulable from the next one.
+        const std::uint64_t accept = cycle_of(sc_time_stamp().value() / m_ps_unit);
+        if (m_recorder) m_recorder->write({accept, t.get_command() == TLM_WRITE_COMMAND, t.get_address(),
+                                           t.get_data_length()});
+        if (!m_blocked.empty() || !try_admit(t, accept)) {
             ++m_backpressure;
             m_blocked.push_back(&t);
             return;
@@ -222,7 +253,7 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        m_wake.notify(cycles_to_time(cycle_now() + m_p.frontend_latency_ck) - sc_time_stamp());
+        m_wake.notify(cycles_to_time(accept + 1 + m_p.frontend_latency_ck) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
@@ -292,7 +323,7 @@ void DramController::tick() {
         done.clear();
     }
     if (freed) {
-        while (!m_blocked.empty() && try_admit(*m_blocked.front())) {
+        while (!m_blocked.empty() && try_admit(*m_blocked.front(), now)) {
             tlm_generic_payload* t = m_blocked.front();
             m_blocked.pop_front();
             tlm_phase p = END_REQ;
@@ -303,6 +334,10 @@ void DramController::tick() {
     }
     std::uint64_t wake = ~std::uint64_t(0);
     for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(now));
+    if (m_waves) {
+        m_waves->advance(now);
+        wake = std::min(wake, m_waves->next_event());
+    }
     if (m_sig_bus) {
         // Only when traced: also wake when a data bus goes idle, so the signal falls on time.
         bool busy = false;
@@ -350,6 +385,11 @@ void DramController::finish(const sc_time& end) {
     const std::uint64_t ps = end.value() / m_ps_unit;
     m_end_cycle = (ps + m_p.tck_ps - 1) / m_p.tck_ps;
     for (auto& ch : m_channels) ch->finish(m_end_cycle);
+    if (m_recorder) m_recorder->close();
+    if (m_monitor && !m_monitor->finish(m_end_cycle))
+        throw SimulationError("DRAM protocol violation (" + std::to_string(m_monitor->violations()) +
+                              " command(s) broke a rule; the run stopped at the first): " +
+                              m_monitor->first().message);
 }
 
 }  // namespace vp::dram

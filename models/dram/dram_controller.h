@@ -7,6 +7,11 @@
 // BEGIN_RESP is sent when the last data beat has been transferred, never a second
 // one on a socket before END_RESP. b_transport is a fixed-latency fallback and
 // transport_dbg is functional only.
+//
+// The scheduler runs once per memory-clock edge that has work (tick); a request accepted
+// during cycle t is schedulable from t + 1. Optional attachments, all off the hot path
+// when unused: the independent protocol checker (check_protocol), waveforms of commands
+// and bank states (tracing), and a recording of the request stream (record_trace).
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -23,6 +28,10 @@
 #include "models/dram/backing_store.h"
 #include "models/dram/dram_channel.h"
 #include "models/dram/dram_params.h"
+#include "models/dram/dram_trace_io.h"
+#include "models/dram/dram_waves.h"
+#include "models/dram/protocol_monitor.h"
+#include "models/dram/timing_table.h"
 
 namespace vp::dram {
 
@@ -42,8 +51,15 @@ public:
     std::size_t in_flight() const { return m_in_flight; }
     std::uint64_t bytes_requested() const { return m_bytes_requested; }
     std::uint64_t bytes_served() const;
-    // Closes time-weighted statistics at `end` (the end of the workload); call once.
+    // Closes time-weighted statistics at `end` (the end of the workload) and the trace
+    // recording; call once. Throws SimulationError when the protocol checker found a
+    // violation (the run was stopped at the first one).
     void finish(const sc_core::sc_time& end);
+    const TimingTable& timing_table() const { return m_table; }
+    // Another receiver of every DRAM command (call before the simulation starts).
+    void add_observer(CommandObserver* o);
+    // The protocol checker, when dram.check_protocol is on (else nullptr).
+    const ProtocolMonitor* protocol_monitor() const { return m_monitor.get(); }
 
 private:
     struct TxnExt;
@@ -53,11 +69,12 @@ private:
     unsigned transport_dbg(int port, tlm::tlm_generic_payload& t);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void tick();
-    bool try_admit(tlm::tlm_generic_payload& t);
+    bool try_admit(tlm::tlm_generic_payload& t, std::uint64_t accept);
     void send_response(tlm::tlm_generic_payload& t);
     void do_functional(tlm::tlm_generic_payload& t);
     bool check_request(tlm::tlm_generic_payload& t) const;
-    std::uint64_t cycle_now() const;
+    std::uint64_t cycle_now() const;         // the current clock edge, or the next one
+    std::uint64_t cycle_of(std::uint64_t ps) const { return ps / m_p.tck_ps; }  // the cycle containing ps
     // A duration of n memory cycles, built from integers (no floating point per transaction).
     sc_core::sc_time cycles_to_time(std::uint64_t n) const {
         return sc_core::sc_time::from_value(n * m_p.tck_ps * m_ps_unit);
@@ -65,8 +82,17 @@ private:
     TxnExt* ext_of(tlm::tlm_generic_payload& t) const;
     void trace_queue();
 
+    // Forwards each command to several observers.
+    struct Fanout : CommandObserver {
+        std::vector<CommandObserver*> to;
+        void on_command(const CommandRecord& r) override {
+            for (CommandObserver* o : to) o->on_command(r);
+        }
+    };
+
     DramParams m_p;
     AddressMapper m_map;
+    TimingTable m_table;
     std::vector<std::unique_ptr<DramChannel>> m_channels;
     BackingStore m_store;
     tlm_utils::peq_with_cb_and_phase<DramController> m_peq;
@@ -83,10 +109,14 @@ private:
     std::uint64_t m_bytes_requested = 0;
     std::uint64_t m_end_cycle = 0;
     std::size_t m_inflight_trace = 0;
+    std::unique_ptr<ProtocolMonitor> m_monitor;
+    std::unique_ptr<DramWaves> m_waves;
+    std::unique_ptr<TraceWriter> m_recorder;
+    Fanout m_fanout;
 
     stats::Group m_stats;
     stats::Formula m_reads, m_writes, m_bytes_read, m_bytes_written, m_row_hits, m_row_misses, m_row_conflicts,
-        m_activates, m_precharges, m_refreshes, m_busy_cycles, m_bandwidth, m_utilisation, m_row_hit_rate,
+        m_activates, m_precharges, m_refreshes, m_starvation_caps, m_busy_cycles, m_bandwidth, m_utilisation, m_row_hit_rate,
         m_avg_queue, m_max_queue;
     stats::Scalar m_peak_bw;
     stats::Counter m_errors, m_blocking, m_backpressure;

@@ -2,6 +2,8 @@
 
 #include "mapper/common/errors.h"
 #include "models/dram/address_mapper.h"
+#include "models/dram/dram_presets.h"
+#include "models/dram/timing_table.h"
 
 namespace vp::dram {
 
@@ -15,45 +17,27 @@ void require(bool ok, const std::string& key, const std::string& what) {
 const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 const char* to_string(Scheduler s) { return s == Scheduler::Fcfs ? "fcfs" : "frfcfs"; }
 
-std::vector<std::string> DramParams::preset_names() { return {"ddr3-1600", "ddr4-2400"}; }
+std::vector<std::string> DramParams::preset_names() { return vp::dram::preset_names(); }
 
 DramParams DramParams::from_preset(const std::string& name, const std::string& key) {
+    const DramPreset* d = find_preset(name);
+    if (!d) {
+        std::string list;
+        for (const auto& n : preset_names()) list += (list.empty() ? "" : ", ") + n;
+        throw InputError(key + ": unknown DRAM preset \"" + name + "\" (known presets: " + list + ")");
+    }
     DramParams p;
-    p.preset = name;
-    if (name == "ddr3-1600") {
-        // MICRON_1Gb_DDR3-1600_8bit_G x8 devices, 8 per rank (shared/specs/dram.md §8).
-        return p;
-    }
-    if (name == "ddr4-2400") {
-        // DDR4_2400R + DDR4_4Gb_x8 (shared/specs/dram.md §2): 16-16-16, 4 bank groups x 4 banks.
-        p.tck_ps = 833;
-        p.bank_groups = 4;
-        p.banks_per_group = 4;
-        p.rows = 32768;
-        p.columns = 1024;
-        p.t.CL = 16;
-        p.t.CWL = 12;
-        p.t.tRCD = 16;
-        p.t.tRP = 16;
-        p.t.tRAS = 39;
-        p.t.tRC = 55;
-        p.t.tCCD_S = 4;
-        p.t.tCCD_L = 6;
-        p.t.tRRD_S = 4;
-        p.t.tRRD_L = 6;
-        p.t.tFAW = 26;
-        p.t.tWR = 18;
-        p.t.tWTR_S = 3;
-        p.t.tWTR_L = 9;
-        p.t.tRTP = 9;
-        p.t.tRTRS = 1;
-        p.t.tRFC = 312;
-        p.t.tREFI = 9360;
-        return p;
-    }
-    std::string list;
-    for (const auto& n : preset_names()) list += (list.empty() ? "" : ", ") + n;
-    throw InputError(key + ": unknown DRAM preset \"" + name + "\" (known presets: " + list + ")");
+    p.preset = d->name;
+    p.standard = d->standard;
+    p.tck_ps = d->tck_ps;
+    p.bus_width_bits = d->bus_width_bits;
+    p.burst_length = d->burst_length;
+    p.bank_groups = d->bank_groups;
+    p.banks_per_group = d->banks_per_group;
+    p.rows = d->rows;
+    p.columns = d->columns;
+    p.t = d->t;
+    return p;
 }
 
 void DramParams::validate(const std::string& k) const {
@@ -75,6 +59,30 @@ void DramParams::validate(const std::string& k) const {
     require(max_request_bytes >= 1 && max_request_bytes <= (1u << 20), k + ".max_request_bytes",
             "expected 1..1048576");
     require(frontend_latency_ck <= 1000, k + ".frontend_latency_ck", "expected 0..1000");
+    require(starvation_cap <= 1000000, k + ".starvation_cap", "expected 0 (no cap)..1000000 row hits");
+    if (!TimingTable::find_standard(standard)) {
+        std::string list;
+        for (const auto& n : TimingTable::standard_names()) list += (list.empty() ? "" : ", ") + n;
+        throw InputError(k + ".standard: unknown DRAM standard \"" + standard + "\" (known: " + list + ")");
+    }
+    require(standard != "ddr3" || bank_groups == 1, k + ".bank_groups", "DDR3 has no bank groups: expected 1");
+    require(record_trace_format == "auto" || record_trace_format == "stl" || record_trace_format == "loadstore",
+            k + ".record_trace_format", "expected auto, stl or loadstore");
+    if (!check_preset.empty() && !find_preset(check_preset)) {
+        std::string list;
+        for (const auto& n : preset_names()) list += (list.empty() ? "" : ", ") + n;
+        throw InputError(k + ".check_preset: unknown DRAM preset \"" + check_preset + "\" (known presets: " + list + ")");
+    }
+    if (!record_trace.empty() && record_trace_format == "auto") {
+        auto ends = [&](const char* e) {
+            const std::string x(e);
+            return record_trace.size() > x.size() && record_trace.compare(record_trace.size() - x.size(), x.size(), x) == 0;
+        };
+        require(ends(".stl") || ends(".trace"), k + ".record_trace",
+                "cannot tell the format of \"" + record_trace +
+                    "\" from its extension: use .stl (DRAMSys STL) or .trace (Ramulator 2 LoadStoreTrace), or set " + k +
+                    ".record_trace_format");
+    }
     const DramTiming& x = t;
     require(x.CL >= 1 && x.CL <= 100, k + ".timing.CL", "expected 1..100 tCK");
     require(x.CWL >= 1 && x.CWL <= 100, k + ".timing.CWL", "expected 1..100 tCK");

@@ -1,6 +1,6 @@
 #pragma once
-// Parameters of the DRAM controller and device (shared/specs/dram.md). All timing
-// values are in memory-clock cycles (tCK); presets fill them by name.
+// Parameters of the DRAM controller and device. All timing values are in memory-clock
+// cycles (tCK); presets (dram_presets.cpp, data) fill them by name, explicit keys override.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,8 +21,15 @@ struct DramTiming {
     unsigned tRFC = 88, tREFI = 6240;
 };
 
+// Defaults of the controller (not of the device, which the preset gives).
+// Column commands that younger requests may issue while the oldest request waits (FR-FCFS
+// starvation cap). 16 is Ramulator's FRFCFS_Cap value; DRAMSys has no cap, Ramulator 2.1
+// only ClosedCAP (4 column accesses per activation), see docs/dram.md.
+constexpr unsigned kDefaultStarvationCap = 16;
+
 struct DramParams {
     std::string preset = "ddr3-1600";  // fills the fields below; explicit keys override
+    std::string standard = "ddr3";     // timing rule set (timing_table.cpp): ddr3 | ddr4
     std::uint64_t tck_ps = 1250;       // command clock period (DDR3-1600: 800 MHz)
     unsigned bus_width_bits = 64;      // data bus width of a channel
     unsigned burst_length = 8;         // beats per access (BL8: 4 tCK on the bus)
@@ -33,9 +40,20 @@ struct DramParams {
     Scheduler scheduler = Scheduler::FrFcfs;
     std::string address_mapping = "row_bank_col";
     unsigned queue_depth = 32;         // transactions held per channel before END_REQ is delayed
-    unsigned frontend_latency_ck = 0;  // BEGIN_REQ to scheduler (assumption: 0, DRAMSys uses 1)
+    // Extra cycles between acceptance and the scheduler, beyond the acceptance cycle itself:
+    // a request accepted in cycle t is schedulable from t + 1 + frontend_latency_ck.
+    unsigned frontend_latency_ck = 0;
+    // FR-FCFS: once younger requests have issued this many column commands while the oldest
+    // request waited, only the oldest may issue until it is served (0: no cap).
+    unsigned starvation_cap = kDefaultStarvationCap;
     bool refresh = true;
     unsigned max_request_bytes = 4096; // largest single transaction accepted
+
+    // Run options (read by the platform, not by the controller).
+    bool check_protocol = false;       // run the independent command-legality checker; exit 3 on a violation
+    std::string check_preset;          // check against this preset's timing ("" = the configured timing)
+    std::string record_trace;          // write the request stream to this file ("" = off)
+    std::string record_trace_format = "auto";  // auto (by extension) | stl | loadstore
 
     // Derived quantities.
     unsigned burst_bytes() const { return bus_width_bits / 8 * burst_length; }
@@ -50,7 +68,7 @@ struct DramParams {
     }
 
     void validate(const std::string& prefix) const;
-    // Applies a named preset ("ddr3-1600", "ddr4-2400"); throws InputError listing the known names.
+    // Applies a named preset (dram_presets.cpp); throws InputError listing the known names.
     static DramParams from_preset(const std::string& name, const std::string& key);
     static std::vector<std::string> preset_names();
 };

@@ -35,15 +35,7 @@ void DmaEngine::trace_in_flight() {
 
 std::uint64_t DmaEngine::transfer(bool write, const Box& b) {
     const std::uint64_t before = m_txns.value();
-    const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
-    const std::uint64_t runs = merged ? 1 : b.rows;
-    const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
-    for (std::uint64_t p = 0; p < b.planes; ++p)
-        for (std::uint64_t r = 0; r < runs; ++r) {
-            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
-            for (std::uint64_t off = 0; off < run_bytes; off += m_txn_bytes)
-                issue(write, start + off, unsigned(std::min<std::uint64_t>(m_txn_bytes, run_bytes - off)));
-        }
+    mapper::tso::for_each_txn(b, m_txn_bytes, [&](std::uint64_t addr, std::uint64_t len) { issue(write, addr, unsigned(len)); });
     while (m_outstanding > 0) wait(m_resp_ev);
     return m_txns.value() - before;
 }

@@ -12,6 +12,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "mapper/tso/dma_box.h"
 #include "models/common/at_request_phase.h"
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
@@ -19,13 +20,7 @@
 
 namespace vp::nmp {
 
-struct Box {
-    std::uint64_t addr = 0;          // first byte
-    std::uint64_t planes = 0, plane_stride = 0;
-    std::uint64_t rows = 0, row_stride = 0;
-    std::uint64_t row_bytes = 0;
-    std::uint64_t bytes() const { return planes * rows * row_bytes; }
-};
+using mapper::tso::Box;
 
 class DmaEngine : public sc_core::sc_module {
 public:

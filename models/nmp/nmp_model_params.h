@@ -9,17 +9,12 @@
 namespace vp::nmp {
 
 struct NmpModelParams {
-    // ASSUMPTION: 8 transactions in flight per DMA engine.
-    static constexpr unsigned kDefaultDmaOutstanding = 8;
-
-    mapper::tso::NmpParams arch;                            // TLEs, TLTs, MBs, MAC unit, burst
-    unsigned dma_max_outstanding = kDefaultDmaOutstanding;  // per TLE DMA engine [transactions]
-    // Largest TLM transaction of a DMA engine [B]; 0 = arch.burst_bytes, so that the number
-    // of transactions equals the mapper's CalBurstCount.
-    unsigned dma_txn_bytes = 0;
+    // TLEs, TLTs, MBs, MAC unit, burst, DMA limits (dma_max_outstanding, dma_txn_bytes).
+    mapper::tso::NmpParams arch;
     std::uint64_t dram_base = 0;  // first byte of the tensors in DRAM [B]
 
-    unsigned txn_bytes() const { return dma_txn_bytes ? dma_txn_bytes : unsigned(arch.burst_bytes); }
+    unsigned txn_bytes() const { return unsigned(arch.txn_bytes()); }
+    unsigned max_outstanding() const { return unsigned(arch.dma_max_outstanding); }
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& key_prefix) const;
 };

@@ -6,13 +6,6 @@ namespace vp::nmp {
 
 using namespace sc_core;
 
-namespace {
-
-constexpr std::uint64_t kTensorAlign = 4096;  // tensors start on 4 KiB boundaries
-
-std::uint64_t align_up(std::uint64_t v) { return (v + kTensorAlign - 1) / kTensorAlign * kTensorAlign; }
-
-}  // namespace
 
 NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<mapper::tso::ConvMapping> layers,
                      PayloadPool& pool, SimControl& ctrl, stats::Group& parent, trace::Tracer* tracer)
@@ -30,12 +23,7 @@ NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<m
             throw InputError(std::string(basename()) + ": the mapping of layer \"" + l.layer_name +
                              "\" was made for another number of TLEs/TLTs");
         // Every layer reuses the same DRAM region: IN, then W, then OUT.
-        const auto& c = l.conv;
-        const std::uint64_t eb = std::uint64_t(c.elem_bytes), g = std::uint64_t(c.groups);
-        LayerAddresses a;
-        a.in = p.dram_base;
-        a.w = a.in + align_up(g * c.N * std::uint64_t(c.H) * c.W * eb);
-        a.out = a.w + align_up(g * c.M * c.N * std::uint64_t(c.R) * c.S * eb);
+        const LayerAddresses a = mapper::tso::layer_addresses(l.conv, p.dram_base);
         m_addr.push_back(a);
         m_layer_groups.push_back(std::make_unique<stats::Group>(m_stats, "layer[" + l.layer_name + "]"));
         m_layer_stats.push_back(std::make_unique<stats::Scalar>(*m_layer_groups.back(), "cycles",

@@ -25,7 +25,7 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
       m_store_cycles(m_stats, "store_cycles", "cycles the controller waited for DMA stores (OUT)", "cycles"),
       m_barrier_cycles(m_stats, "barrier_cycles", "cycles at the end of a layer waiting for the other TLEs",
                        "cycles") {
-    m_dma = std::make_unique<DmaEngine>("dma", p.dma_max_outstanding, p.txn_bytes(), pool, m_stats, tracer);
+    m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, tracer);
     for (int j = 0; j < p.arch.n_tlt; ++j) {
         const std::string tn = "tlt[" + std::to_string(j) + "]";
         m_tlts.push_back(std::make_unique<Tlt>(m_stats, tn, p.arch));
@@ -99,10 +99,6 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
     const auto& c = m.conv;
     const std::size_t t = std::size_t(m_id);
     const auto& tlts = m.tlt[t];
-    const std::uint64_t eb = std::uint64_t(c.elem_bytes), rs = std::uint64_t(c.R) * std::uint64_t(c.S);
-    const std::uint64_t N = std::uint64_t(c.N), M = std::uint64_t(c.M);
-    const std::uint64_t H = std::uint64_t(c.H), W = std::uint64_t(c.W), P = std::uint64_t(c.P),
-                        Q = std::uint64_t(c.Q);
     auto all_free = [&]() {
         sc_time r = SC_ZERO_TIME;
         for (std::size_t j = 0; j < tlts.size(); ++j)
@@ -111,17 +107,10 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
     };
     mapper::tso::walk_tle(c, m_id, m.tle[t], tlts, m.best.schedule, m.best.tile, m_p.arch.macs_per_cycle,
                           [&](const TileOp& op) {
-        const std::uint64_t g = std::uint64_t(op.group);
         switch (op.kind) {
         case OpKind::LoadIn: {  // MULTICAST: one DRAM read, delivered to every TLT of the TLE
             wait_until(all_free());
-            Box b;
-            b.addr = a.in + (((g * N + std::uint64_t(op.c0)) * H + std::uint64_t(op.h0)) * W + std::uint64_t(op.w0)) * eb;
-            b.planes = std::uint64_t(op.cn);
-            b.plane_stride = H * W * eb;
-            b.rows = std::uint64_t(op.hn);
-            b.row_stride = W * eb;
-            b.row_bytes = std::uint64_t(op.wn) * eb;
+            const Box b = mapper::tso::op_box(op, c, a);
             for (std::size_t j = 0; j < tlts.size(); ++j)
                 if (tlts[j].count > 0) {
                     m_tlts[j]->load_in(b.bytes());
@@ -137,12 +126,7 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
         case OpKind::LoadW: {
             Tlt& tl = *m_tlts[std::size_t(op.tlt)];
             wait_until(tl.busy_until());
-            Box b;
-            b.addr = a.w + ((g * M + std::uint64_t(op.m0)) * N + std::uint64_t(op.c0)) * rs * eb;
-            b.planes = std::uint64_t(op.mn);
-            b.plane_stride = N * rs * eb;
-            b.rows = 1;
-            b.row_bytes = b.row_stride = std::uint64_t(op.cn) * rs * eb;
+            const Box b = mapper::tso::op_box(op, c, a);
             tl.load_w(b.bytes());
             if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Load);
             const sc_time t0 = sc_time_stamp();
@@ -158,13 +142,7 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
         case OpKind::StoreOut: {
             Tlt& tl = *m_tlts[std::size_t(op.tlt)];
             wait_until(tl.busy_until());
-            Box b;
-            b.addr = a.out + (((g * M + std::uint64_t(op.m0)) * P + std::uint64_t(op.r0)) * Q + std::uint64_t(op.q0)) * eb;
-            b.planes = std::uint64_t(op.mn);
-            b.plane_stride = P * Q * eb;
-            b.rows = std::uint64_t(op.rn);
-            b.row_stride = Q * eb;
-            b.row_bytes = std::uint64_t(op.qn) * eb;
+            const Box b = mapper::tso::op_box(op, c, a);
             tl.store_out(b.bytes());
             if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Store);
             const sc_time t0 = sc_time_stamp();

@@ -19,11 +19,7 @@ namespace vp::nmp {
 
 class NmpSystem;
 
-// DRAM placement of one layer's tensors (row-major: IN [C][H][W], W [K][C/g][R][S],
-// OUT [K][P][Q]).
-struct LayerAddresses {
-    std::uint64_t in = 0, w = 0, out = 0;
-};
+using mapper::tso::LayerAddresses;
 
 // Value of the traced signal <tle>.tlt[j].state (VCD, 2 bits).
 enum class TltState : std::uint8_t { Idle = 0, Load = 1, Compute = 2, Store = 3 };

@@ -7,15 +7,48 @@
 
 namespace vp::platform {
 
+namespace {
+// A first pass over a trace file: every line parses, every request fits the DRAM.
+// Returns the number of requests; throws InputError naming the file and line.
+std::uint64_t validate_trace(const tgen::TracePlayerParams& t, const dram::DramParams& d) {
+    const dram::TraceFormat f = dram::resolve_trace_format(t.path, t.format, t.path + ": format");
+    dram::TraceReader reader(t.path, f, t.bytes);
+    dram::TraceRequest r;
+    std::uint64_t n = 0;
+    while (reader.next(r)) {
+        const std::string where = t.path + ":" + std::to_string(reader.line()) + ": ";
+        if (r.bytes > d.max_request_bytes)
+            throw InputError(where + "request of " + std::to_string(r.bytes) + " bytes exceeds dram.max_request_bytes = " +
+                             std::to_string(d.max_request_bytes));
+        if (r.addr + r.bytes > d.capacity_bytes())
+            throw InputError(where + "address " + std::to_string(r.addr) + " + " + std::to_string(r.bytes) +
+                             " bytes exceeds the DRAM capacity of " + std::to_string(d.capacity_bytes()) + " bytes");
+        ++n;
+    }
+    if (n == 0) throw InputError(t.path + ": the trace holds no request");
+    return n;
+}
+}  // namespace
+
 DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx) {
     const auto& spec = ctx.spec;
-    if (ctx.workload.kind != workload::WorkloadKind::Traffic)
-        throw InputError(ctx.workload.path + ": the dram platform runs traffic workloads (\"kind\": \"traffic\"); " +
+    const auto kind = ctx.workload.kind;
+    if (kind != workload::WorkloadKind::Traffic && kind != workload::WorkloadKind::DramTrace)
+        throw InputError(ctx.workload.path +
+                         ": the dram platform runs traffic workloads (\"kind\": \"traffic\") and DRAM traces "
+                         "(\"kind\": \"dram_trace\"); " +
                          spec.source + " selects platform: dram");
     const std::uint64_t cap = spec.dram.capacity_bytes();
     for (std::size_t i = 0; i < ctx.workload.streams.size(); ++i)
         ctx.workload.streams[i].validate(ctx.workload.path + ": /streams/" + std::to_string(i), cap);
+    const std::uint64_t trace_requests =
+        kind == workload::WorkloadKind::DramTrace ? validate_trace(ctx.workload.dram_trace, spec.dram) : 0;
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
+    if (kind == workload::WorkloadKind::DramTrace) {
+        m_player = std::make_unique<tgen::TracePlayer>("trace", ctx.workload.dram_trace, trace_requests,
+                                                       spec.dram.tck_ps, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
+        m_player->socket.bind(m_dram->socket);
+    }
     for (tgen::TrafficParams s : ctx.workload.streams) {
         // The run seed (config "seed" or --seed) perturbs every stream's own seed.
         s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
@@ -35,6 +68,13 @@ void DramPlatform::check_invariants() const {
             throw SimulationError(std::string(g->name()) + ": " + std::to_string(g->mismatches()) +
                                   " read bytes differ from the data written");
         requested += g->bytes_requested();
+    }
+    if (m_player) {
+        if (m_player->outstanding() != 0) throw SimulationError("trace: transactions left in flight");
+        if (m_player->mismatches() != 0)
+            throw SimulationError("trace: " + std::to_string(m_player->mismatches()) +
+                                  " read bytes differ from the data the trace wrote");
+        requested += m_player->bytes_requested();
     }
     if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
     if (m_dram->bytes_served() != requested || m_dram->bytes_requested() != requested)

@@ -1,9 +1,10 @@
 #pragma once
-// DRAM-only platform: traffic generators -> DRAM controller.
+// DRAM-only platform: traffic generators, or a DRAM trace player, -> DRAM controller.
 #include <memory>
 #include <vector>
 
 #include "models/dram/dram_controller.h"
+#include "models/tgen/trace_player.h"
 #include "models/tgen/traffic_generator.h"
 #include "platform/builders/platform.h"
 
@@ -20,6 +21,7 @@ private:
     RunContext& m_ctx;
     std::unique_ptr<dram::DramController> m_dram;
     std::vector<std::unique_ptr<tgen::TrafficGenerator>> m_gens;
+    std::unique_ptr<tgen::TracePlayer> m_player;
 };
 
 }  // namespace vp::platform

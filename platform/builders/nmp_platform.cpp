@@ -12,6 +12,7 @@
 #include "mapper/common/errors.h"
 #include "mapper/tso/tso_report.h"
 #include "models/common/invariant_check.h"
+#include "platform/refine/child_runner.h"
 
 namespace vp::platform {
 
@@ -77,7 +78,9 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
     if (wl.kind != workload::WorkloadKind::Network)
         throw InputError(wl.path + ": the nmp platform (" + spec.source + ") runs network workloads");
     try {
-        m_map = mapper::tso::run_tso(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));
+        auto opt = spec.tso.options(spec.sim.threads);
+        opt.keep_candidates = std::max(1, spec.mapper.refine);
+        m_map = mapper::tso::run_tso(wl.network, spec.nmp.arch, opt);
     } catch (const InputError& e) {  // layer errors carry a JSON pointer: name the file too
         const std::string m = e.what();
         if (m.rfind("at /layers/", 0) == 0) throw InputError(wl.path + ": " + m);
@@ -85,6 +88,7 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
     }
     if (m_map.convs.empty())
         throw InputError(wl.path + ": the network has no conv or fc layer for the NMP to run");
+    if (spec.mapper.refine > 0) m_refine = refine::refine_tso(m_map, wl, spec, refine::sibling_program("vp-run"));
     for (const auto& l : wl.network.layers)
         if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected)
             m_workload_macs += l.macs();
@@ -116,24 +120,37 @@ double NmpPlatform::layer_sim_cycles(std::size_t i) const {
     return (m_nmp->layer_end()[i] - m_nmp->layer_start()[i]).to_seconds() / m_ctx.spec.nmp.arch.cycle_s();
 }
 
+refine::Trust NmpPlatform::trust() const {
+    std::vector<double> est, sim;
+    for (std::size_t i = 0; i < m_map.convs.size(); ++i) {
+        est.push_back(m_map.convs[i].best.times.total_cycles);
+        sim.push_back(layer_sim_cycles(i));
+    }
+    // Spearman over the simulated candidates: the refinement's, else the layers themselves.
+    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
+    return refine::trust_of(est, sim, est, sim);
+}
+
 void NmpPlatform::summary(std::ostream& os) const {
     const auto& hw = m_ctx.spec.nmp.arch;
     const double sim_s = m_ctx.ctrl.end_time().to_seconds();
     const double est_s = m_map.total_s();
-    std::vector<double> ratios;
-    for (std::size_t i = 0; i < m_map.convs.size(); ++i)
-        ratios.push_back(layer_sim_cycles(i) / m_map.convs[i].best.times.total_cycles);
-    std::sort(ratios.begin(), ratios.end());
+    const refine::Trust tr = trust();
     const double roof = double(hw.n_tle) * hw.n_tlt * hw.macs_per_cycle * hw.clock_mhz * 1e6;
     auto j = m_ctx.stats.to_json()["dram"];
     os << std::fixed << std::setprecision(2);
     os << "  NMP            " << hw.n_tle << " TLE x " << hw.n_tlt << " TLT, " << m_map.convs.size() << " layers ("
-       << m_map.unique_shapes << " distinct), TSO-" << mapper::tso::to_string(m_map.options.dram_model) << "\n";
+       << m_map.unique_shapes << " distinct), TSO, time model " << mapper::tso::model_of(m_map.options)->name() << "\n";
     os << "  MACs           " << m_nmp->macs() << " (" << std::setprecision(1)
        << double(m_nmp->macs()) / sim_s * 1e-9 << " GMAC/s of " << roof * 1e-9 << " GMAC/s roof)\n";
     os << std::setprecision(3) << "  time           " << sim_s * 1e3 << " ms simulated, " << est_s * 1e3
-       << " ms estimated (TSO); simulated/estimated per layer: median " << ratios[ratios.size() / 2] << ", range "
-       << ratios.front() << " .. " << ratios.back() << "\n";
+       << " ms estimated (TSO)\n";
+    os << std::setprecision(1) << "  trust          |sim/est - 1| over " << tr.layers << " layers: median "
+       << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err << " %; Spearman rho over "
+       << tr.candidates << (m_refine ? " refinement candidates " : " layers ") << std::setprecision(3)
+       << tr.spearman_rho << "\n";
+    if (m_refine)
+        os << "  refined        " << m_refine->k << " candidates per distinct shape simulated on their own\n";
     os << std::setprecision(2) << "  DRAM           " << (j["bytes_read"]["value"].get<double>() +
                                                           j["bytes_written"]["value"].get<double>()) * 1e-6
        << " MB, " << j["bandwidth"]["value"].get<double>() << " GB/s, row hit rate "
@@ -152,6 +169,11 @@ void NmpPlatform::write_outputs(const run::OutputDir& out) const {
                        {"simulated_over_estimated", est > 0 ? got / est : 0.0}});
     }
     j["simulation"] = sim;
+    if (m_refine) {
+        for (std::size_t i = 0; i < m_map.convs.size(); ++i) j["convs"][i]["refine"] = m_refine->per_conv[i];
+        j["refine"] = m_refine->k;
+    }
+    j["trust"] = trust().to_json();
     out.write("mapping.json", j.dump(2) + "\n");
     // Replaces the generic per-module grouping (one group per TLT) by one group per TLE.
     if (m_ctx.spec.trace.enabled) out.write("trace.gtkw", nmp_gtkw(out.file("trace.vcd")));

@@ -3,7 +3,11 @@
 // timed multi-TLE NPU, all TLE DMA engines sharing one DRAM controller.
 #include <memory>
 
+#include <optional>
+
 #include "mapper/tso/tso.h"
+#include "platform/refine/trust.h"
+#include "platform/refine/tso_refine.h"
 #include "models/dram/dram_controller.h"
 #include "models/nmp/nmp_system.h"
 #include "platform/builders/platform.h"
@@ -20,9 +24,11 @@ public:
 
 private:
     double layer_sim_cycles(std::size_t i) const;
+    refine::Trust trust() const;
 
     RunContext& m_ctx;
     mapper::tso::TsoResult m_map;
+    std::optional<refine::TsoRefinement> m_refine;  // with mapper.refine > 0
     std::uint64_t m_workload_macs = 0;  // conv + fc MACs of the network, computed from the layers
     std::unique_ptr<dram::DramController> m_dram;
     std::unique_ptr<nmp::NmpSystem> m_nmp;

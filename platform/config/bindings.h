@@ -50,6 +50,7 @@ void bind(V& v, dram::DramParams& p) {
     if constexpr (V::kReading) {
         if (v.has("preset")) p = dram::DramParams::from_preset(p.preset, v.node().key("preset"));
     }
+    v.field("standard", p.standard);
     v.field("tck_ps", p.tck_ps);
     v.field("bus_width_bits", p.bus_width_bits);
     v.field("burst_length", p.burst_length);
@@ -66,8 +67,13 @@ void bind(V& v, dram::DramParams& p) {
     v.field("address_mapping", p.address_mapping);
     v.field("queue_depth", p.queue_depth);
     v.field("frontend_latency_ck", p.frontend_latency_ck);
+    v.field("starvation_cap", p.starvation_cap);
     v.field("refresh", p.refresh);
     v.field("max_request_bytes", p.max_request_bytes);
+    v.field("check_protocol", p.check_protocol);
+    v.field("check_preset", p.check_preset);
+    v.field("record_trace", p.record_trace);
+    v.field("record_trace_format", p.record_trace_format);
     v.section("timing", [&](auto& s) { bind(s, p.t); });
 }
 
@@ -82,21 +88,29 @@ void bind(V& v, nmp::NmpModelParams& p) {
     v.field("macs_per_cycle", a.macs_per_cycle);
     v.field("clock_mhz", a.clock_mhz);
     v.field("burst_bytes", a.burst_bytes);
-    v.field("dram_bw_bytes_per_s", a.dram_bw_bytes_per_s);
-    v.field("cas_ns", a.cas_ns);
     v.field("sw_cycles_per_instr", a.sw_cycles_per_instr);
-    v.field("dma_max_outstanding", p.dma_max_outstanding);
-    v.field("dma_txn_bytes", p.dma_txn_bytes);
+    v.field("dma_max_outstanding", a.dma_max_outstanding);
+    v.field("dma_txn_bytes", a.dma_txn_bytes);
     v.field("dram_base", p.dram_base);
 }
 
 template <typename V>
+void bind(V& v, mapper::tso::TsoCoefficients& c) {
+    v.field("latency_scale", c.latency_scale);
+    v.field("bus_scale", c.bus_scale);
+    v.field("contention", c.contention);
+    v.field("txn_ns", c.txn_ns);
+    v.field("compute_scale", c.compute_scale);
+}
+
+template <typename V>
 void bind(V& v, TsoConfig& t) {
-    v.choice("dram_model", t.dram_model,
-             Choices<mapper::tso::DramModel>{{"burst", mapper::tso::DramModel::Burst},
-                                             {"noburst", mapper::tso::DramModel::NoBurst}});
+    v.field("dram_model", t.dram_model);
+    v.field("calibration", t.calibration);
+    v.section("coefficients", [&](auto& s) { bind(s, t.coefficients); });
     v.field("fixed_slicing", t.fixed_slicing);
     v.field("fixed_schedule", t.fixed_schedule);
+    v.field("fixed_tile", t.fixed_tile);
 }
 
 template <typename V>
@@ -156,6 +170,7 @@ void bind(V& v, mapper::waving::EnergyParams& e) {
 
 template <typename V>
 void bind(V& v, MeshMapperConfig& m) {
+    v.field("refine", m.refine);
     v.choice("objective", m.objective,
              Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
                                                 {"min-dram", mapper::tiling::Objective::MinDram}});

@@ -1,11 +1,16 @@
 #include "platform/config/platform_spec.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
+#include "platform/config/platform_keys.h"
+#include "platform/config/calibration.h"
+#include "platform/config/hw_figures.h"
 
 namespace vp::config {
 
@@ -26,16 +31,40 @@ void SimParams::validate(const std::string& k) const {
     if (threads < 1 || threads > 256) throw InputError(k + ".threads: expected 1..256");
 }
 
+namespace {
+mapper::tso::Tile parse_tile(const std::string& s, const std::string& what) {
+    int v[4] = {0, 0, 0, 0};
+    char extra = 0;
+    if (std::sscanf(s.c_str(), "%d,%d,%d,%d%c", &v[0], &v[1], &v[2], &v[3], &extra) != 4 || v[0] < 1 || v[1] < 1 ||
+        v[2] < 1 || v[3] < 1)
+        throw InputError(what + ": expected none or four positive integers \"T_M,T_N,T_R,T_C\", found \"" + s + "\"");
+    mapper::tso::Tile t;
+    t.t_m = v[0];
+    t.t_n = v[1];
+    t.t_r = v[2];
+    t.t_c = v[3];
+    return t;
+}
+}  // namespace
+
 void TsoConfig::validate(const std::string& k) const {
+    mapper::tso::make_time_model(dram_model, coefficients, k + ".dram_model");
+    coefficients.validate(k + ".coefficients");
     if (fixed_slicing != "none") mapper::tso::parse_slicing(fixed_slicing, k + ".fixed_slicing");
     if (fixed_schedule != "none") mapper::tso::parse_schedule(fixed_schedule, k + ".fixed_schedule");
+    if (fixed_tile != "none") {
+        parse_tile(fixed_tile, k + ".fixed_tile");
+        if (fixed_slicing == "none" || fixed_schedule == "none")
+            throw InputError(k + ".fixed_tile: needs " + k + ".fixed_slicing and " + k + ".fixed_schedule");
+    }
 }
 
 mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
     mapper::tso::TsoOptions o;
-    o.dram_model = dram_model;
+    o.model = mapper::tso::make_time_model(dram_model, coefficients);
     if (fixed_slicing != "none") o.fixed_slicing = mapper::tso::parse_slicing(fixed_slicing, "tso.fixed_slicing");
     if (fixed_schedule != "none") o.fixed_schedule = mapper::tso::parse_schedule(fixed_schedule, "tso.fixed_schedule");
+    if (fixed_tile != "none") o.fixed_tile = parse_tile(fixed_tile, "tso.fixed_tile");
     o.threads = int(threads);
     return o;
 }
@@ -68,7 +97,8 @@ namespace {
 }
 }  // namespace
 
-PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides) {
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
+                           bool allow_unused) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open file");
     YAML::Node root;
@@ -92,17 +122,22 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     } catch (const YAML::Exception& e) {
         throw InputError(path + ": malformed configuration: " + e.msg);
     }
+    if (!allow_unused) check_overrides_read(spec.kind, path, overrides);
     // One mesh description: the NoC takes its size and flit format from `mesh`.
     spec.noc.width = std::uint32_t(std::max(spec.mesh.width, 0));
     spec.noc.height = std::uint32_t(std::max(spec.mesh.height, 0));
     spec.noc.flit_width_bits = std::uint32_t(std::max(spec.mesh.packet.flit_bits, 0));
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
+    // One source of hardware figures: the mappers see the DRAM the simulation uses.
+    spec.nmp.arch.dram = dram_figures(spec.dram);
     try {
         spec.sim.validate("sim");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
         spec.tso.validate("tso");
+        if (spec.mapper.refine < 0 || spec.mapper.refine > 64)
+            throw InputError("mapper.refine: expected 0 (off) or a number of candidates in [1, 64]");
         spec.core.validate("core");
         spec.energy.validate("energy");
         spec.mesh.validate("mesh");
@@ -112,6 +147,23 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
         spec.vta_compiler.validate("vta_compiler");
     } catch (const InputError& e) {
         relocate(e, root, path);
+    }
+    // After validation, so that a bad value is reported as such, not as a mismatch.
+    if (spec.tso.calibration != "none") {
+        // Relative to the config file; the file's made_for section must match this config.
+        // Resolved to an absolute path, so that the resolved configuration (OUT/config.yaml,
+        // the children of --refine) finds the file from anywhere.
+        std::string cal = spec.tso.calibration;
+        if (!cal.empty() && cal[0] != '/') {
+            const auto slash = path.rfind('/');
+            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
+        }
+        std::error_code ec;
+        const auto abs = std::filesystem::absolute(cal, ec);
+        if (!ec) cal = abs.lexically_normal().string();
+        spec.tso.calibration = cal;
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
+            spec.tso.coefficients = load_calibration(cal, spec);
     }
     return spec;
 }

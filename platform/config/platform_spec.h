@@ -7,6 +7,7 @@
 
 #include "mapper/tiling/asip_params.h"
 #include "mapper/tiling/tiling.h"
+#include "mapper/tso/time_model.h"
 #include "mapper/tso/tso_types.h"
 #include "mapper/vta/network_driver.h"
 #include "mapper/waving/energy_model.h"
@@ -31,17 +32,25 @@ struct SimParams {
     void validate(const std::string& prefix) const;
 };
 
-// TSO mapper choices (seed 000): DRAM cost model and the paper's fixed-partitioning ablations.
+// TSO mapper choices (seed 000): time model and the paper's fixed-partitioning ablations.
 struct TsoConfig {
-    mapper::tso::DramModel dram_model = mapper::tso::DramModel::Burst;
+    std::string dram_model = "calibrated";  // time model by name (mapper/tso/time_model.h registry)
+    // Calibration file of the calibrated model (vp-calibrate), relative to the config file;
+    // "none": the coefficients below. After loading: the resolved path.
+    std::string calibration = "none";
+    mapper::tso::TsoCoefficients coefficients;
     std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM
     std::string fixed_schedule = "none";  // none | IS | OS | WS
+    std::string fixed_tile = "none";      // none | "T_M,T_N,T_R,T_C" (needs both fixed_* above)
     void validate(const std::string& prefix) const;
     mapper::tso::TsoOptions options(unsigned threads) const;
 };
 
-// Mesh mapper choices (seed 001).
+// Mapper choices shared by the platforms (objective and mode: mesh, seed 001).
 struct MeshMapperConfig {
+    // Simulation in the loop: simulate the `refine` best candidates of every distinct layer
+    // shape on their own and keep the fastest (0: off).
+    int refine = 0;
     mapper::tiling::Objective objective = mapper::tiling::Objective::MinComp;
     mapper::waving::MapMode mode = mapper::waving::MapMode::Waving;
 };
@@ -67,8 +76,10 @@ struct PlatformSpec {
 };
 
 // Loads a YAML platform file, applies "--set key=value" overrides, validates.
-// Throws vp::InputError with file:line:col, key path and what was expected.
-PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides);
+// Throws vp::InputError with file:line:col, key path and what was expected. An override of a
+// key the chosen platform does not read (platform_keys.h) is an error unless allow_unused.
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
+                           bool allow_unused = false);
 // The resolved configuration as YAML (every parameter, defaults included).
 std::string to_yaml(const PlatformSpec& spec);
 

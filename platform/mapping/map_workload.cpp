@@ -1,5 +1,7 @@
 #include "platform/mapping/map_workload.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "mapper/common/errors.h"
@@ -7,6 +9,9 @@
 #include "mapper/tso/tso_report.h"
 #include "mapper/waving/mapping_report.h"
 #include "mapper/waving/waving_mapper.h"
+#include "platform/refine/child_runner.h"
+#include "platform/refine/trust.h"
+#include "platform/refine/tso_refine.h"
 
 namespace vp::platform {
 
@@ -24,9 +29,28 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
     std::ostringstream table;
     switch (spec.kind) {
     case config::PlatformKind::Nmp: {
-        auto res = mapper::tso::run_tso(require_network(spec, wl), spec.nmp.arch, spec.tso.options(spec.sim.threads));
-        r.json = mapper::tso::to_json(res);
-        mapper::tso::print_table(table, res);
+        auto opt = spec.tso.options(spec.sim.threads);
+        opt.keep_candidates = std::max(1, spec.mapper.refine);
+        auto res = mapper::tso::run_tso(require_network(spec, wl), spec.nmp.arch, opt);
+        if (spec.mapper.refine > 0) {  // simulation in the loop (vp-run next to vp-map)
+            const auto ref = refine::refine_tso(res, wl, spec, refine::sibling_program("vp-run"));
+            r.json = mapper::tso::to_json(res);
+            for (std::size_t i = 0; i < res.convs.size(); ++i) r.json["convs"][i]["refine"] = ref.per_conv[i];
+            const auto tr = refine::trust_of(ref.pick_est, ref.pick_sim, ref.cand_est, ref.cand_sim);
+            r.json["refine"] = ref.k;
+            r.json["trust"] = tr.to_json();
+            mapper::tso::print_table(table, res);
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "refined: %d candidates per distinct shape simulated on their own; |sim/est - 1| over layers: "
+                          "median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
+                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
+            table << line;
+        } else {
+            r.json = mapper::tso::to_json(res);
+            r.json["trust"] = nullptr;  // nothing simulated
+            mapper::tso::print_table(table, res);
+        }
         break;
     }
     case config::PlatformKind::Mesh: {

@@ -41,6 +41,29 @@ std::vector<tgen::TrafficParams> parse_traffic(const JsonCheck& root) {
     }
     return out;
 }
+
+// {"kind": "dram_trace", "file": "x.stl", ...}: the trace path is relative to the workload file.
+tgen::TracePlayerParams parse_dram_trace(const JsonCheck& root, const std::string& path, const std::string& name) {
+    root.allow_only({"kind", "name", "description", "file", "format", "bytes", "clock_ps", "timed", "max_outstanding",
+                     "verify"});
+    tgen::TracePlayerParams t;
+    t.name = name;
+    std::string file = root.get_string("file", "");
+    if (file.empty()) root.fail("missing required key \"file\" (the DRAM trace to replay)");
+    if (file[0] != '/') {
+        const auto slash = path.rfind('/');
+        if (slash != std::string::npos) file = path.substr(0, slash + 1) + file;
+    }
+    t.path = file;
+    if (root.has("format")) t.format = root.at("format").as_enum({"auto", "stl", "loadstore"});
+    t.bytes = unsigned(root.get_int("bytes", 1, 4096, t.bytes));
+    t.clock_ps = std::uint64_t(root.get_int("clock_ps", 0, 1000000000, 0));
+    if (root.has("timed")) t.timed = root.at("timed").as_bool();
+    t.max_outstanding = unsigned(root.get_int("max_outstanding", 1, 1024, t.max_outstanding));
+    if (root.has("verify")) t.verify = root.at("verify").as_bool();
+    t.validate(path);
+    return t;
+}
 }  // namespace
 
 Workload load_workload(const std::string& path) {
@@ -50,13 +73,17 @@ Workload load_workload(const std::string& path) {
     JsonCheck root(w.doc, path);
     root.expect_object();
     std::string kind;
-    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "vta_ir", "vta_network", "noc_traffic"});
+    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "dram_trace", "vta_ir", "vta_network", "noc_traffic"});
     else if (root.has("MATRICES")) kind = "vta_ir";
     else kind = "network";
     if (kind == "traffic") {
         w.kind = WorkloadKind::Traffic;
         w.name = root.get_string("name", "traffic");
         w.streams = parse_traffic(root);
+    } else if (kind == "dram_trace") {
+        w.kind = WorkloadKind::DramTrace;
+        w.name = root.get_string("name", "dram_trace");
+        w.dram_trace = parse_dram_trace(root, path, "trace");
     } else if (kind == "noc_traffic") {
         // Fields are checked by the noc platform, which merges them over the config's `traffic`.
         w.kind = WorkloadKind::NocTraffic;

@@ -1,6 +1,6 @@
 #pragma once
-// A workload file: a network (layers), a DRAM traffic description, or a VTA IR
-// program, or synthetic NoC traffic. The kind is read from the document ("kind", or the
+// A workload file: a network (layers), a DRAM traffic description, a DRAM request
+// trace to replay, a VTA IR program, or synthetic NoC traffic. The kind is read from the document ("kind", or the
 // presence of "layers" / "MATRICES").
 #include <memory>
 #include <string>
@@ -9,11 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "mapper/workload/network.h"
+#include "models/tgen/trace_player_params.h"
 #include "models/tgen/traffic_params.h"
 
 namespace vp::workload {
 
-enum class WorkloadKind { Network, Traffic, VtaIr, NocTraffic };
+enum class WorkloadKind { Network, Traffic, VtaIr, NocTraffic, DramTrace };
 
 struct Workload {
     std::string path;
@@ -22,6 +23,7 @@ struct Workload {
     nlohmann::json doc;                           // the parsed document
     mapper::Network network;                      // kind == Network
     std::vector<tgen::TrafficParams> streams;     // kind == Traffic
+    tgen::TracePlayerParams dram_trace;           // kind == DramTrace
 };
 
 // Reads and validates; throws vp::InputError with the JSON pointer of the problem.

@@ -8,8 +8,8 @@ cfg=$root/configs/nmp.yaml; wl=$root/workloads/lenet5.json
 . "$root/tests/cli/lib/expect_input_error.sh"
 run_corpus "$bad" "$cfg" workloads/lenet5.json 10
 check set_tiny_mb0 "at /layers/0: layer \"C1\": no TLT tile fits the TLT memories (nmp.mb0_bytes=16" \
-  "$cfg" "$wl" --set nmp.mb0_bytes=16
-check set_tiny_mb1 "nmp.mb1_bytes=8" "$cfg" "$wl" --set nmp.mb1_bytes=8
+  "$cfg" "$wl" --set nmp.mb0_bytes=16 --set tso.calibration=none
+check set_tiny_mb1 "nmp.mb1_bytes=8" "$cfg" "$wl" --set nmp.mb1_bytes=8 --set tso.calibration=none
 check set_zero_tle "--set nmp.n_tle: expected an integer in [1, 1024]" "$cfg" "$wl" --set nmp.n_tle=0
 check set_zero_tlt "--set nmp.n_tlt: expected an integer in [1, 1024]" "$cfg" "$wl" --set nmp.n_tlt=0
 check set_bad_slicing "--set tso.fixed_slicing: unknown TLE slicing \"KS-OFM\"" "$cfg" "$wl" --set tso.fixed_slicing=KS-OFM

@@ -1,29 +1,171 @@
 #!/usr/bin/env bash
-# scripts/sweep.sh: cartesian product, parallel points, one merged CSV, a failing point
-# recorded without stopping the others, rerun skips finished points.
+# vp-sweep with the local backend (and GNU parallel when installed): points named by their
+# parameters (a reordered value list files nothing under the wrong values), counts and exit
+# codes, --retry-failed, the point timeout, an interrupted sweep and its resume, a list-valued
+# key, ranges, zips and sweep files, and the refusal of keys the platform does not read.
+# Results are checked against direct vp-run runs with the same --set values.
 set -u
-vp_run=$1; root=$2
+vp_run=$1; root=$2; bin=$3
+sweep=$bin/vp-sweep
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
-wl=$tmp/small.json
-cat > "$wl" <<'JSON'
+cd "$root"
+cfg=configs/dram-ddr3.yaml
+cat > "$tmp/small.json" <<'JSON'
 {"kind": "traffic", "name": "small", "streams": [
-  {"name": "s", "pattern": "random", "requests": 2000, "read_fraction": 0.7, "range": 1048576}]}
+  {"name": "s", "pattern": "random", "requests": 1500, "read_fraction": 0.7, "range": 1048576}]}
 JSON
-VP_RUN=$vp_run bash "$root/scripts/sweep.sh" "$root/configs/dram-ddr3.yaml" "$wl" \
-  --param dram.scheduler=fcfs,frfcfs --param dram.queue_depth=8,0 -j 2 --out "$tmp/sw" 2>"$tmp/log1"
-ok "sweep exits 0 with a failed point" "[ $? -eq 0 ]"
-csv=$tmp/sw/sweep.csv
-ok "sweep.csv has a header and 4 points" "[ \$(wc -l < '$csv') -eq 5 ]"
-ok "the two queue_depth=0 points failed with exit 2" "[ \$(awk -F, 'NR > 1 && \$3 == 0 && \$4 == 2' '$csv' | wc -l) -eq 2 ]"
-ok "their error names the key" "grep -q 'dram.queue_depth' '$csv'"
-ok "the good points have statistics" "[ \$(awk -F, 'NR > 1 && \$4 == 0 && \$6 == \"dram\"' '$csv' | wc -l) -eq 2 ]"
-col=$(head -1 "$csv" | tr ',' '\n' | grep -n '^dram.row_hits$' | cut -d: -f1)
-ok "the stats columns are filled" "[ -n '$col' ] && awk -F, -v c='$col' 'NR > 1 && \$4 == 0 && \$c == \"\" {bad = 1} END {exit bad}' '$csv'"
-VP_RUN=$vp_run bash "$root/scripts/sweep.sh" "$root/configs/dram-ddr3.yaml" "$wl" \
-  --param dram.scheduler=fcfs,frfcfs --param dram.queue_depth=8,0 -j 2 --out "$tmp/sw" 2>"$tmp/log2"
-ok "rerun skips the finished points" "[ \$(grep -c 'exit' '$tmp/log2') -eq 2 ]"
-ok "rerun keeps the same rows" "[ \$(wc -l < '$csv') -eq 5 ]"
+# Runs for minutes: only ever ended by --point-timeout or a signal.
+cat > "$tmp/endless.json" <<'JSON'
+{"kind": "traffic", "name": "endless", "streams": [
+  {"name": "s", "pattern": "random", "requests": 100000000, "read_fraction": 0.7, "range": 1048576}]}
+JSON
+wl=$tmp/small.json
+. "$root/tests/cli/lib/sweep_csv.sh"
+direct() {  # direct OUT --set k=v...: vp-run without vp-sweep; prints its sim_time_ns
+  local out=$1; shift
+  "$vp_run" "$cfg" "$wl" --out "$out" --quiet "$@" && col "$out/stats.csv" sim_time_ns platform dram
+}
+
+# 1. Values reordered: the rerun finds every point done, and each row holds its own results.
+"$sweep" "$cfg" "$wl" --param dram.scheduler=fcfs,frfcfs --param dram.queue_depth=8,16 -j 2 --out "$tmp/a" 2>"$tmp/a.log"
+ok "sweep a exits 0" "[ $? -eq 0 ]"
+ok "sweep a: points.csv and sweep.csv have 4 points" "[ \$(wc -l < '$tmp/a/points.csv') -eq 5 ] && [ \$(wc -l < '$tmp/a/sweep.csv') -eq 5 ]"
+ok "point folders are named by the id of points.csv" \
+   "for id in \$(tail -n +2 '$tmp/a/points.csv' | cut -d, -f1); do [ -f '$tmp/a/points/'\$id/run/stats.csv ] || exit 1; done"
+"$sweep" "$cfg" "$wl" --param dram.scheduler=frfcfs,fcfs --param dram.queue_depth=16,8 -j 2 --out "$tmp/a" 2>"$tmp/a2.log"
+ok "reordered rerun exits 0" "[ $? -eq 0 ]"
+ok "reordered rerun runs nothing" "grep -q '(0 run now, 4 skipped)' '$tmp/a2.log'"
+for s in fcfs frfcfs; do
+  want=$(direct "$tmp/d-$s" --set dram.scheduler=$s --set dram.queue_depth=8)
+  got=$(/usr/bin/python3 -c 'import csv, sys
+print([r["sim_time_ns"] for r in csv.DictReader(open(sys.argv[1])) if r["dram.scheduler"] == sys.argv[2] and r["dram.queue_depth"] == "8"][0])' "$tmp/a/sweep.csv" $s)
+  ok "scheduler=$s row holds the $s results ($got = direct $want)" "[ -n '$want' ] && [ '$got' = '$want' ]"
+done
+ok "the two schedulers give different results (the check above can fail)" \
+   "[ \"\$(direct '$tmp/d1' --set dram.scheduler=fcfs)\" != \"\$(direct '$tmp/d2' --set dram.scheduler=frfcfs)\" ]"
+cp "$tmp/a/sweep.csv" "$tmp/a.csv"
+"$sweep" merge "$tmp/a" 2>"$tmp/merge.log"
+ok "vp-sweep merge rewrites the same sweep.csv and exits 0" "[ $? -eq 0 ] && cmp -s '$tmp/a.csv' '$tmp/a/sweep.csv'"
+ok "... and prints the counts" "grep -q '4 points: 4 done, 0 failed, 0 timed out, 0 killed, 0 not run' '$tmp/merge.log'"
+
+# 2. Counts and exit codes: failed points, their rerun only with --retry-failed.
+"$sweep" "$cfg" "$wl" --param dram.queue_depth=4:16:x2 --param sim.max_time_ms=0.005,0 -j 2 --out "$tmp/b" 2>"$tmp/b.log"
+ok "a sweep with failed points exits 3" "[ $? -eq 3 ]"
+ok "the range 4:16:x2 gives 4, 8, 16" "[ \"\$(tail -n +2 '$tmp/b/points.csv' | cut -d, -f4 | sort -un | tr '\n' ' ')\" = '4 8 16 ' ]"
+ok "summary: 3 done, 3 failed" "grep -q '6 points: 3 done, 3 failed, 0 timed out, 0 killed, 0 not run' '$tmp/b.log'"
+ok "failed rows: state failed, exit code 3, the error" \
+   "[ \$(grep -c ',failed,3,simulation failed: simulated time exceeded sim.max_time_ms' '$tmp/b/sweep.csv') -eq 3 ]"
+ok "failed rows have no statistics" "[ -z \"\$(col '$tmp/b/sweep.csv' sim_time_ns state failed | tr -d '\n')\" ]"
+"$sweep" "$cfg" "$wl" --param dram.queue_depth=4:16:x2 --param sim.max_time_ms=0.005,0 -j 2 --out "$tmp/b" 2>"$tmp/b2.log"
+ok "rerun without --retry-failed exits 3 and runs nothing" "[ $? -eq 3 ] && grep -q '(0 run now, 6 skipped)' '$tmp/b2.log'"
+"$sweep" "$cfg" "$wl" --param dram.queue_depth=4:16:x2 --param sim.max_time_ms=0.005,0 -j 2 --out "$tmp/b" --retry-failed 2>"$tmp/b3.log"
+ok "--retry-failed reruns the 3 failed points only" "grep -q '(3 run now, 3 skipped)' '$tmp/b3.log'"
+
+# 3. Point timeout: the endless point is killed and recorded as timed out; the others finish.
+"$sweep" "$cfg" --param workload="$wl,$tmp/endless.json" --point-timeout 1 -j 2 --out "$tmp/c" 2>"$tmp/c.log"
+ok "a timed-out point makes the sweep exit 3" "[ $? -eq 3 ]"
+ok "summary: 1 done, 1 timed out" "grep -q '2 points: 1 done, 0 failed, 1 timed out' '$tmp/c.log'"
+ok "its row says timeout and why" "grep -q 'endless.json,timeout,,exceeded --point-timeout 1 s' '$tmp/c/sweep.csv'"
+ok "no vp-run of the sweep is left running" "! running_with '$tmp/c/points'"
+
+# 4. An interrupted sweep: the running point is recorded as killed, the others as not run;
+#    the resumed sweep runs exactly those.
+"$sweep" "$cfg" --param workload="$tmp/endless.json,$wl" --param dram.queue_depth=8,16 -j 1 --out "$tmp/k" 2>"$tmp/k.log" &
+pid=$!
+for i in $(seq 100); do ls "$tmp"/k/points/*/started.json >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+ok "SIGTERM ends the sweep with 128+15" "[ $rc -eq 143 ]"
+ok "the running point is recorded as killed, the 3 others as not run" \
+   "[ \$(grep -c ',killed,,' '$tmp/k/sweep.csv') -eq 1 ] && [ \$(grep -c ',not run,,' '$tmp/k/sweep.csv') -eq 3 ]"
+ok "no vp-run of the sweep is left running" "! running_with '$tmp/k/points'"
+"$sweep" "$cfg" --param workload="$tmp/endless.json,$wl" --param dram.queue_depth=8,16 -j 2 --point-timeout 1 \
+  --out "$tmp/k" 2>"$tmp/k2.log"
+ok "the resumed sweep runs the 4 unfinished points" "grep -q '4 points, 4 to run, 0 skipped' '$tmp/k2.log'"
+ok "... and ends with 2 done, 2 timed out" "grep -q '4 points: 2 done, 0 failed, 2 timed out, 0 killed, 0 not run' '$tmp/k2.log'"
+
+# 5. A list-valued key: each bracketed value is one point, passed whole to --set.
+mcfg=configs/mesh-3x1.yaml; mwl=workloads/lenet5.json
+"$sweep" "$mcfg" "$mwl" --set mesh.width=4 --param 'mesh.cores=[[2,0]],[[3,0]]' -j 2 --out "$tmp/l" 2>"$tmp/l.log"
+ok "list-valued sweep exits 0" "[ $? -eq 0 ]"
+for v in '[[2,0]]' '[[3,0]]'; do
+  "$vp_run" "$mcfg" "$mwl" --out "$tmp/l-direct" --quiet --set mesh.width=4 --set "mesh.cores=$v"
+  want=$(col "$tmp/l-direct/stats.csv" sim_time_ns platform mesh)
+  ok "mesh.cores=$v row equals a direct run ($want)" "[ -n '$want' ] && [ \"\$(col '$tmp/l/sweep.csv' sim_time_ns mesh.cores '$v')\" = '$want' ]"
+done
+ok "the two core placements differ (the check above can fail)" \
+   "[ \"\$(col '$tmp/l/sweep.csv' sim_time_ns mesh.cores '[[2,0]]')\" != \"\$(col '$tmp/l/sweep.csv' sim_time_ns mesh.cores '[[3,0]]')\" ]"
+
+# 6. A key the platform does not read is refused before anything runs; --allow-unused runs it.
+err=$("$sweep" "$cfg" "$wl" --param nmp.n_tle=2,4 --out "$tmp/u" 2>&1); rc=$?
+ok "--param nmp.n_tle on a dram config exits 2" "[ $rc -eq 2 ]"
+ok "... naming the platform and what it reads" "[[ \"\$err\" == *'nmp.n_tle'*'the dram platform'*'it reads: platform, name, sim, trace, seed, dram'* ]]"
+ok "... runs nothing and leaves no folder" "[ ! -e '$tmp/u' ]"
+err=$("$sweep" "$cfg" "$wl" --set nmp.n_tle=2 --param dram.queue_depth=8 --out "$tmp/u" 2>&1); rc=$?
+ok "--set nmp.n_tle on a dram config exits 2 too" "[ $rc -eq 2 ] && [[ \"\$err\" == *'does not read'* ]]"
+"$sweep" "$cfg" "$wl" --param nmp.n_tle=2,4 --allow-unused --out "$tmp/u" 2>/dev/null
+ok "--allow-unused runs it, with identical results" \
+   "[ $? -eq 0 ] && [ \$(col '$tmp/u/sweep.csv' sim_time_ns state done | wc -l) -eq 2 ] && [ \$(col '$tmp/u/sweep.csv' sim_time_ns state done | sort -u | wc -l) -eq 1 ]"
+
+# 7. Zips and sweep files describe the same points as the command line (same ids).
+"$sweep" "$cfg" "$wl" --zip dram.queue_depth=8,16 dram.scheduler=fcfs,frfcfs --dry-run > "$tmp/zip.txt" 2>/dev/null
+ok "a zip of two 2-value keys gives 2 points" "[ \$(wc -l < '$tmp/zip.txt') -eq 2 ]"
+cat > "$tmp/sweep.yaml" <<YAML
+config: $cfg
+workload: $wl
+params:
+  dram.scheduler: [fcfs, frfcfs]
+  dram.queue_depth: "8,16"
+YAML
+"$sweep" --file "$tmp/sweep.yaml" --dry-run 2>/dev/null | cut -c1-16 | sort > "$tmp/file.ids"
+tail -n +2 "$tmp/a/points.csv" | cut -d, -f1 | sort > "$tmp/cli.ids"
+ok "a sweep file gives the ids of the equivalent command line" "[ -s '$tmp/file.ids' ] && cmp -s '$tmp/file.ids' '$tmp/cli.ids'"
+
+# 8. Bad sweep input: exit 2, a message, nothing run.
+bad() {
+  local name=$1 want=$2; shift 2
+  local err rc
+  err=$("$sweep" "$@" --out "$tmp/bad" 2>&1); rc=$?
+  ok "bad input: $name" "[ $rc -eq 2 ] && [[ \"\$err\" == *'$want'* ]] && [ ! -e '$tmp/bad/points' ]"
+}
+bad "reversed geometric range" "geometric range" "$cfg" "$wl" --param dram.queue_depth=16:1:x2
+bad "unbalanced brackets" "unbalanced" "$cfg" "$wl" --param 'mesh.cores=[[2,0]'
+bad "a key given twice" "more than once" "$cfg" "$wl" --param dram.queue_depth=8 --set dram.queue_depth=4
+bad "missing config" "no such file" configs/nope.yaml "$wl" --param dram.queue_depth=8
+bad "bad value" "dram.queue_depth" "$cfg" "$wl" --param dram.queue_depth=8,0
+bad "vp-run argument vp-sweep sets" "vp-sweep sets it" "$cfg" "$wl" --param dram.queue_depth=8 -- --out x
+printf 'config: %s\nworkload: %s\nparams: {dram.queue_depth: [8]}\nparms: {}\n' "$cfg" "$wl" > "$tmp/bad.yaml"
+bad "unknown sweep-file key" "unknown key \"parms\"" --file "$tmp/bad.yaml"
+
+# 9. GNU parallel runs the same points into the same sweep.csv (apart from wall time).
+if command -v parallel >/dev/null; then
+  "$sweep" "$cfg" "$wl" --param dram.scheduler=frfcfs,fcfs --param dram.queue_depth=16,8 -j 2 --backend parallel \
+    --out "$tmp/p" 2>/dev/null
+  ok "parallel backend exits 0" "[ $? -eq 0 ] && [ -s '$tmp/p/parallel/joblog' ]"
+  ok "parallel and local sweep.csv are equal apart from wall_s" "cmp -s <(no_wall '$tmp/a/sweep.csv') <(no_wall '$tmp/p/sweep.csv')"
+else
+  echo "note: GNU parallel is not installed; the parallel backend is not tested here"
+fi
+
+# 10. scripts/sweep.sh, the README's form, still works.
+VP_RUN=$vp_run bash scripts/sweep.sh "$cfg" "$wl" --param dram.scheduler=fcfs,frfcfs -j 2 --out "$tmp/w" 2>/dev/null
+ok "scripts/sweep.sh runs a sweep" "[ $? -eq 0 ] && [ \$(wc -l < '$tmp/w/sweep.csv') -eq 3 ]"
+# 11. vp-report: charts for every varying statistic, and the Pareto front of two of them (checked
+#     by sort-and-scan over sweep.csv, independent of vp-report's pairwise test).
+"$bin/vp-report" "$tmp/a" --pareto sim_time_ns,max:dram.bandwidth 2>"$tmp/r.log"
+ok "vp-report exits 0" "[ $? -eq 0 ] && [ -s '$tmp/a/report/index.html' ]"
+n=$(grep -o '^vp-report: .*(\([0-9]*\) statistics x \([0-9]*\) parameters' "$tmp/r.log" | sed 's/.*(\([0-9]*\) statistics x \([0-9]*\).*/\1 \2/')
+ok "one chart per statistic and swept parameter ($n), plus the Pareto chart" \
+   "[ -n '$n' ] && [ \$(grep -c '<svg' '$tmp/a/report/index.html') -eq \$(( \$(echo $n | tr ' ' '*') + 1 )) ]"
+front=$(/usr/bin/python3 -c 'import csv, sys
+pts = sorted((float(r["sim_time_ns"]), -float(r["dram.bandwidth"]), r["point"]) for r in csv.DictReader(open(sys.argv[1])))
+best, last, out = float("inf"), None, []
+for x, y, p in pts:
+    if y < best or (x, y) == last: out.append(p); best, last = y, (x, y)
+print(" ".join(sorted(out)))' "$tmp/a/sweep.csv")
+ok "pareto.csv holds the non-dominated points ($front)" \
+   "[ -n '$front' ] && [ \"\$(tail -n +2 '$tmp/a/report/pareto.csv' | cut -d, -f1 | sort | tr '\n' ' ' | sed 's/ \$//')\" = '$front' ]"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

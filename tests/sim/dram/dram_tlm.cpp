@@ -1,6 +1,7 @@
 // The DRAM controller through its TLM-2.0 AT socket: unloaded latencies equal the
-// DDR3-1600 formulas, every byte written reads back, bytes served = bytes requested,
-// nothing is left in flight. Three independent subsystems in one elaboration.
+// DDR3-1600 formulas (one acceptance cycle + the JEDEC timing sum), every byte written
+// reads back, bytes served = bytes requested, nothing is left in flight. Three
+// independent subsystems in one elaboration.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -30,7 +31,8 @@ int sc_main(int, char**) {
     dram::DramParams p = dram::DramParams::from_preset("ddr3-1600", "dram.preset");
     p.refresh = false;
 
-    // 1) Isolated sequential reads: the first opens the row (30 ns), the rest hit (17.5 ns).
+    // 1) Isolated sequential reads: the first opens the row (1 + tRCD + CL + BL/2 = 25 tCK =
+    //    31.25 ns), the rest hit (1 + CL + BL/2 = 15 tCK = 18.75 ns).
     tgen::TrafficParams hit;
     hit.name = "hit";
     hit.requests = 50;
@@ -40,7 +42,8 @@ int sc_main(int, char**) {
     auto g1 = std::make_unique<tgen::TrafficGenerator>("g_hit", hit, pool, ctrl, reg);
     g1->socket.bind(d1->socket);
 
-    // 2) Isolated reads to other rows of one bank: every access is a row conflict (42.5 ns).
+    // 2) Isolated reads to other rows of one bank: every access is a row conflict
+    //    (1 + tRP + tRCD + CL + BL/2 = 35 tCK = 43.75 ns).
     tgen::TrafficParams conf = hit;
     conf.name = "conflict";
     conf.pattern = tgen::Pattern::Strided;
@@ -73,12 +76,12 @@ int sc_main(int, char**) {
     auto j = reg.to_json();
     double hit_min = j["hit"]["latency"]["min"].get<double>();
     double hit_max = j["hit"]["latency"]["max"].get<double>();
-    check(std::fabs(hit_min - 17.5) < 1e-9, "row-hit latency (ns)", hit_min, 17.5);
-    check(std::fabs(hit_max - 30.0) < 1e-9, "closed-bank latency (ns)", hit_max, 30.0);
+    check(std::fabs(hit_min - 18.75) < 1e-9, "row-hit latency (ns)", hit_min, 18.75);
+    check(std::fabs(hit_max - 31.25) < 1e-9, "closed-bank latency (ns)", hit_max, 31.25);
     double c_min = j["conflict"]["latency"]["min"].get<double>();
     double c_max = j["conflict"]["latency"]["max"].get<double>();
-    check(std::fabs(c_max - 42.5) < 1e-9, "row-conflict latency (ns)", c_max, 42.5);
-    check(std::fabs(c_min - 30.0) < 1e-9, "first access of the conflict stream (ns)", c_min, 30.0);
+    check(std::fabs(c_max - 43.75) < 1e-9, "row-conflict latency (ns)", c_max, 43.75);
+    check(std::fabs(c_min - 31.25) < 1e-9, "first access of the conflict stream (ns)", c_min, 31.25);
     check(j["dram_conflict"]["row_conflicts"]["value"].get<double>() == 49, "row conflicts", 
           j["dram_conflict"]["row_conflicts"]["value"].get<double>(), 49);
     check(g3->mismatches() == 0, "read-back mismatches", double(g3->mismatches()), 0);

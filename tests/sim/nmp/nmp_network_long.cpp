@@ -13,6 +13,7 @@
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/nmp/nmp_system.h"
+#include "platform/config/hw_figures.h"
 
 using namespace sc_core;
 using namespace vp::mapper;
@@ -30,6 +31,7 @@ int sc_main(int, char**) {
     int fails = 0;
     try {
         vp::nmp::NmpModelParams p;
+        p.arch.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
         vp::stats::Registry root;
         vp::PayloadPool pool;
         vp::SimControl ctrl;

@@ -13,6 +13,7 @@
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/nmp/nmp_system.h"
+#include "platform/config/hw_figures.h"
 
 using namespace sc_core;
 using namespace vp::mapper;
@@ -47,6 +48,7 @@ int sc_main(int, char**) {
     try {
         const Network net = small_net();
         vp::nmp::NmpModelParams p;  // seed defaults: 4 TLE x 8 TLT
+        p.arch.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
         p.validate("nmp");
         tso::TsoOptions opt;
         const tso::TsoResult map = tso::run_tso(net, p.arch, opt);

@@ -23,6 +23,7 @@
 #include "models/common/trace.h"
 #include "models/dram/dram_controller.h"
 #include "models/nmp/nmp_system.h"
+#include "platform/config/hw_figures.h"
 
 using namespace sc_core;
 using namespace vp::mapper;
@@ -123,7 +124,8 @@ int sc_main(int, char**) {
     try {
         const Network net = small_net();
         vp::nmp::NmpModelParams p;  // seed defaults: 4 TLE x 8 TLT
-        p.dma_max_outstanding = 6;
+        p.arch.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
+        p.arch.dma_max_outstanding = 6;
         tso::TsoOptions opt;
         const tso::TsoResult map = tso::run_tso(net, p.arch, opt);
 
@@ -194,7 +196,7 @@ int sc_main(int, char**) {
             std::uint64_t ups = 0, prev = 0;
             for (const auto& [t, v] : it->second.changes) {
                 if (v == prev + 1) ++ups;
-                if (v > p.dma_max_outstanding) bound = false;
+                if (v > unsigned(p.arch.dma_max_outstanding)) bound = false;
                 prev = v;
             }
             if (ups != ts.at("dma").at("transactions").at("value").get<std::uint64_t>()) {

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "mapper/tso/tso.h"
+#include "platform/config/hw_figures.h"
 
 using namespace vp::mapper;
 using namespace vp::mapper::tso;
@@ -40,6 +41,7 @@ const Shape kShapes[] = {
 int sc_main(int, char**) {
     int fails = 0;
     NmpParams hw;
+    hw.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
     for (const Shape& s : kShapes) {
         Layer l;
         l.name = s.name;
@@ -54,9 +56,9 @@ int sc_main(int, char**) {
         l.pad_left = l.pad_right = s.pad_w;
         l.groups = s.groups;
         const ConvShape c = make_conv_shape(l, 2);
-        for (DramModel dm : {DramModel::Burst, DramModel::NoBurst}) {
+        for (const char* dm : {"burst", "noburst"}) {
             TsoOptions opt;
-            opt.dram_model = dm;
+            opt.model = make_time_model(dm, {});
             const auto t0 = std::chrono::steady_clock::now();
             const ConvMapping fast = map_conv(c, hw, opt);
             const auto t1 = std::chrono::steady_clock::now();
@@ -66,7 +68,7 @@ int sc_main(int, char**) {
             for (int p = 0; p < 3; ++p)
                 for (int q = 0; q < 3; ++q) ok = ok && fast.candidates_s[p][q] == brute.candidates_s[p][q];
             std::printf("%s: %-45s %-7s best %.3f us (%s/%s T_M %d T_N %d T_R %d T_C %d)  pruned %.3f s, brute %.1f s\n",
-                        ok ? "PASS" : "FAIL", s.name, to_string(dm), fast.best.times.total_s * 1e6,
+                        ok ? "PASS" : "FAIL", s.name, dm, fast.best.times.total_s * 1e6,
                         to_string(fast.best.slicing), to_string(fast.best.schedule), fast.best.tile.t_m,
                         fast.best.tile.t_n, fast.best.tile.t_r, fast.best.tile.t_c,
                         std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
@@ -82,9 +84,9 @@ int sc_main(int, char**) {
         for (const Layer& l : net.layers) {
             if (!is_tso_layer(l) || !seen.insert(l.shape_key()).second) continue;
             const ConvShape c = make_conv_shape(l, net.bytes_per_elem());
-            for (DramModel dm : {DramModel::Burst, DramModel::NoBurst}) {
+            for (const char* dm : {"burst", "noburst"}) {
                 TsoOptions opt;
-                opt.dram_model = dm;
+                opt.model = make_time_model(dm, {});
                 const auto t0 = std::chrono::steady_clock::now();
                 const ConvMapping fast = map_conv(c, hw, opt);
                 const auto t1 = std::chrono::steady_clock::now();
@@ -96,7 +98,7 @@ int sc_main(int, char**) {
                 if (fast.best.times.total_s != brute.best.times.total_s) {
                     ++bad;
                     std::printf("FAIL: %s/%s %s: pruned %.6g s, brute force %.6g s\n", wl, l.name.c_str(),
-                                to_string(dm), fast.best.times.total_s, brute.best.times.total_s);
+                                dm, fast.best.times.total_s, brute.best.times.total_s);
                 }
             }
         }

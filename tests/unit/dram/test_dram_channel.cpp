@@ -1,5 +1,7 @@
 // Scheduler and timing of one DRAM channel, driven cycle by cycle without a kernel.
-// Expected values are the analytic DDR3-1600 figures of shared/specs/dram.md §8.
+// Expected latencies are the analytic DDR3-1600 formulas (JEDEC timing sums), counted as
+// Ramulator 2, DRAMSys and DRAMsim3 count them: from the cycle the request is accepted
+// (that cycle included; the first command goes out in the next one) to the last data beat.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -7,6 +9,7 @@
 #include "models/dram/address_mapper.h"
 #include "models/dram/dram_channel.h"
 #include "models/dram/dram_params.h"
+#include "models/dram/timing_table.h"
 
 using namespace vp::dram;
 
@@ -39,8 +42,9 @@ std::uint64_t run_until_done(DramChannel& ch, void* tag, std::uint64_t& now) {
 struct Driver {
     DramParams p;
     AddressMapper map;
+    TimingTable table;
     DramChannel ch;
-    explicit Driver(const DramParams& params) : p(params), map(p), ch(p, map) {}
+    explicit Driver(const DramParams& params) : p(params), map(p), table(p), ch(p, map, table) {}
 
     template <typename AddrFn>
     std::uint64_t run(std::uint64_t n, unsigned outstanding, AddrFn addr_of, double read_frac = 1.0,
@@ -75,25 +79,26 @@ struct Driver {
 TEST_CASE("DDR3-1600 unloaded read latencies equal the timing formulas", "[dram]") {
     DramParams p = ddr3();
     AddressMapper map(p);
-    DramChannel ch(p, map);
+    TimingTable table(p);
+    DramChannel ch(p, map, table);
     const auto& t = p.t;
     std::uint64_t now = 0;
     int a = 1, b = 2, c = 3;
 
-    // Closed bank: ACT at arrival, RD tRCD later, last data CL + BL/2 after RD.
+    // Closed bank: accepted in cycle 0, ACT in cycle 1, RD tRCD later, last data CL + BL/2 after RD.
     ch.enqueue(&a, false, 0, 64, now);
     std::uint64_t start = now;
     std::uint64_t done = run_until_done(ch, &a, now);
-    CHECK(done - start == t.tRCD + t.CL + p.burst_cycles());
-    CHECK((done - start) * p.tck_ps == 30000);  // 30 ns
+    CHECK(done - start == 1 + t.tRCD + t.CL + p.burst_cycles());
+    CHECK((done - start) * p.tck_ps == 31250);  // 31.25 ns
 
     // Row hit: same row, later.
     now = done + 100;
     start = now;
     ch.enqueue(&b, false, 64, 64, now);
     done = run_until_done(ch, &b, now);
-    CHECK(done - start == t.CL + p.burst_cycles());
-    CHECK((done - start) * p.tck_ps == 17500);  // 17.5 ns
+    CHECK(done - start == 1 + t.CL + p.burst_cycles());
+    CHECK((done - start) * p.tck_ps == 18750);  // 18.75 ns
 
     // Row conflict: another row of bank 0 (tRAS long elapsed): PRE, ACT, RD.
     DramAddress other = map.decode(0);
@@ -102,8 +107,8 @@ TEST_CASE("DDR3-1600 unloaded read latencies equal the timing formulas", "[dram]
     start = now;
     ch.enqueue(&c, false, map.encode(other), 64, now);
     done = run_until_done(ch, &c, now);
-    CHECK(done - start == t.tRP + t.tRCD + t.CL + p.burst_cycles());
-    CHECK((done - start) * p.tck_ps == 42500);  // 42.5 ns
+    CHECK(done - start == 1 + t.tRP + t.tRCD + t.CL + p.burst_cycles());
+    CHECK((done - start) * p.tck_ps == 43750);  // 43.75 ns
 
     CHECK(ch.counters().row_misses == 1);
     CHECK(ch.counters().row_hits == 1);
@@ -113,7 +118,8 @@ TEST_CASE("DDR3-1600 unloaded read latencies equal the timing formulas", "[dram]
 TEST_CASE("a conflict right after an ACT waits for tRAS", "[dram]") {
     DramParams p = ddr3();
     AddressMapper map(p);
-    DramChannel ch(p, map);
+    TimingTable table(p);
+    DramChannel ch(p, map, table);
     int a = 1, b = 2;
     std::uint64_t now = 0;
     ch.enqueue(&a, false, 0, 64, now);
@@ -122,14 +128,15 @@ TEST_CASE("a conflict right after an ACT waits for tRAS", "[dram]") {
     other.row = 9;
     ch.enqueue(&b, false, map.encode(other), 64, now);
     std::uint64_t done = run_until_done(ch, &b, now);
-    // PRE no earlier than tRAS after the ACT at cycle 0, then tRP + tRCD + CL + burst.
-    CHECK(done == p.t.tRAS + p.t.tRP + p.t.tRCD + p.t.CL + p.burst_cycles());
+    // PRE no earlier than tRAS after the ACT at cycle 1, then tRP + tRCD + CL + burst.
+    CHECK(done == 1 + p.t.tRAS + p.t.tRP + p.t.tRCD + p.t.CL + p.burst_cycles());
 }
 
 TEST_CASE("write then read of the same address keeps order (read-after-write)", "[dram]") {
     DramParams p = ddr3();
     AddressMapper map(p);
-    DramChannel ch(p, map);
+    TimingTable table(p);
+    DramChannel ch(p, map, table);
     int w = 1, r = 2;
     std::uint64_t now = 0;
     ch.enqueue(&w, true, 4096, 64, now);
@@ -192,7 +199,8 @@ TEST_CASE("closed-page policy turns every isolated access into a row miss", "[dr
     DramParams p = ddr3();
     p.page_policy = PagePolicy::Closed;
     AddressMapper map(p);
-    DramChannel ch(p, map);
+    TimingTable table(p);
+    DramChannel ch(p, map, table);
     int a = 1, b = 2;
     std::uint64_t now = 0;
     ch.enqueue(&a, false, 0, 64, now);
@@ -200,7 +208,7 @@ TEST_CASE("closed-page policy turns every isolated access into a row miss", "[dr
     now = d1 + 100;
     ch.enqueue(&b, false, 64, 64, now);  // same row, but it was closed
     std::uint64_t d2 = run_until_done(ch, &b, now);
-    CHECK(d2 - (d1 + 100) == p.t.tRCD + p.t.CL + p.burst_cycles());
+    CHECK(d2 - (d1 + 100) == 1 + p.t.tRCD + p.t.CL + p.burst_cycles());
     CHECK(ch.counters().row_hits == 0);
     CHECK(ch.counters().row_misses == 2);
 }
@@ -208,12 +216,13 @@ TEST_CASE("closed-page policy turns every isolated access into a row miss", "[dr
 TEST_CASE("a multi-burst request completes after all its bursts, back to back", "[dram]") {
     DramParams p = ddr3();
     AddressMapper map(p);
-    DramChannel ch(p, map);
+    TimingTable table(p);
+    DramChannel ch(p, map, table);
     int a = 1;
     std::uint64_t now = 0;
     ch.enqueue(&a, false, 0, 256, now);  // 4 bursts in one row
     std::uint64_t done = run_until_done(ch, &a, now);
-    CHECK(done == p.t.tRCD + p.t.CL + 4 * p.burst_cycles());
+    CHECK(done == 1 + p.t.tRCD + p.t.CL + 4 * p.burst_cycles());
     CHECK(ch.counters().read_bursts == 4);
     CHECK(ch.counters().bytes_read == 256);
 }

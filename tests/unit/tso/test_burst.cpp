@@ -1,6 +1,8 @@
 // CalBurstCount (seed 000, Algorithm 14) against the seed's worked example.
 #include <catch2/catch.hpp>
 
+#include "tso_test_util.h"
+
 #include "mapper/tso/burst_count.h"
 #include "mapper/tso/cost_model.h"
 
@@ -35,7 +37,7 @@ TEST_CASE("worked example through the cost model's tile accounting", "[tso][burs
     const ConvShape c = inception_conv5();
     REQUIRE(c.P == 71);
     REQUIRE(c.Q == 71);
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     ConvCostModel m(c, hw, TleSlicing::KS);
     // 14x4x73 is the IN tile of T_R = 2, T_C = 71 (whole width).
     CHECK(m.t_h(2) == 4);
@@ -57,7 +59,7 @@ TEST_CASE("worked example through the cost model's tile accounting", "[tso][burs
     CHECK(16 * rc9.in_bursts_ch == 176);
     // Burst-model time of one tile (Algorithm 14b): the full-width tile moves more bytes but
     // needs fewer than half the CAS penalties.
-    const double cas = hw.cas_s(), bw = hw.dram_bw_bytes_per_s;
+    const double cas = hw.cas_s(), bw = hw.dram_bw_bytes_per_s();
     const double t_burst = 70 * cas + 14 * 4 * 73 * 2 / bw;
     const double t_narrow = 176 * cas + 16 * 11 * 20 * 2 / bw;
     CHECK(t_burst < t_narrow);

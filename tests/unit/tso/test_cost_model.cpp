@@ -23,7 +23,7 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
         t.t_r = uni(1, m.max_rows());
         t.t_c = uni(1, c.Q);
         t.t_n = uni(1, c.N);
-        t.t_m = q == TltSchedule::IS ? m.max_tlt_filters() : uni(1, m.max_tlt_filters());
+        t.t_m = uni(1, m.max_tlt_filters());
         t.t_h = m.t_h(t.t_r);
         t.t_l = m.t_l(t.t_c);
         // Memory fit is irrelevant to the counting; check every tile.
@@ -60,7 +60,7 @@ TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once",
     l.R = l.S = 3;
     l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
     const ConvShape c = make_conv_shape(l, 2);
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     for (TleSlicing p : kAllSlicings) {
         ConvCostModel m(c, hw, p);
         Tile t{3, 4, 5, 7, m.t_h(5), m.t_l(7)};
@@ -71,4 +71,34 @@ TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once",
         const std::uint64_t copies = p == TleSlicing::KS ? 1 : (p == TleSlicing::OFM ? 4 : 2);
         CHECK(ws.w_bytes == l.weight_elems() * 2 * copies);
     }
+}
+
+TEST_CASE("IS keeps IN stationary: IN traffic independent of T_M, one OUT store per TLT and (row, col) tile",
+          "[tso][cost][is]") {
+    Layer l;
+    l.C = 12;
+    l.K = 40;
+    l.H = l.W = 16;
+    l.R = l.S = 3;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    const ConvShape c = make_conv_shape(l, 1);
+    const NmpParams hw = seed_hw();
+    ConvCostModel m(c, hw, TleSlicing::KS);  // 40 filters: 10 per TLE, TLTs with 2 or 1
+    const Tile small{1, 4, 4, 8, m.t_h(4), m.t_l(8)}, big{2, 4, 4, 8, m.t_h(4), m.t_l(8)};
+    const CostCounts is1 = m.counts(TltSchedule::IS, small), is2 = m.counts(TltSchedule::IS, big);
+    const CostCounts os1 = m.counts(TltSchedule::OS, small);
+    CHECK(is1.in_bytes == is2.in_bytes);
+    CHECK(is1.in_loads == is2.in_loads);
+    // 16 / 4 row tiles x 16 / 8 col tiles x 3 channel chunks per TLE, 4 TLEs.
+    CHECK(is1.in_loads == 4u * 4 * 2 * 3);
+    // OS reloads IN for every filter chunk of the busiest TLT (2 chunks at T_M = 1).
+    CHECK(os1.in_loads == 2 * is1.in_loads);
+    // Per TLE: 8 (row, col) tiles x 8 TLTs with filters.
+    CHECK(is1.out_stores == 4u * 8 * 8);
+    CHECK(is1.w_bytes == os1.w_bytes);
+    // MB2 holds every filter of the TLT under IS: 2 filters x 4 x 8 x 1 B.
+    NmpParams tight = hw;
+    tight.mb2_bytes = 2 * 4 * 8 - 1;
+    CHECK_FALSE(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::IS, small));
+    CHECK(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::OS, small));
 }

@@ -1,6 +1,8 @@
 // Algorithm 13 of seed 000 (TLE slicing) and the TLT filter split.
 #include <catch2/catch.hpp>
 
+#include "tso_test_util.h"
+
 #include <random>
 
 #include "mapper/tso/tle_slicing.h"

@@ -1,6 +1,8 @@
 // Algorithm 19 over networks: deduplication, threads, fixed modes, JSON, errors.
 #include <catch2/catch.hpp>
 
+#include "tso_test_util.h"
+
 #include <sstream>
 
 #include "mapper/common/errors.h"
@@ -34,7 +36,7 @@ Network small_net() {
 
 TEST_CASE("TSO maps every conv and fc, dedups equal shapes, MACs match", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     TsoOptions opt;
     const TsoResult r = run_tso(net, hw, opt);
     REQUIRE(r.convs.size() == 5);
@@ -56,7 +58,7 @@ TEST_CASE("TSO maps every conv and fc, dedups equal shapes, MACs match", "[tso][
 
 TEST_CASE("TSO result does not depend on the thread count", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     TsoOptions one, two;
     two.threads = 2;
     CHECK(to_json(run_tso(net, hw, one)).dump() != "");
@@ -69,10 +71,13 @@ TEST_CASE("TSO result does not depend on the thread count", "[tso][net]") {
 
 TEST_CASE("fixed modes restrict the choice and never beat the free search", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
-    const TsoResult free = run_tso(net, hw, TsoOptions{});
+    NmpParams hw = tso_test::seed_hw();
+    // Under a screen-only model the fixed search is a restriction of the free one.
+    TsoOptions paper;
+    paper.model = make_time_model("burst", {});
+    const TsoResult free = run_tso(net, hw, paper);
     for (TleSlicing p : kAllSlicings) {
-        TsoOptions o;
+        TsoOptions o = paper;
         o.fixed_slicing = p;
         const TsoResult f = run_tso(net, hw, o);
         for (std::size_t i = 0; i < f.convs.size(); ++i) {
@@ -81,7 +86,7 @@ TEST_CASE("fixed modes restrict the choice and never beat the free search", "[ts
         }
     }
     for (TltSchedule q : kAllSchedules) {
-        TsoOptions o;
+        TsoOptions o = paper;
         o.fixed_schedule = q;
         const TsoResult f = run_tso(net, hw, o);
         for (std::size_t i = 0; i < f.convs.size(); ++i) {
@@ -93,21 +98,22 @@ TEST_CASE("fixed modes restrict the choice and never beat the free search", "[ts
 
 TEST_CASE("burst-aware mapping is never slower under the burst model", "[tso][net]") {
     const Network net = small_net();
-    NmpParams hw;
-    TsoOptions nb;
-    nb.dram_model = DramModel::NoBurst;
-    const TsoResult rb = run_tso(net, hw, TsoOptions{});
+    NmpParams hw = tso_test::seed_hw();
+    TsoOptions nb, bu;
+    nb.model = make_time_model("noburst", {});
+    bu.model = make_time_model("burst", {});
+    const TsoResult rb = run_tso(net, hw, bu);
     const TsoResult rn = run_tso(net, hw, nb);
     for (std::size_t i = 0; i < rb.convs.size(); ++i) {
         const auto& m = rn.convs[i];
         const ChoiceCost as_burst = evaluate_choice(m.conv, hw, m.best.slicing, m.best.schedule, m.best.tile,
-                                                    DramModel::Burst);
+                                                    *bu.model);
         CHECK(rb.convs[i].best.times.total_s <= as_burst.times.total_s);
     }
 }
 
 TEST_CASE("JSON and table output", "[tso][net]") {
-    const TsoResult r = run_tso(small_net(), NmpParams{}, TsoOptions{});
+    const TsoResult r = run_tso(small_net(), tso_test::seed_hw(), TsoOptions{});
     const auto j = to_json(r);
     CHECK(j.at("mapper") == "tso");
     REQUIRE(j.at("convs").size() == 5);
@@ -124,7 +130,7 @@ TEST_CASE("JSON and table output", "[tso][net]") {
 
 TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     const Network net = small_net();
-    NmpParams hw;
+    NmpParams hw = tso_test::seed_hw();
     hw.n_tle = 0;
     CHECK_THROWS_AS(run_tso(net, hw, TsoOptions{}), vp::InputError);
     try {
@@ -132,7 +138,7 @@ TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     } catch (const vp::InputError& e) {
         CHECK(std::string(e.what()).find("nmp.n_tle") != std::string::npos);
     }
-    NmpParams tiny;
+    NmpParams tiny = tso_test::seed_hw();
     tiny.mb0_bytes = 16;  // a 3x3 16-bit window needs 18 B
     CHECK_THROWS_AS(run_tso(net, tiny, TsoOptions{}), vp::InputError);
     try {
@@ -147,7 +153,7 @@ TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     CHECK_THROWS_AS(make_conv_shape(zero, 2), vp::InputError);
     TsoOptions bad;
     bad.threads = 0;
-    CHECK_THROWS_AS(run_tso(net, NmpParams{}, bad), vp::InputError);
+    CHECK_THROWS_AS(run_tso(net, tso_test::seed_hw(), bad), vp::InputError);
     CHECK_THROWS_AS(parse_slicing("KSOFM", "x"), vp::InputError);
     CHECK(parse_slicing("KS&OFM", "x") == TleSlicing::KS_OFM);
 }

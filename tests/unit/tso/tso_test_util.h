@@ -9,6 +9,7 @@
 #include "mapper/tso/cost_model.h"
 #include "mapper/tso/tile_walker.h"
 #include "mapper/tso/tle_slicing.h"
+#include "platform/config/hw_figures.h"
 
 namespace tso_test {
 
@@ -45,9 +46,16 @@ inline Layer random_layer(std::mt19937_64& rng, int max_c = 10, int max_k = 24, 
     return l;
 }
 
+// The seed's NMP (defaults of NmpParams) on the DDR3-1600 preset the platform uses.
+inline NmpParams seed_hw(const char* preset = "ddr3-1600") {
+    NmpParams hw;
+    hw.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset(preset, "dram"));
+    return hw;
+}
+
 inline NmpParams random_hw(std::mt19937_64& rng) {
     auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-    NmpParams hw;
+    NmpParams hw = seed_hw();
     hw.n_tle = uni(1, 5);
     hw.n_tlt = uni(1, 4);
     hw.mb0_bytes = uni(50, 1200);
@@ -57,8 +65,9 @@ inline NmpParams random_hw(std::mt19937_64& rng) {
     hw.clock_mhz = 100.0 * uni(1, 10);
     const int bursts[] = {4, 8, 16, 32, 64, 128};
     hw.burst_bytes = bursts[uni(0, 5)];
-    hw.dram_bw_bytes_per_s = 1e9 * uni(1, 20);
-    hw.cas_ns = 0.5 * uni(0, 40);
+    hw.dram.peak_bw_bytes_per_s = 1e9 * uni(1, 20);
+    hw.dram.tck_ns = 0.25 * uni(1, 8);
+    hw.dram.CL = unsigned(uni(0, 20));
     hw.sw_cycles_per_instr = uni(0, 30);
     return hw;
 }

@@ -1,0 +1,32 @@
+#pragma once
+// The DRAM figures a mapper's cost model needs, as plain numbers. platform/ fills them from
+// the DRAM parameters (preset + overrides) that the simulated controller uses, so that the
+// mapper and the simulation share one source of hardware figures (the mapper never includes
+// models/). All timings are in DRAM clock cycles (tCK).
+#include <cstdint>
+#include <string>
+
+namespace vp::mapper {
+
+struct DramFigures {
+    std::string preset;                 // name of the preset the figures come from
+    double tck_ns = 0;                  // command clock period [ns]
+    unsigned burst_bytes = 0;           // bytes of one column access (bus width x burst length)
+    unsigned burst_cycles = 0;          // tCK the data bus carries one burst
+    unsigned channels = 0, ranks = 0, banks = 0;  // banks per rank
+    std::uint64_t row_bytes = 0;        // bytes of one open row (page) per rank
+    unsigned CL = 0, CWL = 0, tRCD = 0, tRP = 0, tRAS = 0, tCCD = 0, tWTR = 0, tWR = 0, tRTP = 0;
+    unsigned tRFC = 0, tREFI = 0;
+    bool refresh = false;
+    unsigned queue_depth = 0;           // requests the controller holds per channel
+    unsigned frontend_latency_ck = 0;   // request acceptance to scheduler [tCK]
+    bool open_page = true;              // page policy
+    bool frfcfs = true;                 // scheduler: FR-FCFS (else FCFS)
+    std::string address_mapping;
+    double peak_bw_bytes_per_s = 0;     // all channels
+
+    bool valid() const { return tck_ns > 0 && burst_bytes > 0 && burst_cycles > 0 && peak_bw_bytes_per_s > 0; }
+    double cas_ns() const { return CL * tck_ns; }
+};
+
+}  // namespace vp::mapper

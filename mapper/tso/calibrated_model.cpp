@@ -1,0 +1,131 @@
+#include "mapper/tso/calibrated_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "mapper/tso/burst_count.h"
+#include "mapper/tso/dma_box.h"
+#include "mapper/tso/tile_walker.h"
+#include "mapper/tso/tle_slicing.h"
+#include "mapper/tso/tlt_tiling.h"
+
+namespace vp::mapper::tso {
+
+namespace {
+
+// Unloaded latency of one transaction of `bursts` DRAM bursts [s]: acceptance on the next
+// clock edge (half a tCK on average), the frontend, CAS (or CWL) and the bursts on the bus.
+double txn_latency_s(const DramFigures& d, bool write, double bursts) {
+    return (double(d.frontend_latency_ck) + 0.5 + double(write ? d.CWL : d.CL) + bursts * d.burst_cycles) *
+           d.tck_ns * 1e-9;
+}
+
+}  // namespace
+
+double CalibratedModel::tle_dma_s(const CostCounts& k, const NmpParams& hw, double s) const {
+    const DramFigures& d = hw.dram;
+    const double B = d.burst_bytes, txn = hw.txn_bytes();
+    const double n = double(k.tle_txns), xfers = double(k.tle_transfers);
+    if (n <= 0) return 0;
+    // Monotone in every count (the search's bound relies on it): a fixed latency per
+    // transaction of txn_bytes, every transfer pays one latency, the rest is the larger of
+    // the Little's-law and the bus time.
+    const double bursts = (double(k.tle_bytes) + n * (B - 1)) / B;
+    const double L = txn_latency_s(d, false, std::ceil(txn / B));
+    const double t_b = d.burst_cycles * d.tck_ns * 1e-9;
+    return xfers * L * m_c.latency_scale +
+           std::max(n * L / hw.dma_max_outstanding, bursts * t_b * m_c.bus_scale * s) + n * m_c.txn_ns * 1e-9;
+}
+
+double CalibratedModel::slowdown(const CostCounts& k, const NmpParams& hw) const {
+    const double cyc = hw.cycle_s();
+    const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale +
+                        double(k.sw_instr) * hw.sw_cycles_per_instr * cyc;
+    const double dma = tle_dma_s(k, hw, 1.0);
+    const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
+    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * duty;
+}
+
+CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) const {
+    CostTimes t;
+    const double cyc = hw.cycle_s();
+    t.t_mac_s = double(k.mac_cycles) * cyc * m_c.compute_scale;
+    t.t_sw_s = double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc;
+    t.t_dram_s = tle_dma_s(k, hw, slowdown(k, hw));
+    t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s;
+    t.total_cycles = t.total_s / cyc;
+    return t;
+}
+
+CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    // The critical TLE: the largest share (remainders go to the lowest ids).
+    std::size_t crit = 0;
+    for (std::size_t t = 1; t < slices.size(); ++t)
+        if (std::uint64_t(slices[t].rows.count) * std::uint64_t(slices[t].filters.count) >
+            std::uint64_t(slices[crit].rows.count) * std::uint64_t(slices[crit].filters.count))
+            crit = t;
+    const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const DramFigures& d = hw.dram;
+    const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9;
+    const double bus = t_b * m_c.bus_scale * slowdown(c.counts, hw);
+    const double O = hw.dma_max_outstanding;
+
+    auto xfer = [&](bool write, const Box& b) {
+        std::uint64_t n = 0, bursts = 0, first = 0;
+        for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
+            const std::uint64_t nb = (a + len - 1) / B - a / B + 1;
+            if (n == 0) first = nb;
+            ++n;
+            bursts += nb;
+        });
+        if (n == 0) return 0.0;
+        const double L_first = txn_latency_s(d, write, double(first));
+        const double L = txn_latency_s(d, write, double(bursts) / double(n));
+        return m_c.latency_scale * L_first +
+               std::max(double(n - 1) * L / O, double(bursts - first) * bus) + double(n) * m_c.txn_ns * 1e-9;
+    };
+
+    double now = 0, dma = 0;
+    std::vector<double> busy(tlts.size(), 0.0);
+    const double sw = double(hw.sw_cycles_per_instr) * cyc;
+    auto wait_for = [&](double t) { now = std::max(now, t); };
+    walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+        double x = 0;
+        switch (op.kind) {
+        case OpKind::LoadIn:
+            for (std::size_t j = 0; j < tlts.size(); ++j)
+                if (tlts[j].count > 0) wait_for(busy[j]);
+            x = xfer(false, op_box(op, conv, addr));
+            break;
+        case OpKind::LoadW:
+            wait_for(busy[std::size_t(op.tlt)]);
+            x = xfer(false, op_box(op, conv, addr));
+            break;
+        case OpKind::Compute: {
+            double& bu = busy[std::size_t(op.tlt)];
+            bu = std::max(bu, now) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw;
+            return;
+        }
+        case OpKind::StoreOut:
+            wait_for(busy[std::size_t(op.tlt)]);
+            x = xfer(true, op_box(op, conv, addr));
+            break;
+        }
+        now += x;
+        dma += x;
+    });
+    for (double b : busy) wait_for(b);
+    CostTimes t;
+    t.t_mac_s = double(c.counts.mac_cycles) * cyc * m_c.compute_scale;
+    t.t_sw_s = double(c.counts.sw_instr) * sw;
+    t.total_s = now;
+    t.t_dram_s = std::max(0.0, now - t.t_mac_s - t.t_sw_s);  // DMA time not hidden behind compute
+    t.total_cycles = now / cyc;
+    return t;
+}
+
+}  // namespace vp::mapper::tso

@@ -1,0 +1,46 @@
+#pragma once
+// The simulation-faithful time model of the NMP (default): what the NMP model does, priced
+// with the figures of the simulated DRAM (DramFigures) and the DMA engine's limits.
+//
+// Structure (the NMP model's TLE controller, models/nmp/tle.cpp): each TLE runs its tile
+// sequence in order; a DMA transfer blocks the controller until its last response; a TLT's
+// compute overlaps the transfers that follow it until a load into that TLT (or the next
+// multicast IN load) waits for it. The layer ends with the slowest TLE.
+//
+// One transfer of n transactions moving b DRAM bursts (counted on the real addresses, so a
+// 128-B transaction that straddles a 64-B boundary costs three bursts):
+//   T = latency_scale * L_first + max((n - 1) * L / O, (b - b_first) * t_burst * bus_scale * s)
+//       + n * txn_ns
+// L = frontend + half a tCK to the next edge + CL (CWL for writes) + the transaction's bursts
+// on the bus; O = dma_max_outstanding: Little's law caps one engine's rate at O / L. The data
+// bus is shared: s = 1 + contention * (active TLEs - 1) * d, d = the share of a TLE's time
+// spent in DMA (from the closed form at s = 1).
+//
+// screen() evaluates the same formula on the aggregate counts of the TLE that moves the most
+// bytes (expected bursts (bytes + txns * (B - 1)) / B, every transfer alike) plus T_MAC + T_SW
+// of the critical TLT; replay() walks the critical TLE's tile sequence with the exact
+// transactions and the compute overlap.
+#include "mapper/tso/time_model.h"
+
+namespace vp::mapper::tso {
+
+class CalibratedModel final : public TimeModel {
+public:
+    static constexpr int kShortlist = 8;  // best screened candidates replayed per conv
+
+    explicit CalibratedModel(const TsoCoefficients& c) : m_c(c) {}
+    const char* name() const override { return "calibrated"; }
+    CostTimes screen(const CostCounts& k, const NmpParams& hw) const override;
+    int shortlist() const override { return kShortlist; }
+    CostTimes replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const override;
+    const TsoCoefficients& coefficients() const { return m_c; }
+
+private:
+    // DMA time of the critical TLE at bus slowdown s.
+    double tle_dma_s(const CostCounts& k, const NmpParams& hw, double s) const;
+    double slowdown(const CostCounts& k, const NmpParams& hw) const;
+
+    TsoCoefficients m_c;
+};
+
+}  // namespace vp::mapper::tso

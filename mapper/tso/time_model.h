@@ -1,0 +1,57 @@
+#pragma once
+// The time models of TSO (Eq. 6 and its DRAM term): a small interface with named
+// implementations, chosen by name from YAML (tso.dram_model) through one registry.
+//   burst     TSO-burst of seed 000 (Algorithm 14): bursts x CAS + bytes / BW, summed.
+//   noburst   TSO-noburst (Algorithm 14, lines 12-13): bytes / BW.
+//   calibrated  what the NMP model does: per-transfer latency, pipelining under the DMA
+//             engine's outstanding-request limit (Little's law), the DRAM bursts and data-bus
+//             time of the real access pattern, the bus shared with the other TLEs, compute not
+//             hidden behind DMA; its free coefficients (TsoCoefficients) come from a
+//             calibration file written by vp-calibrate.
+// The exhaustive search ranks candidates with screen() (closed form, from CostCounts); a
+// model with shortlist() > 0 then re-estimates that many best candidates with replay(),
+// which walks the tile sequence of the critical TLE.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mapper/tso/conv_shape.h"
+#include "mapper/tso/nmp_params.h"
+#include "mapper/tso/tso_types.h"
+
+namespace vp::mapper::tso {
+
+// Free coefficients of the calibrated model. Defaults: the physical figures uncorrected.
+struct TsoCoefficients {
+    double latency_scale = 1.0;  // x unloaded DRAM latency of the first transaction of a transfer
+    double bus_scale = 1.0;      // x data-bus time per DRAM burst (row misses, turnarounds, refresh)
+    double contention = 1.0;     // x DRAM demand of the other TLEs during a transfer (bus sharing)
+    double txn_ns = 0.0;         // per DMA transaction [ns] (request handshake, response order)
+    double compute_scale = 1.0;  // x MAC unit time (Eq. 7) exposed on the critical path
+
+    // Throws vp::InputError("<prefix>.<field>: ...").
+    void validate(const std::string& prefix) const;
+};
+
+struct Tile;
+struct ChoiceCost;
+
+class TimeModel {
+public:
+    virtual ~TimeModel() = default;
+    virtual const char* name() const = 0;
+    // Eq. 6 time of a choice from its integer counts (the search's ranking).
+    virtual CostTimes screen(const CostCounts& k, const NmpParams& hw) const = 0;
+    // Number of best screened candidates re-estimated by replay() (0: the screen is final).
+    virtual int shortlist() const { return 0; }
+    // Estimate of one choice from its tile sequence; default: the screen.
+    virtual CostTimes replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const;
+};
+
+// The registry: names in registration order, and a model by name (vp::InputError naming
+// `what` and the known names when unknown).
+std::vector<std::string> time_model_names();
+std::shared_ptr<const TimeModel> make_time_model(const std::string& name, const TsoCoefficients& coef,
+                                                 const std::string& what = "tso.dram_model");
+
+}  // namespace vp::mapper::tso

@@ -1,0 +1,36 @@
+#include "platform/config/hw_figures.h"
+
+namespace vp::config {
+
+mapper::DramFigures dram_figures(const dram::DramParams& p) {
+    mapper::DramFigures f;
+    f.preset = p.preset;
+    f.tck_ns = double(p.tck_ps) * 1e-3;
+    f.burst_bytes = p.burst_bytes();
+    f.burst_cycles = p.burst_cycles();
+    f.channels = p.channels;
+    f.ranks = p.ranks;
+    f.banks = p.banks();
+    f.row_bytes = p.row_bytes();
+    f.CL = p.t.CL;
+    f.CWL = p.t.CWL;
+    f.tRCD = p.t.tRCD;
+    f.tRP = p.t.tRP;
+    f.tRAS = p.t.tRAS;
+    f.tCCD = p.t.tCCD_S;
+    f.tWTR = p.t.tWTR_S;
+    f.tWR = p.t.tWR;
+    f.tRTP = p.t.tRTP;
+    f.tRFC = p.t.tRFC;
+    f.tREFI = p.t.tREFI;
+    f.refresh = p.refresh;
+    f.queue_depth = p.queue_depth;
+    f.frontend_latency_ck = p.frontend_latency_ck;
+    f.open_page = p.page_policy == dram::PagePolicy::Open;
+    f.frfcfs = p.scheduler == dram::Scheduler::FrFcfs;
+    f.address_mapping = p.address_mapping;
+    f.peak_bw_bytes_per_s = p.peak_bandwidth_bytes_per_s();
+    return f;
+}
+
+}  // namespace vp::config

@@ -1,0 +1,70 @@
+#include "platform/config/platform_keys.h"
+
+#include "mapper/common/errors.h"
+
+namespace vp::config {
+
+namespace {
+// Read by every platform: the platform choice, its free-text name, vp-run's run control
+// (time limit, progress, mapper threads) and the waveform tracer.
+std::vector<std::string> with_common(std::vector<std::string> own) {
+    own.insert(own.begin(), {"platform", "name", "sim", "trace"});
+    return own;
+}
+
+// Kept in step with the builders (platform/builders/*) and mappers (platform/mapping): a key
+// is listed when some code path of that platform reads the field. tests/cli/unread_keys.sh
+// checks the other direction by running each platform with every unlisted section changed.
+const std::vector<std::string> kDram = with_common({"seed", "dram"});
+const std::vector<std::string> kNmp = with_common({"nmp", "tso", "dram", "mapper.refine"});
+const std::vector<std::string> kMesh = with_common({"mesh", "core", "energy", "mapper", "noc", "dram"});
+// The NoC alone takes its size, clock and flit format from `mesh`, not the node placement.
+const std::vector<std::string> kNoc = with_common({"seed", "mesh.width", "mesh.height", "mesh.noc_mhz",
+                                                   "mesh.packet.flit_bits", "mesh.packet.header_flits", "noc",
+                                                   "traffic"});
+const std::vector<std::string> kVta = with_common({"seed", "dram", "vta", "vta_compiler"});
+
+}  // namespace
+
+std::string override_key(const std::string& assignment) {
+    const std::string k = assignment.substr(0, assignment.find('='));
+    const auto b = k.find_first_not_of(" \t");
+    const auto e = k.find_last_not_of(" \t");
+    return b == std::string::npos ? "" : k.substr(b, e - b + 1);
+}
+
+bool key_within(const std::string& a, const std::string& b) {
+    return a == b || (a.size() > b.size() && a.compare(0, b.size(), b) == 0 && a[b.size()] == '.');
+}
+
+const std::vector<std::string>& read_keys(PlatformKind kind) {
+    switch (kind) {
+    case PlatformKind::Dram: return kDram;
+    case PlatformKind::Nmp: return kNmp;
+    case PlatformKind::Mesh: return kMesh;
+    case PlatformKind::Vta: return kVta;
+    case PlatformKind::Noc: return kNoc;
+    }
+    return kDram;
+}
+
+bool reads_key(PlatformKind kind, const std::string& key) {
+    for (const std::string& r : read_keys(kind))
+        if (key_within(key, r) || key_within(r, key)) return true;
+    return false;
+}
+
+void check_overrides_read(PlatformKind kind, const std::string& config_path,
+                          const std::vector<std::string>& overrides) {
+    for (const std::string& o : overrides) {
+        const std::string key = override_key(o);
+        if (reads_key(kind, key)) continue;
+        std::string list;
+        for (const std::string& r : read_keys(kind)) list += (list.empty() ? "" : ", ") + r;
+        throw InputError("--set " + key + ": the " + to_string(kind) + " platform (" + config_path +
+                         ") does not read this key, so setting it would change nothing; it reads: " + list +
+                         " (--allow-unused sets it anyway)");
+    }
+}
+
+}  // namespace vp::config

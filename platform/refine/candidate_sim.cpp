@@ -1,0 +1,90 @@
+#include "platform/refine/candidate_sim.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "mapper/common/errors.h"
+#include "platform/refine/child_runner.h"
+
+namespace vp::refine {
+
+nlohmann::json single_layer_workload(const nlohmann::json& doc, std::size_t index) {
+    nlohmann::json w = doc;
+    const nlohmann::json layer = doc.at("layers").at(index);
+    w["layers"] = nlohmann::json::array({layer});
+    w["name"] = doc.value("name", std::string("workload")) + "/" + layer.value("name", std::string("layer"));
+    return w;
+}
+
+namespace {
+
+void write_file(const std::string& path, const std::string& text) {
+    std::ofstream f(path);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+std::string last_line(const std::string& path) {
+    std::ifstream f(path);
+    std::string line, last;
+    while (std::getline(f, line))
+        if (!line.empty()) last = line;
+    return last;
+}
+
+}  // namespace
+
+std::vector<CandidateResult> simulate_candidates(const config::PlatformSpec& spec, const SimSetup& setup,
+                                                 const std::vector<CandidateJob>& jobs) {
+    std::vector<CandidateResult> out(jobs.size());
+    if (jobs.empty()) return out;
+    const std::string dir = make_temp_dir(setup.tag);
+    try {
+        config::PlatformSpec child = spec;
+        child.mapper.refine = 0;
+        child.sim.threads = 1;
+        child.trace.enabled = false;
+        const std::string cfg = dir + "/config.yaml";
+        write_file(cfg, config::to_yaml(child));
+        std::vector<ChildJob> cj;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const std::string d = dir + "/job" + std::to_string(i);
+            write_file(d + ".json", jobs[i].workload.dump());
+            ChildJob j;
+            j.argv = {setup.vp_run, cfg, d + ".json", "--out", d, "--quiet"};
+            for (const auto& s : jobs[i].sets) {
+                j.argv.push_back("--set");
+                j.argv.push_back(s);
+            }
+            j.log = d + ".log";
+            cj.push_back(std::move(j));
+        }
+        const std::vector<int> rc = run_children(cj, setup.parallel);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const std::string d = dir + "/job" + std::to_string(i);
+            if (rc[i] != 0) {
+                out[i].error = "exit code " + std::to_string(rc[i]) + ": " + last_line(d + ".log");
+                continue;
+            }
+            std::ifstream f(d + "/stats.json");
+            nlohmann::json st = nlohmann::json::parse(f, nullptr, false);
+            const nlohmann::json* n = st.is_discarded() ? nullptr : &st["stats"];
+            std::istringstream path(setup.stat_path);
+            std::string k;
+            while (n && std::getline(path, k, '.')) n = n->contains(k) ? &(*n)[k] : nullptr;
+            if (!n || !n->contains("value")) {
+                out[i].error = "no statistic " + setup.stat_path + " in " + d + "/stats.json";
+                continue;
+            }
+            out[i].ok = true;
+            out[i].value = (*n)["value"].get<double>();
+        }
+    } catch (...) {
+        remove_tree(dir);
+        throw;
+    }
+    remove_tree(dir);
+    return out;
+}
+
+}  // namespace vp::refine

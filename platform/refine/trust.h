@@ -1,0 +1,26 @@
+#pragma once
+// How far a cost model can be trusted, from estimate / simulation pairs: the median and the
+// worst |simulated / estimated - 1| over layers, and Spearman's rank correlation of estimate
+// vs simulation over the simulated candidates.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vp::refine {
+
+// Spearman's rho with average ranks for ties; 0 when fewer than 2 points or no spread.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+struct Trust {
+    std::size_t layers = 0;
+    double median_abs_err = 0, worst_abs_err = 0;  // |sim/est - 1| over layers
+    std::size_t candidates = 0;
+    double spearman_rho = 0;                       // over the candidates
+    nlohmann::json to_json() const;
+};
+
+// layer_est/layer_sim: one pair per layer; cand_est/cand_sim: the simulated candidates.
+Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& layer_sim,
+               const std::vector<double>& cand_est, const std::vector<double>& cand_sim);
+
+}  // namespace vp::refine

@@ -1,0 +1,302 @@
+"""The parameter space of a sweep: value lists, ranges, cartesian products, zipped
+parameters, and YAML/JSON sweep files. Everything here is pure logic on strings; the
+values are passed to vp-run as `--set key=value`, which parses them as YAML."""
+
+import json
+import re
+from decimal import Decimal, InvalidOperation
+
+# The two parameters that are not configuration keys: the files of a point.
+CONFIG = "config"
+WORKLOAD = "workload"
+
+KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+NUM = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+RANGE_RE = re.compile(r"^(%s):(%s)(?::([x*]?)(%s))?$" % (NUM, NUM, NUM))
+MAX_RANGE_VALUES = 100000  # a typo such as 1:1000000 should not plan a million points
+PLAIN_SCALAR_RE = re.compile(r"^[A-Za-z0-9_.+\-/]+$")
+
+
+class SweepError(Exception):
+    """Bad sweep input: the message names the option or file and what was expected (exit 2)."""
+
+
+def split_values(text, where):
+    """Splits "a,b,[1,2],{x: 1}" at the commas outside brackets, braces and quotes, so that
+    list-valued keys can be swept: "mesh.cores=[[2,0]],[[3,0]]" gives two values."""
+    items, cur, depth, quote = [], [], 0, None
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+            cur.append(ch)
+        elif ch in "[{":
+            depth += 1
+            cur.append(ch)
+        elif ch in "]}":
+            depth -= 1
+            if depth < 0:
+                raise SweepError("%s: unbalanced \"%s\" in \"%s\"" % (where, ch, text))
+            cur.append(ch)
+        elif ch == "," and depth == 0:
+            items.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if depth != 0 or quote:
+        raise SweepError("%s: unbalanced brackets or quotes in \"%s\"" % (where, text))
+    items.append("".join(cur).strip())
+    if any(v == "" for v in items):
+        raise SweepError("%s: empty value in \"%s\" (expected v1,v2,...)" % (where, text))
+    return items
+
+
+def _fmt(d, integral):
+    if integral:
+        return str(int(d))
+    s = format(d, "f")
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return s if s not in ("", "-0") else "0"
+
+
+def expand_range(item, where):
+    """"START:END[:STEP]" with STEP = N (add N) or xN (multiply by N); END is included when
+    the steps reach it exactly. Returns None when the item is not a range."""
+    m = RANGE_RE.match(item)
+    if not m:
+        return None
+    try:
+        start, end = Decimal(m.group(1)), Decimal(m.group(2))
+        geometric = m.group(3) in ("x", "*")
+        step = Decimal(m.group(4)) if m.group(4) is not None else Decimal(1)
+    except InvalidOperation:
+        raise SweepError("%s: bad range \"%s\"" % (where, item))
+    integral = all(x == x.to_integral_value() and "." not in s
+                   for x, s in ((start, m.group(1)), (end, m.group(2)),
+                                (step, m.group(4) or "1")))
+    values = []
+    if geometric:
+        if start <= 0 or end < start or step <= 1:
+            raise SweepError("%s: range \"%s\": a geometric range START:END:xN needs "
+                             "0 < START <= END and N > 1" % (where, item))
+        x = start
+        while x <= end:
+            values.append(x)
+            x *= step
+            if len(values) > MAX_RANGE_VALUES:
+                break
+    else:
+        if step == 0 or (end - start) * step < 0:
+            raise SweepError("%s: range \"%s\": the step must be non-zero and go from START "
+                             "towards END" % (where, item))
+        n = int((end - start) / step) + 1
+        if n > MAX_RANGE_VALUES:
+            raise SweepError("%s: range \"%s\" has %d values (at most %d)"
+                             % (where, item, n, MAX_RANGE_VALUES))
+        values = [start + i * step for i in range(n)]
+    if len(values) > MAX_RANGE_VALUES:
+        raise SweepError("%s: range \"%s\" has more than %d values" % (where, item, MAX_RANGE_VALUES))
+    return [_fmt(v, integral) for v in values]
+
+
+def parse_values(text, where):
+    """A command-line value list: comma-separated values, each possibly a range."""
+    out = []
+    for item in split_values(text, where):
+        r = expand_range(item, where)
+        out.extend(r if r is not None else [item])
+    return out
+
+
+def format_value(v, where):
+    """A value read from a sweep file as vp-run's --set expects it (YAML flow syntax)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        return "[" + ",".join(_flow_item(x, where) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join("%s: %s" % (_flow_item(k, where), _flow_item(x, where))
+                              for k, x in v.items()) + "}"
+    raise SweepError("%s: unsupported value %r" % (where, v))
+
+
+def _flow_item(v, where):
+    if isinstance(v, str) and not PLAIN_SCALAR_RE.match(v):
+        return json.dumps(v)
+    return format_value(v, where)
+
+
+def check_key(key, where):
+    if not KEY_RE.match(key):
+        raise SweepError("%s: \"%s\" is not a configuration key (expected section.key, "
+                         "e.g. dram.scheduler)" % (where, key))
+
+
+def parse_assignment(text, where):
+    """"key=values" -> (key, text after '=')."""
+    key, eq, vals = text.partition("=")
+    key = key.strip()
+    if not eq or not key or vals.strip() == "":
+        raise SweepError("%s \"%s\": expected key=v1,v2,..." % (where, text))
+    return key, vals
+
+
+class Axis:
+    """One dimension of the product: a single key, or several zipped keys that take their
+    i-th values together."""
+
+    def __init__(self, keys, rows, where):
+        self.keys, self.rows, self.where = keys, rows, where
+
+
+class Space:
+    """Axes (config and workload are axes too), fixed overrides, extra vp-run arguments."""
+
+    def __init__(self):
+        self.axes = []
+        self.fixed = []      # [(key, value)] applied to every point
+        self.args = []       # extra vp-run arguments, e.g. ["--seed", "3"]
+
+    def keys(self):
+        return [k for a in self.axes for k in a.keys]
+
+    def _claim(self, key, where):
+        if key in self.keys() or key in [k for k, _ in self.fixed]:
+            raise SweepError("%s: \"%s\" is given more than once" % (where, key))
+
+    def add_param(self, key, values, where):
+        if key not in (CONFIG, WORKLOAD):
+            check_key(key, where)
+        self._claim(key, where)
+        if not values:
+            raise SweepError("%s: \"%s\" has no values" % (where, key))
+        self.axes.append(Axis([key], [[v] for v in values], where))
+
+    def add_zip(self, columns, where):
+        """columns: [(key, [values])], all of the same length."""
+        lengths = {len(v) for _, v in columns}
+        if len(lengths) != 1:
+            raise SweepError("%s: zipped parameters need the same number of values (%s)"
+                             % (where, ", ".join("%s: %d" % (k, len(v)) for k, v in columns)))
+        for k, _ in columns:
+            if k not in (CONFIG, WORKLOAD):
+                check_key(k, where)
+            self._claim(k, where)
+        n = lengths.pop()
+        if n == 0:
+            raise SweepError("%s: zipped parameters have no values" % where)
+        self.axes.append(Axis([k for k, _ in columns],
+                              [[v[i] for _, v in columns] for i in range(n)], where))
+
+    def add_fixed(self, key, value, where):
+        check_key(key, where)
+        self._claim(key, where)
+        self.fixed.append((key, value))
+
+    def product(self):
+        """Every point as an ordered list of (key, value): the first axis varies slowest."""
+        combos = [[]]
+        for a in self.axes:
+            combos = [c + list(zip(a.keys, row)) for c in combos for row in a.rows]
+        return combos
+
+
+SWEEP_FILE_KEYS = ("config", "workload", "set", "params", "zip", "args")
+
+
+def load_sweep_file(path):
+    """Reads a YAML (or JSON) sweep file:
+
+        config: configs/mesh-4x4.yaml        # or a list of configs
+        workload: [workloads/alexnet.json]   # or a list
+        set: {sim.threads: 1}                # fixed overrides
+        params:                              # one axis each: a list, or "v1,v2" / "1:64:x2"
+          dram.preset: [ddr3-1600, ddr4-2400]
+          mesh.cores: [[[2, 0]], [[3, 0]]]   # list-valued key: each item is one value
+        zip:                                 # keys that vary together
+          - {mesh.width: [4, 8], mesh.height: [4, 8]}
+        args: [--seed, 3]                    # extra vp-run arguments
+
+    Scalars are kept as text (no YAML 1.1 typing: "0:10:2" is a range, not a number)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise SweepError("%s: cannot read the sweep file: %s" % (path, e.strerror))
+    doc = None
+    if path.endswith(".json"):
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            raise SweepError("%s: JSON syntax error: %s" % (path, e))
+    else:
+        try:
+            import yaml
+        except ImportError:
+            raise SweepError("%s: reading YAML sweep files needs PyYAML (Debian: apt-get install "
+                             "python3-yaml); a .json sweep file works without it" % path)
+        try:
+            doc = yaml.load(text, Loader=yaml.BaseLoader)
+        except yaml.YAMLError as e:
+            raise SweepError("%s: YAML syntax error: %s" % (path, e))
+    if not isinstance(doc, dict):
+        raise SweepError("%s: expected a mapping with keys %s" % (path, ", ".join(SWEEP_FILE_KEYS)))
+    for k in doc:
+        if k not in SWEEP_FILE_KEYS:
+            raise SweepError("%s: unknown key \"%s\" (expected one of: %s)"
+                             % (path, k, ", ".join(SWEEP_FILE_KEYS)))
+    return doc
+
+
+def file_values(v, where):
+    """A sweep-file value list: a list (each item one value, as is), or a scalar parsed
+    like the command line (commas and ranges)."""
+    if isinstance(v, list):
+        if not v:
+            raise SweepError("%s: empty list" % where)
+        return [format_value(x, where) for x in v]
+    if isinstance(v, dict):
+        raise SweepError("%s: expected a list of values or \"v1,v2\", found a mapping" % where)
+    return parse_values(format_value(v, where), where)
+
+
+def space_from_file(space, doc, path):
+    """Adds the sweep file's axes, fixed overrides and arguments to `space`."""
+    for key in (CONFIG, WORKLOAD):
+        if key in doc:
+            v = doc[key]
+            vals = [format_value(x, path) for x in v] if isinstance(v, list) else [format_value(v, path)]
+            space.add_param(key, vals, "%s: %s" % (path, key))
+    fixed = doc.get("set", {})
+    if not isinstance(fixed, dict):
+        raise SweepError("%s: set: expected a mapping of key: value" % path)
+    for k, v in fixed.items():
+        space.add_fixed(k, format_value(v, path), "%s: set.%s" % (path, k))
+    params = doc.get("params", {})
+    if not isinstance(params, dict):
+        raise SweepError("%s: params: expected a mapping of key: values" % path)
+    for k, v in params.items():
+        where = "%s: params.%s" % (path, k)
+        space.add_param(k, file_values(v, where), where)
+    zips = doc.get("zip", [])
+    if isinstance(zips, dict):
+        zips = [zips]
+    if not isinstance(zips, list):
+        raise SweepError("%s: zip: expected a list of mappings key: values" % path)
+    for i, group in enumerate(zips):
+        where = "%s: zip[%d]" % (path, i)
+        if not isinstance(group, dict) or not group:
+            raise SweepError("%s: expected a mapping key: values" % where)
+        space.add_zip([(k, file_values(v, "%s.%s" % (where, k))) for k, v in group.items()], where)
+    args = doc.get("args", [])
+    if not isinstance(args, list):
+        raise SweepError("%s: args: expected a list of vp-run arguments" % path)
+    space.args.extend(format_value(a, path) for a in args)

@@ -1,0 +1,380 @@
+// vp-calibrate CONFIG.yaml [--out calibration.yaml] [--set key=value]... [--shapes N] [--seed S] [--jobs J]
+// Fits the free coefficients of the TSO calibrated time model (mapper/tso/calibrated_model.h)
+// to the NMP simulation: a designed set of single-layer simulations (synthetic conv shapes
+// spread over channels, filters, map size, kernel, stride and precision, each with tilings
+// from the whole candidate range; 2 in 10 shapes depthwise, 1 in 10 a small 1x1 conv: the estimate's best, lower-ranked ones and the best of every
+// schedule), run as parallel child vp-run processes; least squares on the relative error
+// est/sim - 1 (Gauss-Newton with Levenberg-Marquardt damping); prints the residuals; writes
+// the calibration file (platform, dram and nmp sections it was made for, coefficients, fit).
+// None of the workloads/ networks is in the design set, so they all measure accuracy on
+// layers that the fit has not seen.
+// Exit codes: 0 success, 1 internal error, 2 bad input, 3 a simulation failed.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include <boost/program_options.hpp>
+
+#include "mapper/common/errors.h"
+#include "mapper/tso/calibrated_model.h"
+#include "mapper/tso/tso.h"
+#include "platform/config/calibration.h"
+#include "platform/config/platform_spec.h"
+#include "platform/refine/candidate_sim.h"
+#include "platform/refine/child_runner.h"
+#include "platform/refine/trust.h"
+#include "platform/refine/tso_refine.h"
+#include "vp_version.h"
+
+namespace po = boost::program_options;
+using namespace vp;
+namespace tso = vp::mapper::tso;
+using nlohmann::json;
+
+namespace {
+
+struct Sample {
+    json layer;        // workload layer object
+    int precision = 8;
+    tso::ConvShape conv;
+    tso::ChoiceCost choice;
+    double sim = 0;    // simulated cycles
+};
+
+// Synthetic conv shapes spread over the space (deterministic for a seed).
+std::vector<json> design_shapes(int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    auto pick = [&](std::initializer_list<int> v) {
+        return *(v.begin() + std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng));
+    };
+    std::vector<json> out;
+    for (int i = 0; i < n; ++i) {
+        const int kind = i % 10;  // 7 in 10 dense convs, 2 depthwise, 1 small 1x1 (DMA-bound)
+        const int r = kind == 9 ? 1 : pick({1, 1, 3, 3, 3, 5, 7});
+        const int hw = pick({7, 13, 14, 17, 28, 35, 56, 73});
+        int c = pick({3, 16, 24, 32, 64, 96, 128, 192, 256, 384});
+        int k = pick({16, 32, 48, 64, 96, 128, 192, 256});
+        int groups = 1;
+        if (kind == 7 || kind == 8) {
+            c = k = groups = pick({16, 32, 96, 144, 384});
+        } else if (kind == 9) {
+            c = pick({8, 16, 24});
+            k = pick({8, 16, 32});
+        }
+        const int stride = r > 1 ? pick({1, 1, 2}) : pick({1, 1, 1, 2});
+        out.push_back({{"name", "cal" + std::to_string(i)}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw},
+                       {"W", hw}, {"R", r}, {"S", r}, {"stride", stride}, {"pad", r / 2}, {"groups", groups}});
+    }
+    return out;
+}
+
+mapper::Layer to_layer(const json& j) {
+    mapper::Layer l;
+    l.name = j["name"];
+    l.kind = mapper::LayerKind::Conv;
+    l.C = j["C"];
+    l.K = j["K"];
+    l.H = j["H"];
+    l.W = j["W"];
+    l.R = j["R"];
+    l.S = j["S"];
+    l.stride_h = l.stride_w = j["stride"];
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = j["pad"];
+    l.groups = j["groups"];
+    return l;
+}
+
+double estimate(const Sample& s, const tso::NmpParams& hw, const tso::TsoCoefficients& c) {
+    const tso::CalibratedModel m(c);
+    tso::ChoiceCost ch = s.choice;
+    ch.times = m.screen(ch.counts, hw);
+    return m.replay(s.conv, hw, ch).total_cycles;
+}
+
+std::vector<double> residuals(const std::vector<Sample>& ss, const tso::NmpParams& hw, const tso::TsoCoefficients& c) {
+    std::vector<double> r;
+    for (const auto& s : ss) r.push_back(estimate(s, hw, c) / s.sim - 1.0);
+    return r;
+}
+
+double* coef(tso::TsoCoefficients& c, int i) {
+    switch (i) {
+    case 0: return &c.latency_scale;
+    case 1: return &c.bus_scale;
+    case 2: return &c.contention;
+    case 3: return &c.txn_ns;
+    default: return &c.compute_scale;
+    }
+}
+constexpr int kCoefs = 5;
+const char* kCoefNames[kCoefs] = {"latency_scale", "bus_scale", "contention", "txn_ns", "compute_scale"};
+
+double sumsq(const std::vector<double>& r) {
+    double s = 0;
+    for (double x : r) s += x * x;
+    return s;
+}
+
+// Solves (A + lambda diag A) x = b (small dense system, Gaussian elimination).
+std::vector<double> solve(std::vector<std::vector<double>> A, std::vector<double> b, double lambda) {
+    const int n = int(b.size());
+    for (int i = 0; i < n; ++i) A[i][i] *= 1 + lambda, A[i][i] += 1e-12;
+    for (int i = 0; i < n; ++i) {
+        int p = i;
+        for (int k = i + 1; k < n; ++k)
+            if (std::fabs(A[k][i]) > std::fabs(A[p][i])) p = k;
+        std::swap(A[i], A[p]);
+        std::swap(b[i], b[p]);
+        for (int k = i + 1; k < n; ++k) {
+            const double f = A[k][i] / A[i][i];
+            for (int j = i; j < n; ++j) A[k][j] -= f * A[i][j];
+            b[k] -= f * b[i];
+        }
+    }
+    std::vector<double> x(std::size_t(n), 0);
+    for (int i = n - 1; i >= 0; --i) {
+        double s = b[i];
+        for (int j = i + 1; j < n; ++j) s -= A[i][j] * x[j];
+        x[i] = s / A[i][i];
+    }
+    return x;
+}
+
+// Levenberg-Marquardt on the relative residuals; coefficients kept in their valid ranges.
+tso::TsoCoefficients fit(const std::vector<Sample>& ss, const tso::NmpParams& hw, tso::TsoCoefficients c) {
+    double lambda = 1e-2;
+    std::vector<double> r = residuals(ss, hw, c);
+    double cost = sumsq(r);
+    for (int it = 0; it < 40; ++it) {
+        std::vector<std::vector<double>> J(ss.size(), std::vector<double>(kCoefs));
+        for (int k = 0; k < kCoefs; ++k) {
+            tso::TsoCoefficients d = c;
+            const double h = std::max(1e-4, 1e-4 * std::fabs(*coef(c, k)));
+            *coef(d, k) += h;
+            const auto rd = residuals(ss, hw, d);
+            for (std::size_t i = 0; i < ss.size(); ++i) J[i][std::size_t(k)] = (rd[i] - r[i]) / h;
+        }
+        std::vector<std::vector<double>> A(kCoefs, std::vector<double>(kCoefs, 0));
+        std::vector<double> g(kCoefs, 0);
+        for (std::size_t i = 0; i < ss.size(); ++i)
+            for (int a = 0; a < kCoefs; ++a) {
+                g[std::size_t(a)] -= J[i][std::size_t(a)] * r[i];
+                for (int b = 0; b < kCoefs; ++b) A[std::size_t(a)][std::size_t(b)] += J[i][std::size_t(a)] * J[i][std::size_t(b)];
+            }
+        bool improved = false;
+        for (int tries = 0; tries < 8 && !improved; ++tries) {
+            const auto step = solve(A, g, lambda);
+            tso::TsoCoefficients n = c;
+            for (int k = 0; k < kCoefs; ++k) *coef(n, k) += step[std::size_t(k)];
+            n.latency_scale = std::clamp(n.latency_scale, 0.0, 20.0);
+            n.bus_scale = std::clamp(n.bus_scale, 0.1, 20.0);
+            n.contention = std::clamp(n.contention, 0.0, 20.0);
+            n.txn_ns = std::clamp(n.txn_ns, -100.0, 100.0);
+            n.compute_scale = std::clamp(n.compute_scale, 0.1, 10.0);
+            const auto rn = residuals(ss, hw, n);
+            if (sumsq(rn) < cost) {
+                c = n;
+                r = rn;
+                const double old = cost;
+                cost = sumsq(rn);
+                lambda = std::max(1e-6, lambda / 3);
+                improved = true;
+                if (old - cost < 1e-10 * old) return c;
+            } else {
+                lambda *= 4;
+            }
+        }
+        if (!improved) break;
+    }
+    return c;
+}
+
+struct Stats {
+    double median = 0, worst = 0, mean = 0;
+};
+Stats abs_stats(std::vector<double> r) {
+    Stats s;
+    for (double& x : r) x = std::fabs(x);
+    std::sort(r.begin(), r.end());
+    if (r.empty()) return s;
+    s.median = r[r.size() / 2];
+    s.worst = r.back();
+    for (double x : r) s.mean += x / double(r.size());
+    return s;
+}
+
+int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
+        std::uint64_t seed, unsigned jobs) {
+    const auto t0 = std::chrono::steady_clock::now();
+    config::PlatformSpec spec = config::load_platform(config, sets);
+    if (spec.kind != config::PlatformKind::Nmp)
+        throw InputError(config + ": vp-calibrate fits the TSO time model of the nmp platform (platform: " +
+                         config::to_string(spec.kind) + ")");
+    const tso::NmpParams& hw = spec.nmp.arch;
+    // The design: every shape at 8 and 16 bit, up to four choices each.
+    std::vector<Sample> ss;
+    std::vector<refine::CandidateJob> cj;
+    const auto shapes = design_shapes(n_shapes, seed);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const int prec = i % 2 ? 16 : 8;
+        const tso::ConvShape conv = tso::make_conv_shape(to_layer(shapes[i]), prec / 8);
+        tso::TsoOptions opt;
+        opt.model = tso::make_time_model("calibrated", spec.tso.coefficients);
+        opt.keep_candidates = 8;
+        std::vector<tso::ChoiceCost> picks;
+        auto add = [&](const tso::ChoiceCost& c) {
+            for (const auto& p : picks)
+                if (p.slicing == c.slicing && p.schedule == c.schedule && p.tile.t_m == c.tile.t_m &&
+                    p.tile.t_n == c.tile.t_n && p.tile.t_r == c.tile.t_r && p.tile.t_c == c.tile.t_c)
+                    return;
+            picks.push_back(c);
+        };
+        try {
+            const auto m = tso::map_conv(conv, hw, opt);
+            add(m.ranked.front());
+            add(m.ranked.back());
+            for (tso::TltSchedule q : tso::kAllSchedules) {
+                tso::TsoOptions o = opt;
+                o.keep_candidates = 1;
+                o.fixed_schedule = q;
+                const auto f = tso::map_conv(conv, hw, o);
+                if (!f.fallback) add(f.best);
+            }
+        } catch (const InputError&) {
+            continue;  // no tile fits this shape on this platform
+        }
+        if (picks.size() > 4) picks.resize(4);
+        for (const auto& p : picks) {
+            Sample s;
+            s.layer = shapes[i];
+            s.precision = prec;
+            s.conv = conv;
+            s.choice = p;
+            ss.push_back(s);
+            cj.push_back({{{"name", "calibration"}, {"precision", prec}, {"layers", json::array({shapes[i]})}},
+                          refine::tso_choice_sets(p)});
+        }
+    }
+    std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer simulations (" << shapes.size()
+              << " synthetic shapes, 8/16 bit), " << jobs << " at a time\n";
+    refine::SimSetup setup;
+    setup.vp_run = refine::sibling_program("vp-run");
+    setup.stat_path = "nmp.cycles";
+    setup.parallel = jobs;
+    setup.tag = "calibrate";
+    config::PlatformSpec child = spec;
+    child.tso.dram_model = "calibrated";
+    const auto res = refine::simulate_candidates(child, setup, cj);
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+        if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
+        ss[i].sim = res[i].value;
+    }
+    const tso::TsoCoefficients before = tso::TsoCoefficients{};
+    const tso::TsoCoefficients after = fit(ss, hw, before);
+    const auto r0 = residuals(ss, hw, before), r1 = residuals(ss, hw, after);
+    std::printf("%-6s %4s %-8s %-3s %15s %12s %9s %9s\n", "shape", "bits", "slicing", "sch", "tile M,N,R,C",
+                "sim cycles", "err0 %", "err %");
+    std::vector<double> est1, sim;
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+        const auto& s = ss[i];
+        char tile[64];
+        std::snprintf(tile, sizeof tile, "%d,%d,%d,%d", s.choice.tile.t_m, s.choice.tile.t_n, s.choice.tile.t_r,
+                      s.choice.tile.t_c);
+        std::printf("%-6s %4d %-8s %-3s %15s %12.0f %9.2f %9.2f\n", s.layer["name"].get<std::string>().c_str(),
+                    s.precision, to_string(s.choice.slicing), to_string(s.choice.schedule), tile, s.sim, 100 * r0[i],
+                    100 * r1[i]);
+        est1.push_back(estimate(s, hw, after));
+        sim.push_back(s.sim);
+    }
+    const Stats s0 = abs_stats(r0), s1 = abs_stats(r1);
+    const double rho = refine::spearman(est1, sim);
+    std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
+                "-> %.2f %%; Spearman rho %.4f\n",
+                ss.size(), 100 * s0.median, 100 * s1.median, 100 * s0.mean, 100 * s1.mean, 100 * s0.worst,
+                100 * s1.worst, rho);
+    std::printf("coefficients:");
+    tso::TsoCoefficients a = after;
+    for (int k = 0; k < kCoefs; ++k) std::printf(" %s=%.5g", kCoefNames[k], *coef(a, k));
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("\nwall %.1f s\n", wall);
+    YAML::Node f;
+    f["samples"] = ss.size();
+    f["shapes"] = n_shapes;
+    f["seed"] = seed;
+    f["median_abs_rel_err"] = s1.median;
+    f["mean_abs_rel_err"] = s1.mean;
+    f["worst_abs_rel_err"] = s1.worst;
+    f["spearman_rho"] = rho;
+    f["uncalibrated_median_abs_rel_err"] = s0.median;
+    f["uncalibrated_worst_abs_rel_err"] = s0.worst;
+    const std::string tmp = out + ".incomplete";
+    {
+        std::ofstream o(tmp);
+        o << config::calibration_yaml(spec, after, f);
+        if (!o) throw std::runtime_error("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);
+    std::cout << "calibration written to " << out << " (include it with tso.calibration: <path relative to the config>)\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string config, out = "calibration.yaml";
+    std::vector<std::string> sets;
+    int shapes = 40;
+    std::uint64_t seed = 1;
+    unsigned jobs = 0;
+    const char* usage =
+        "usage: vp-calibrate CONFIG.yaml [--out calibration.yaml] [--set key=value]... [--shapes N] [--seed S] [--jobs J]\n";
+    po::options_description desc("options");
+    desc.add_options()("help,h", "print this help and exit")("out,o", po::value<std::string>(&out),
+                                                             "calibration file to write (default: calibration.yaml)")(
+        "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
+        "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design (default 40, each 1-4 tilings)")(
+        "seed", po::value<std::uint64_t>(&seed), "seed of the design (default 1)")(
+        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)");
+    po::options_description hidden;
+    hidden.add_options()("config", po::value<std::string>(&config));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("config", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "vp-calibrate: error: " << e.what() << "\n" << usage;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << usage << "\nFits the TSO calibrated time model to single-layer NMP simulations.\n\n" << desc;
+        return 0;
+    }
+    if (config.empty()) {
+        std::cerr << "vp-calibrate: error: CONFIG is required\n" << usage;
+        return 2;
+    }
+    if (shapes < 1 || shapes > 1000) {
+        std::cerr << "vp-calibrate: error: --shapes: expected 1..1000\n";
+        return 2;
+    }
+    try {
+        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs));
+    } catch (const InputError& e) {
+        std::cerr << "vp-calibrate: error: " << e.what() << "\n";
+        return 2;
+    } catch (const SimulationError& e) {
+        std::cerr << "vp-calibrate: simulation failed: " << e.what() << "\n";
+        return 3;
+    } catch (const std::exception& e) {
+        std::cerr << "vp-calibrate: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
