@@ -11,6 +11,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/tso/tso_report.h"
+#include "models/common/invariant_check.h"
 #include "platform/refine/child_runner.h"
 
 namespace vp::platform {
@@ -103,15 +104,17 @@ void NmpPlatform::finish() {
 }
 
 void NmpPlatform::check_invariants() const {
-    if (!m_nmp->done()) throw SimulationError("nmp: not every layer finished");
-    if (m_nmp->macs() != m_workload_macs)
-        throw SimulationError("nmp: simulated MACs " + std::to_string(m_nmp->macs()) + " differ from the workload's " +
-                              std::to_string(m_workload_macs));
-    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
-    if (m_dram->bytes_served() != m_dram->bytes_requested() || m_dram->bytes_requested() != m_nmp->dram_bytes_requested())
-        throw SimulationError("dram: bytes served (" + std::to_string(m_dram->bytes_served()) +
-                              ") differ from bytes requested by the DMA engines (" +
-                              std::to_string(m_nmp->dram_bytes_requested()) + ")");
+    InvariantCheck chk;
+    const std::string run = "run";
+    chk.equal("every layer finished (1 = yes)", run, 1, m_nmp->done() ? 1 : 0);
+    chk.equal("MACs simulated = MACs of the workload", run, m_workload_macs, m_nmp->macs());
+    chk.equal("MACs of the mapped layers = MACs of the workload", run, m_workload_macs, m_nmp->expected_macs());
+    chk.equal("bytes requested at the DRAM controller = bytes requested by the DMA engines", run,
+              m_nmp->dram_bytes_requested(), m_dram->bytes_requested());
+    chk.equal("bytes served by the DRAM = bytes requested at the DRAM controller", run, m_dram->bytes_requested(),
+              m_dram->bytes_served());
+    chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
+    chk.throw_if_broken();
 }
 
 double NmpPlatform::layer_sim_cycles(std::size_t i) const {

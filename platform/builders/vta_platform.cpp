@@ -8,6 +8,7 @@
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
+#include "models/common/invariant_check.h"
 
 namespace vp::platform {
 
@@ -113,11 +114,12 @@ void VtaPlatform::check_invariants() const {
     if (!m_host->error().empty()) throw SimulationError(m_host->error());
     m_core->check();
     if (!m_host->finished() || !m_core->finished()) throw SimulationError("vta: the core did not finish every program");
+    InvariantCheck chk;
     for (const auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
-        if (dma->in_flight() != 0) throw SimulationError(std::string(dma->name()) + ": DMA transactions left in flight");
-    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
-    if (m_dram->bytes_served() != m_dram->bytes_requested())
-        throw SimulationError("dram: bytes served differ from bytes requested");
+        chk.none_left("DMA transactions left in flight", dma->name(), dma->in_flight());
+    chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
+    chk.equal("bytes served by the DRAM = bytes requested at the DRAM controller", "run", m_dram->bytes_requested(),
+              m_dram->bytes_served());
     std::uint64_t sim_macs = 0, want_macs = 0;
     for (const auto& r : m_host->records()) {
         sim_macs += r.macs;
@@ -140,9 +142,9 @@ void VtaPlatform::check_invariants() const {
                 throw SimulationError("vta: layer " + m_driver->graph().net.layers[i].name +
                                       ": the timed output differs from the functional executor's");
     }
-    if (sim_macs != want_macs || sim_macs != func_macs)
-        throw SimulationError("vta: simulated MACs (" + std::to_string(sim_macs) + ") differ from the compiler's (" +
-                              std::to_string(want_macs) + ") or the functional executor's (" + std::to_string(func_macs) + ")");
+    chk.equal("MACs simulated = MACs of the compiled programs", "run", want_macs, sim_macs);
+    chk.equal("MACs simulated = MACs of the functional executor", "run", func_macs, sim_macs);
+    chk.throw_if_broken();
 }
 
 std::vector<VtaPlatform::Output> VtaPlatform::outputs() const {

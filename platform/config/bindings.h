@@ -220,6 +220,8 @@ void bind(V& v, noc::NocParams& n) {
     v.field("routing", n.routing);
     v.field("arbitration", n.arbitration);
     v.field("stepping", n.stepping);
+    v.field("message_classes", n.message_classes);
+    v.field("request_vcs", n.request_vcs);
     v.field("watchdog_cycles", n.watchdog_cycles);
 }
 

@@ -40,7 +40,7 @@ int sc_main(int, char**) {
     unsigned total_ops = 0;
     for (unsigned k = 0; k < 6; ++k) {
         const std::string nm = "ni" + std::to_string(k);
-        nis.push_back(std::make_unique<NetworkInterface>(nm.c_str(), noc, core_nodes[k], tc, map, 1));
+        nis.push_back(std::make_unique<NetworkInterface>(nm.c_str(), noc, core_nodes[k], tc, map, NiParams{1, false}));
         const std::string cn = "core" + std::to_string(k);
         cores.push_back(std::make_unique<noc_test::Core>(cn.c_str(), tc));
         tlm.bind(cores.back()->socket, nis.back()->socket, "tlmcheck_core" + std::to_string(k));
