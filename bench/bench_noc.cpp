@@ -5,6 +5,8 @@
 //                            reported too because the build machine is shared)
 //   bench_noc sweep          CSV: load,offered,accepted,packet_latency_avg,p50,p99,max,network_latency_avg,drained
 //   bench_noc saturation [k buffer credit_delay stages vcs packet_flits]   accepted load at 0.6 offered
+//   bench_noc zero_load [k buffer vcs link credit_delay eject_depth flits]  CSV: hops,pairs,latency_min,latency_max
+//                            (every src/dst pair, one packet in an empty network; defaults BookSim2-matched)
 // Configuration (issue text): uniform random, XY, 1 VC, 4-flit buffers, 8-flit packets.
 #include <algorithm>
 #include <chrono>
@@ -124,6 +126,48 @@ void saturation(int argc, char** argv) {
     std::printf("k=%u buffer=%u credit_delay=%u stages=%u vcs=%u packet_flits=%u accepted=%.4f\n", p.width,
                 p.buffer_depth, p.credit_delay, p.router_stages, p.num_vcs, flits, r.accepted);
 }
+// Zero-load packet latency of every source/destination pair (one packet in an otherwise empty
+// network, created in cycle 0), grouped by hop count: the figure compared per hop count with
+// BookSim2's per-pair averages at 0.002 flits/node/cycle (bench/noc/booksim_compare.py).
+void zero_load(int argc, char** argv) {
+    auto arg = [&](int i, unsigned def) { return argc > i ? unsigned(std::atoi(argv[i])) : def; };
+    NocParams p = config(arg(2, 8), "active");
+    p.buffer_depth = arg(3, 4);
+    p.num_vcs = arg(4, 1);
+    p.link_latency = arg(5, 2);
+    p.credit_delay = arg(6, 2);
+    p.eject_depth = arg(7, p.buffer_depth);
+    const unsigned flits = arg(8, 8);
+    p.validate("noc");
+    struct Sink : PacketSink {
+        std::uint64_t cycle = 0;
+        bool got = false;
+        void deliver(unsigned, std::uint32_t, const PacketInfo&, std::uint64_t c) override {
+            cycle = c;
+            got = true;
+        }
+    };
+    const unsigned n = p.num_nodes();
+    std::vector<std::uint64_t> lo(p.width + p.height, ~std::uint64_t(0)), hi(p.width + p.height, 0), pairs(p.width + p.height, 0);
+    for (unsigned s = 0; s < n; ++s)
+        for (unsigned d = 0; d < n; ++d) {
+            Network net(p);
+            Sink sink;
+            net.set_sink(&sink);
+            net.send(s, d, PacketType::kSynthetic, 0, 0, 0, nullptr, flits);
+            for (int i = 0; i < 100000 && !sink.got; ++i) net.step();
+            const unsigned h = unsigned(std::abs(int(s % p.width) - int(d % p.width)) +
+                                        std::abs(int(s / p.width) - int(d / p.width)));
+            lo[h] = std::min(lo[h], sink.cycle);
+            hi[h] = std::max(hi[h], sink.cycle);
+            ++pairs[h];
+        }
+    std::printf("hops,pairs,latency_min,latency_max\n");
+    for (unsigned h = 0; h < lo.size(); ++h)
+        if (pairs[h])
+            std::printf("%u,%llu,%llu,%llu\n", h, (unsigned long long)pairs[h], (unsigned long long)lo[h],
+                        (unsigned long long)hi[h]);
+}
 }  // namespace
 
 // No SystemC module is elaborated: the network is stepped directly (plain C++ core).
@@ -132,8 +176,10 @@ int sc_main(int argc, char** argv) {
     if (mode == "speed") speed(argc > 2 ? std::atoi(argv[2]) : 5);
     else if (mode == "sweep") sweep();
     else if (mode == "saturation") saturation(argc, argv);
+    else if (mode == "zero_load") zero_load(argc, argv);
     else {
-        std::fprintf(stderr, "usage: bench_noc speed [runs] | sweep | saturation [k buffer credit_delay stages vcs flits]\n");
+        std::fprintf(stderr, "usage: bench_noc speed [runs] | sweep | saturation [k buffer credit_delay stages vcs flits]"
+                             " | zero_load [k buffer vcs link credit_delay eject_depth flits]\n");
         return 2;
     }
     return 0;

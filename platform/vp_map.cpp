@@ -11,8 +11,11 @@
 #include "mapper/common/errors.h"
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
+#include <filesystem>
+
 #include "platform/run/cli_args.h"
 #include "platform/run/input_check.h"
+#include "platform/run/import_cli.h"
 #include "platform/workload/workload.h"
 #include "vp_version.h"
 
@@ -25,8 +28,9 @@ int main(int argc, char** argv) {
     bool quiet = false, allow_unused = false;
     int refine = 0;
     const char* usage =
-        "usage: vp-map CONFIG.yaml WORKLOAD.json [--out FILE] [--set key.path=value]... [--refine K] [--quiet]\n"
-        "              [--allow-unused]\n";
+        "usage: vp-map CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out FILE] [--set key.path=value]... [--refine K]\n"
+        "              [--quiet] [--allow-unused]\n";
+    run::ImportCli onnx;
     po::options_description desc("options");
     desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
         "out,o", po::value<std::string>(&out), "mapping file to write (default: mapping.json)")(
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
         "refine", po::value<int>(&refine),
         "simulate the K best candidates of every distinct layer shape on their own (child vp-run processes, "
         "sim.threads at a time) and keep the fastest (= --set mapper.refine=K)");
+    onnx.add_to(desc);
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, config, wl_path, vm, "vp-map", usage)) return 2;
     if (vm.count("help")) {
@@ -60,8 +65,16 @@ int main(int argc, char** argv) {
     }
     try {
         config::PlatformSpec spec = config::load_platform(run::find_data_file(config), sets, allow_unused);
-        workload::Workload wl = workload::load_workload(run::find_data_file(wl_path));
+        workload::Workload wl = workload::load_workload(run::find_data_file(wl_path), onnx.options(false));
         omp_set_num_threads(int(spec.sim.threads));
+        if (wl.imported) {  // the imported network next to the mapping: vp-map CONFIG DIR/workload.json reproduces it
+            const auto dir = std::filesystem::path(out).parent_path();
+            const std::string wpath = (dir / "workload.json").string();
+            std::ofstream f(wpath);
+            f << wl.workload_text;
+            if (!f) throw std::runtime_error("cannot write " + wpath);
+            if (!quiet) std::cout << wl.import_summary << "workload written to " << wpath << "\n";
+        }
         platform::MappingReport rep = platform::map_workload(spec, wl);
         const std::string tmp = out + ".incomplete";
         {

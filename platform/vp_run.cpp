@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -28,6 +29,7 @@
 #include "platform/run/cli_args.h"
 #include "platform/run/fst.h"
 #include "platform/run/input_check.h"
+#include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
 #include "platform/run/timeline.h"
@@ -46,12 +48,13 @@ struct Options {
     bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false,
          allow_unused = false;
     std::uint64_t seed = 0;
+    run::ImportCli onnx;
 };
 
 
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key.path=value]... [--trace] [--timeline] [--strict]\n"
-    "              [--quiet] [--seed N] [--refine K] [--check] [--allow-unused]\n";
+    "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--timeline]\n"
+    "              [--strict] [--quiet] [--seed N] [--refine K] [--check] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -71,6 +74,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
         "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
                                     "and keep the fastest (= --set mapper.refine=K)");
+    o.onnx.add_to(desc);
     po::variables_map vm;
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
@@ -182,7 +186,8 @@ int run_main(const Options& o) {
     if (o.has_seed) spec.seed = o.seed;
     if (o.trace) spec.trace.enabled = true;
     if (o.timeline) spec.stats.timeline = true;
-    workload::Workload wl = workload::load_workload(run::find_data_file(o.workload));
+    workload::Workload wl = workload::load_workload(run::find_data_file(o.workload),
+                                                        o.onnx.options(spec.kind == config::PlatformKind::Vta));
     run::check_workload_kind(spec, wl);
     if (!o.allow_unused) run::check_overrides_for_workload(spec, wl, o.sets);
     if (o.check) {
@@ -193,6 +198,7 @@ int run_main(const Options& o) {
         return 0;
     }
     omp_set_num_threads(int(spec.sim.threads));
+    if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
     run::OutputDir out(o.out);
     const std::string resolved = config::to_yaml(spec);
@@ -200,6 +206,7 @@ int run_main(const Options& o) {
     // A relative dram.record_trace is written into the output folder, with the other outputs.
     if (!spec.dram.record_trace.empty() && spec.dram.record_trace[0] != '/')
         spec.dram.record_trace = out.file(spec.dram.record_trace);
+    if (wl.imported) out.write("workload.json", wl.workload_text);  // the imported network: reproduces the run
 
     stats::Registry registry;
     trace::Tracer tracer(spec.trace);
@@ -286,6 +293,7 @@ int run_main(const Options& o) {
     sampler.finish(end_ps);
     tracer.close(end_ps);
     plat->check_invariants();
+    plat->check_tlm_quiescent();
 
     // Statistics: nested JSON with run metadata, and one flat CSV row for sweeps.
     const std::uint64_t cfg_hash = run::fnv1a64(resolved);
@@ -377,6 +385,9 @@ int run_main(const Options& o) {
         summary << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in " << wall
                 << " s wall\n";
         plat->summary(summary);
+        if (plat->tlm_checks().enabled())
+            summary << "  TLM-2.0 check  " << plat->tlm_checks().transactions() << " transactions on "
+                    << plat->tlm_checks().size() << " AT bindings, no protocol violation\n";
     }
     report::write_report(out.temp_path());
     const std::string files = list_outputs(out.temp_path());
@@ -404,6 +415,13 @@ int sc_main(int argc, char** argv) {
     } catch (const SimulationError& e) {
         std::cerr << "\nvp-run: simulation failed: " << e.what() << "\n";
         return 3;
+    } catch (const sc_report& e) {
+        if (std::strcmp(e.get_msg_type(), vp::tlmcheck::kMsgType) == 0) {  // sim.check_tlm found a violation
+            std::cerr << "\nvp-run: simulation failed: TLM-2.0 base protocol violation: " << e.get_msg() << "\n";
+            return 3;
+        }
+        std::cerr << "\nvp-run: internal error: " << e.what() << "\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "\nvp-run: internal error: " << e.what() << "\n";
         return 1;

@@ -78,11 +78,17 @@ std::string Insn::to_string() const {
 }
 
 namespace {
-// Places fields one after the other inside one word.
-struct Packer {
-    int word, pos;
+// Places bit-fields the way GCC and Clang lay out a C struct of `unit`-bit bit-fields
+// (System V ABI, as hw_spec.h's VTAMemInsn / VTAGemInsn / VTAAluInsn of uint64_t and VTAUop
+// of uint32_t are compiled): in declaration order, each at the next free bit unless it would
+// straddle a `unit` boundary, in which case it starts at the next unit. So a narrow field may
+// still fit in word 0 after iter_in (dst_factor_out does when the acc index is <= 7 bits).
+struct BitfieldPacker {
+    int unit;
+    int pos = 0;
     Field next(int width) {
-        Field f{word, pos, width};
+        if (width > 0 && pos / unit != (pos + width - 1) / unit) pos = (pos / unit + 1) * unit;
+        Field f{pos / 64, pos % 64, width};
         pos += width;
         return f;
     }
@@ -94,67 +100,78 @@ void put(InsnWord& iw, const Field& f, std::uint64_t v, const char* name) {
     if (v > mask(f.width))
         throw InputError(std::string("VTA instruction field ") + name + " = " + std::to_string(v) + " does not fit " +
                          std::to_string(f.width) + " bits");
+    if (f.word > 1) throw InputError(std::string("VTA instruction field ") + name + " lies beyond bit 127 (invalid configuration)");
     iw.w[f.word] |= v << f.offset;
 }
-std::uint64_t get(const InsnWord& iw, const Field& f) { return (iw.w[f.word] >> f.offset) & mask(f.width); }
+std::uint64_t get(const InsnWord& iw, const Field& f) {
+    return f.word > 1 ? 0 : (iw.w[f.word] >> f.offset) & mask(f.width);  // beyond bit 127: only in configs validate() rejects
+}
 }  // namespace
 
 InsnLayout::InsnLayout(const VtaConfig& cfg) {
-    Packer p0{0, 0};
-    opcode = p0.next(kOpcodeBits);
-    pop_prev = p0.next(1);
-    pop_next = p0.next(1);
-    push_prev = p0.next(1);
-    push_next = p0.next(1);
-    const Packer after_deps = p0;
+    // The five leading fields are common to every instruction struct.
+    BitfieldPacker head{64};
+    opcode = head.next(kOpcodeBits);
+    pop_prev = head.next(1);
+    pop_next = head.next(1);
+    push_prev = head.next(1);
+    push_next = head.next(1);
     // VTAMemInsn
-    mem_type = p0.next(kMemIdBits);
-    sram_base = p0.next(kSramAddrBits);
-    dram_base = p0.next(kDramAddrBits);
-    Packer p1{1, 0};
-    y_size = p1.next(kSizeBits);
-    x_size = p1.next(kSizeBits);
-    x_stride = p1.next(kStrideBits);
-    y_pad0 = p1.next(kPadBits);
-    y_pad1 = p1.next(kPadBits);
-    x_pad0 = p1.next(kPadBits);
-    x_pad1 = p1.next(kPadBits);
-    // VTAGemInsn / VTAAluInsn word 0 (uop_end is one bit wider: exclusive end).
-    Packer g0 = after_deps;
-    reset = g0.next(1);
-    uop_bgn = g0.next(cfg.log_uop_depth());
-    uop_end = g0.next(cfg.log_uop_depth() + 1);
-    iter_out = g0.next(kLoopIterBits);
-    iter_in = g0.next(kLoopIterBits);
-    Packer g1{1, 0};
-    dst_factor_out = g1.next(cfg.log_acc_depth());
-    dst_factor_in = g1.next(cfg.log_acc_depth());
-    src_factor_out = g1.next(cfg.log_inp_depth());
-    src_factor_in = g1.next(cfg.log_inp_depth());
-    wgt_factor_out = g1.next(cfg.log_wgt_depth());
-    wgt_factor_in = g1.next(cfg.log_wgt_depth());
-    Packer a1{1, 2 * cfg.log_acc_depth()};  // ALU sources index the acc buffer
-    alu_src_factor_out = a1.next(cfg.log_acc_depth());
-    alu_src_factor_in = a1.next(cfg.log_acc_depth());
-    alu_opcode = a1.next(kAluOpBits);
-    use_imm = a1.next(1);
-    imm = a1.next(kAluImmBits);
-    Packer u{0, 0};
+    BitfieldPacker m = head;
+    mem_type = m.next(kMemIdBits);
+    sram_base = m.next(kSramAddrBits);
+    dram_base = m.next(kDramAddrBits);
+    y_size = m.next(kSizeBits);
+    x_size = m.next(kSizeBits);
+    x_stride = m.next(kStrideBits);
+    y_pad0 = m.next(kPadBits);
+    y_pad1 = m.next(kPadBits);
+    x_pad0 = m.next(kPadBits);
+    x_pad1 = m.next(kPadBits);
+    // VTAGemInsn (uop_end is one bit wider: exclusive end).
+    BitfieldPacker g = head;
+    reset = g.next(1);
+    uop_bgn = g.next(cfg.log_uop_depth());
+    uop_end = g.next(cfg.log_uop_depth() + 1);
+    iter_out = g.next(kLoopIterBits);
+    iter_in = g.next(kLoopIterBits);
+    const BitfieldPacker loop_end = g;
+    dst_factor_out = g.next(cfg.log_acc_depth());
+    dst_factor_in = g.next(cfg.log_acc_depth());
+    src_factor_out = g.next(cfg.log_inp_depth());
+    src_factor_in = g.next(cfg.log_inp_depth());
+    wgt_factor_out = g.next(cfg.log_wgt_depth());
+    wgt_factor_in = g.next(cfg.log_wgt_depth());
+    // VTAAluInsn: the same fields up to iter_in; its sources index the acc buffer.
+    BitfieldPacker a = loop_end;
+    a.next(cfg.log_acc_depth());  // dst_factor_out, dst_factor_in: same place as in VTAGemInsn
+    a.next(cfg.log_acc_depth());
+    alu_src_factor_out = a.next(cfg.log_acc_depth());
+    alu_src_factor_in = a.next(cfg.log_acc_depth());
+    alu_opcode = a.next(kAluOpBits);
+    use_imm = a.next(1);
+    imm = a.next(kAluImmBits);
+    // VTAUop (uint32_t bit-fields): src_idx indexes the input buffer (GEMM) or the acc buffer
+    // (ALU), so hw_spec.h sizes it MAX(VTA_LOG_ACC_BUFF_DEPTH, VTA_LOG_INP_BUFF_DEPTH).
+    BitfieldPacker u{32};
     uop_dst = u.next(cfg.log_acc_depth());
     uop_src = u.next(std::max(cfg.log_acc_depth(), cfg.log_inp_depth()));
     uop_wgt = u.next(cfg.log_wgt_depth());
 }
 
 bool InsnLayout::fits(std::string* why) const {
-    struct Named { const Field* f; const char* name; int limit; };
-    const Named all[] = {{&dram_base, "dram_base", 64},      {&x_pad1, "x_pad1", 64},
-                         {&iter_in, "iter_in", 64},          {&wgt_factor_in, "wgt_factor_in", 64},
-                         {&imm, "alu imm", 64},              {&uop_wgt, "uop wgt_idx", 32}};
-    for (const auto& n : all)
-        if (n.f->end() > n.limit) {
-            if (why) *why = std::string(n.name) + " ends at bit " + std::to_string(n.f->end()) + " > " + std::to_string(n.limit);
+    // Instructions are 128 bits (two 64-bit words), micro-ops 32 bits (VTA_INS_WIDTH, VTA_UOP_WIDTH):
+    // a struct that the packing rule makes longer is not a VTA instruction.
+    struct Named { const Field* f; const char* name; int limit_bits; };
+    const Named all[] = {{&x_pad1, "x_pad_1", 128},          {&wgt_factor_in, "wgt_factor_in", 128},
+                         {&imm, "alu imm", 128},             {&uop_wgt, "uop wgt_idx", 32}};
+    for (const auto& n : all) {
+        const int end = n.f->word * 64 + n.f->end();
+        if (end > n.limit_bits) {
+            if (why) *why = std::string(n.name) + " ends at bit " + std::to_string(end) + " > " + std::to_string(n.limit_bits);
             return false;
         }
+    }
     return true;
 }
 

@@ -59,14 +59,17 @@ struct Uop {
     bool operator==(const Uop& o) const { return dst == o.dst && src == o.src && wgt == o.wgt; }
 };
 
-// A field: bit offset inside its 64-bit word (word 0 or 1) and width.
+// A field: 64-bit word (0: bits 63..0, 1: bits 127..64), bit offset inside it, and width.
 struct Field {
     int word = 0, offset = 0, width = 0;
     int end() const { return offset + width; }
 };
 
-// Bit positions of every field, derived from a VtaConfig the way hw_spec.h derives
-// its VTA_INSN_* / VTA_UOP_* macros (vta_isa.md §2.1: no field crosses bit 64).
+// Bit positions of every field, derived from a VtaConfig: the positions a C compiler gives
+// the bit-fields of VTA's hw_spec.h structs (VTAMemInsn, VTAGemInsn, VTAAluInsn of uint64_t,
+// VTAUop of uint32_t; apache/tvm-vta include/vta/hw_spec.h) under the System V ABI. Fields
+// are packed in declaration order and none straddles a 64-bit (32-bit for micro-ops) unit, so
+// gaps and word boundaries move with the LOG_* configuration.
 class InsnLayout {
 public:
     explicit InsnLayout(const VtaConfig& cfg);

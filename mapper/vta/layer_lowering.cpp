@@ -89,6 +89,68 @@ Program lower_avgpool(const Layer& l, const std::vector<std::int8_t>& in) {
     return p;
 }
 
+bool pool_needs_gather(const Layer& l) {
+    return l.stride_h < l.R || l.stride_w < l.S || l.pad_top || l.pad_bottom || l.pad_left || l.pad_right;
+}
+
+Program lower_pool_windows(const Layer& l, const std::vector<std::int8_t>& in, int p0, int p1) {
+    const bool avg = l.pool_op == PoolOp::Avg;
+    if (avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
+        throw InputError("layer " + l.name + ": average pooling with padding does not run on the VTA (the divisor of a "
+                         "window reaching into the padding is not modelled)");
+    const int C = l.C, H = l.H, W = l.W, Q = l.Q(), RS = l.R * l.S;
+    if (p1 < 0) p1 = l.P();
+    if (p0 < 0 || p0 >= p1 || p1 > l.P()) throw InputError("layer " + l.name + ": bad pooling band");
+    const int P = p1 - p0;
+    if (in.size() != std::size_t(C) * H * W) throw InputError("layer " + l.name + ": pool input does not match C x H x W");
+    const std::int64_t rows = std::int64_t(P) * Q * RS;
+    if (rows > (std::int64_t(1) << 30)) throw InputError("layer " + l.name + ": pooling window gather too large");
+    Program p;
+    p.name = "_" + l.name + (p0 > 0 || p1 < l.P() ? "_r" + std::to_string(p0) : "");
+    p.source = l.name;
+    p.matrices = {make_matrix("X", int(rows), C, MatrixSource::Input), make_matrix("C", int(rows), C, MatrixSource::Output)};
+    p.x = 0;
+    p.c = 1;
+    Matrix& X = p.matrices[0];
+    X.data.assign(std::size_t(rows) * C, -128);  // padded taps never win the max
+    for (int pp = 0; pp < P; ++pp)
+        for (int qq = 0; qq < Q; ++qq)
+            for (int r = 0; r < l.R; ++r) {
+                const int y = (p0 + pp) * l.stride_h + r - l.pad_top;
+                if (y < 0 || y >= H) continue;
+                for (int s = 0; s < l.S; ++s) {
+                    const int x = qq * l.stride_w + s - l.pad_left;
+                    if (x < 0 || x >= W) continue;
+                    std::int32_t* row = &X.data[(std::size_t(pp * Q + qq) * RS + std::size_t(r * l.S + s)) * C];
+                    for (int c = 0; c < C; ++c) row[c] = in[(std::size_t(c) * H + y) * W + x];
+                }
+            }
+    for (std::int64_t w = 0; w < std::int64_t(P) * Q; ++w) {
+        if (RS > 1) {
+            AluOpSpec o;
+            o.kind = AluOpSpec::Kind::VectorVector;
+            o.op = avg ? AluOp::Add : AluOp::Max;
+            o.dst = w * RS;
+            o.dst_step = 0;
+            o.src = w * RS + 1;
+            o.src_step = 1;
+            o.count = RS - 1;
+            p.alu.push_back(o);
+        }
+        p.store_rows.push_back(RowRange{w * RS, 1, 1});
+    }
+    if (avg) {
+        const std::int32_t mul = avg_multiplier(RS);
+        for (auto [op, v] : {std::pair{AluOp::Mul, mul}, std::pair{AluOp::Add, std::int32_t(1 << (kAvgShift - 1))},
+                             std::pair{AluOp::Shr, std::int32_t(kAvgShift)}, std::pair{AluOp::Max, std::int32_t(-128)},
+                             std::pair{AluOp::Min, std::int32_t(127)}})
+            p.alu.push_back(alu_imm(op, v, std::int64_t(P) * Q, 0, RS));
+    } else if (p.alu.empty()) {
+        p.alu.push_back(alu_imm(AluOp::Max, -32768, rows));  // 1x1 window: identity
+    }
+    return p;
+}
+
 Program lower_add(const Layer& l, const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b) {
     const int C = l.C, HW = l.H * l.W;
     if (a.size() != std::size_t(C) * HW || b.size() != a.size())

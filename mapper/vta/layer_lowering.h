@@ -30,6 +30,15 @@ inline std::int32_t avg_multiplier(int window) { return std::int32_t((2 * (1 << 
 // Average pool (non-overlapping windows, no padding). Stores the window top-left rows.
 Program lower_avgpool(const Layer& l, const std::vector<std::int8_t>& input);
 
+// Pooling whose windows overlap (stride < kernel) or reach into padding: the host gathers every
+// window's R*S taps into consecutive rows (X = [P*Q*R*S, C], like im2row), padded taps holding
+// -128 so that they never win a max; one MAX (or ADD) chain per window reduces its rows into the
+// window's first row, which is stored. Average pooling then scales as lower_avgpool; with padding
+// it is rejected (the divisor of a window that reaches into the padding is not modelled).
+// Output rows [p0, p1) only (p1 = -1: all): a band, so that large maps fit the accumulator.
+bool pool_needs_gather(const Layer& l);
+Program lower_pool_windows(const Layer& l, const std::vector<std::int8_t>& input, int p0 = 0, int p1 = -1);
+
 // a + b (both C x H x W int8), clamp to [relu ? 0 : -128, 127].
 Program lower_add(const Layer& l, const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b);
 

@@ -31,6 +31,13 @@ NetGraph chain_graph(const Network& net, const std::string& source) {
     g.inputs.resize(n);
     g.weight_files.assign(n, "");
     g.bias_files.assign(n, "");
+    if (net.has_graph()) {  // producers given (an imported model): the second operand of a one-producer
+        for (std::size_t i = 0; i < n; ++i) {  // eltwise layer is a constant of the model, generated here
+            for (int s : net.layers[i].inputs) g.inputs[i].push_back(s < 0 ? NetGraph::kNetInput : s);
+            if (net.layers[i].kind == LayerKind::Eltwise && g.inputs[i].size() == 1) g.inputs[i].push_back(NetGraph::kGenerated);
+        }
+        return g;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const Layer& l = net.layers[i];
         const int first = i == 0 ? NetGraph::kNetInput : chains(net.layers[i - 1], l) ? int(i - 1) : NetGraph::kGenerated;

@@ -74,11 +74,50 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
     m_done.assign(n, false);
     m_prepared.assign(n, false);
     m_parts_done.assign(n, 0);
-    for (const Layer& l : m_g.net.layers) {
-        if (l.kind == LayerKind::Eltwise && l.eltwise_op != EltwiseOp::Add)
-            throw InputError(m_g.source + ": layer " + l.name + ": only eltwise add runs on the VTA");
-        if (l.kind == LayerKind::Pool && (l.stride_h < l.R || l.stride_w < l.S || l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
-            throw InputError(m_g.source + ": layer " + l.name + ": pooling on the VTA needs non-overlapping windows (stride >= kernel) and no padding");
+    for (std::size_t i = 0; i < n; ++i) {
+        const Layer& l = m_g.net.layers[i];
+        const std::string where = m_g.source + ": layer " + l.name + ": ";
+        switch (l.kind) {
+            case LayerKind::Conv:
+                if (l.zero_insert_h != 1 || l.zero_insert_w != 1)
+                    throw InputError(where + "a transposed convolution (zero-inserted input) does not run on the VTA");
+                break;
+            case LayerKind::FullyConnected: break;
+            case LayerKind::Eltwise:
+                if (l.eltwise_op != EltwiseOp::Add) throw InputError(where + "only eltwise add runs on the VTA");
+                if (m_g.inputs[i].size() != 2)
+                    throw InputError(where + "an eltwise add on the VTA takes two operands, got " + std::to_string(m_g.inputs[i].size()));
+                break;
+            case LayerKind::Pool:
+                if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
+                    throw InputError(where + "average pooling with padding does not run on the VTA");
+                break;
+            case LayerKind::Concat:
+            case LayerKind::Slice:
+            case LayerKind::Pad: break;  // host copies (run_host_layer)
+            case LayerKind::Resize:
+                if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
+                    throw InputError(where + "the host runs nearest-neighbour resizes by integer factors only");
+                break;
+            default:
+                throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
+                                 (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
+                                 " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
+                                 "concat, slice, pad and nearest resize layers)");
+        }
+        if (is_host_layer(l)) {
+            std::uint64_t in = 0;
+            bool generated = false;
+            for (int s : m_g.inputs[i]) {
+                generated = generated || s == NetGraph::kGenerated;
+                in += s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+            }
+            if (m_g.inputs[i].empty() || generated || (l.kind == LayerKind::Concat ? in != layer_in_elems(l) : m_g.inputs[i].size() != 1))
+                throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
+        }
+        if (l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
+            throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
+                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0)");
     }
     // Data files are read (and their sizes checked) now, before any simulation starts.
     for (std::size_t i = 0; i < n; ++i) {
@@ -87,14 +126,90 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
         const std::size_t nw = std::size_t(l.K) * (fc ? std::size_t(l.C) : std::size_t(l.C / l.groups) * l.R * l.S);
         if (!m_g.weight_files[i].empty()) m_data[i].weights = read_raw<std::int8_t>(m_g.weight_files[i], nw, "weights");
         if (!m_g.bias_files[i].empty()) m_data[i].bias = read_raw<std::int32_t>(m_g.bias_files[i], std::size_t(l.K), "bias");
+        if (i < m_g.weight_values.size() && !m_g.weight_values[i].empty()) {
+            if (m_g.weight_values[i].size() != nw)
+                throw InputError(m_g.source + ": layer " + l.name + ": " + std::to_string(m_g.weight_values[i].size()) +
+                                 " weights given, the layer needs " + std::to_string(nw));
+            m_data[i].weights = m_g.weight_values[i];
+        }
+        if (i < m_g.bias_values.size() && !m_g.bias_values[i].empty()) {
+            if (m_g.bias_values[i].size() != std::size_t(l.K))
+                throw InputError(m_g.source + ": layer " + l.name + ": " + std::to_string(m_g.bias_values[i].size()) +
+                                 " biases given, the layer needs " + std::to_string(l.K));
+            m_data[i].bias = m_g.bias_values[i];
+        }
     }
     const std::size_t in_elems = layer_in_elems(m_g.net.layers[0]);
     m_input = m_g.input_file.empty() ? gen_int8(in_elems, mix(m_opt.seed, 0xFFFF, 0), -128, 127)
                                      : read_raw<std::int8_t>(m_g.input_file, in_elems, "input");
 }
 
+int NetworkDriver::pool_band(const Layer& l) const {
+    const std::int64_t cap = m_cfg.acc_depth();  // ACC rows an ALU-only program may keep resident
+    if (!pool_needs_gather(l) && std::int64_t(l.H) * l.W <= cap) return 0;
+    const std::int64_t per_row = std::int64_t(l.Q()) * l.R * l.S;
+    if (per_row > cap)
+        throw InputError(m_g.source + ": layer " + l.name + ": one output row of the pooling windows (" + std::to_string(per_row) +
+                         " gathered rows) exceeds the VTA accumulator (" + std::to_string(cap) + " rows)");
+    return int(std::min<std::int64_t>(l.P(), cap / per_row));
+}
+
+bool NetworkDriver::is_host_layer(const Layer& l) {
+    return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize;
+}
+
+void NetworkDriver::run_host_layer(std::size_t i) {
+    const Layer& l = m_g.net.layers[i];
+    std::vector<std::int8_t>& out = m_out[i];
+    out.assign(layer_out_elems(l), 0);
+    const std::size_t HW = std::size_t(l.H) * l.W;
+    switch (l.kind) {
+        case LayerKind::Concat: {  // CHW tensors: channel blocks one after the other
+            std::size_t at = 0;
+            for (std::size_t k = 0; k < m_g.inputs[i].size(); ++k) {
+                const auto& in = operand(i, k);
+                std::copy(in.begin(), in.end(), out.begin() + std::ptrdiff_t(at));
+                at += in.size();
+            }
+            break;
+        }
+        case LayerKind::Slice: {
+            const auto& in = operand(i, 0);
+            std::copy(in.begin() + std::ptrdiff_t(std::size_t(l.offset) * HW), in.begin() + std::ptrdiff_t(std::size_t(l.offset + l.K) * HW),
+                      out.begin());
+            break;
+        }
+        case LayerKind::Pad: {  // zero padding (the quantised zero point is assumed 0)
+            const auto& in = operand(i, 0);
+            const int P = l.P(), Q = l.Q();
+            for (int c = 0; c < l.C; ++c)
+                for (int y = 0; y < l.H; ++y)
+                    for (int x = 0; x < l.W; ++x)
+                        out[(std::size_t(c) * P + std::size_t(y + l.pad_top)) * Q + std::size_t(x + l.pad_left)] =
+                            in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
+            break;
+        }
+        default: {  // nearest resize by integer factors: output (p, q) reads (p / fh, q / fw)
+            const auto& in = operand(i, 0);
+            const int P = l.P(), Q = l.Q(), fh = P / l.H, fw = Q / l.W;
+            for (int c = 0; c < l.C; ++c)
+                for (int p = 0; p < P; ++p)
+                    for (int q = 0; q < Q; ++q)
+                        out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] =
+                            in[(std::size_t(c) * l.H + std::size_t(p / fh)) * l.W + std::size_t(q / fw)];
+        }
+    }
+    m_carry_bytes += std::uint64_t(out.size());  // charged to the next program's host time
+    m_prepared[i] = m_done[i] = true;
+}
+
 int NetworkDriver::parts(std::size_t i) const {
     const Layer& l = m_g.net.layers[i];
+    if (is_host_layer(l)) return 0;
+    if (l.kind == LayerKind::Pool) {
+        const int band = pool_band(l);
+        return band == 0 ? 1 : (l.P() + band - 1) / band;
+    }
     if (l.kind != LayerKind::Conv || l.groups == 1) return 1;
     const int m = pack_groups(l, m_cfg.block());
     return (l.groups + m - 1) / m;
@@ -135,7 +250,7 @@ void NetworkDriver::prepare_layer(std::size_t i) {
         const bool fc = l.kind == LayerKind::FullyConnected;
         const std::size_t kd = fc ? std::size_t(l.C) : std::size_t(l.C / l.groups) * l.R * l.S;
         const std::size_t nw = std::size_t(l.K) * kd;
-        if (m_g.weight_files[i].empty()) d.weights = gen_int8(nw, mix(m_opt.seed, i, 1), -127, 127);
+        if (d.weights.empty()) d.weights = gen_int8(nw, mix(m_opt.seed, i, 1), -127, 127);
         const double sd = std::max(1.0, std::sqrt(double(kd)) * std::max(1.0, rms(operand(i, 0))) * std::max(1.0, rms(d.weights)));
         const double s = 32.0 / sd;
         int n = int(std::ceil(std::log2(16.0 / s)));
@@ -143,7 +258,7 @@ void NetworkDriver::prepare_layer(std::size_t i) {
         d.requant.shift = n;
         d.requant.mul = std::int32_t(std::clamp(std::lround(s * double(1 << n)), 1L, 32767L));
         d.requant.relu = l.relu;
-        if (m_g.bias_files[i].empty()) {
+        if (d.bias.empty()) {
             std::mt19937_64 g(mix(m_opt.seed, i, 2));
             const std::int64_t r = std::max<std::int64_t>(1, std::int64_t(sd / 2));
             d.bias.resize(std::size_t(l.K));
@@ -155,6 +270,7 @@ void NetworkDriver::prepare_layer(std::size_t i) {
 }
 
 bool NetworkDriver::next(ProgramJob& job) {
+    while (m_layer < m_g.net.layers.size() && is_host_layer(m_g.net.layers[m_layer])) run_host_layer(m_layer++);
     if (m_layer >= m_g.net.layers.size()) return false;
     const std::size_t i = m_layer;
     const Layer& l = m_g.net.layers[i];
@@ -165,6 +281,8 @@ bool NetworkDriver::next(ProgramJob& job) {
     job.part = m_part;
     job.parts = parts(i);
     job.ch0 = 0;
+    job.row0 = 0;
+    job.rows = 0;
     switch (l.kind) {
         case LayerKind::Conv:
             if (l.groups == 1) {
@@ -177,8 +295,18 @@ bool NetworkDriver::next(ProgramJob& job) {
             }
             break;
         case LayerKind::FullyConnected: p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy); break;
-        case LayerKind::Pool: p = l.pool_op == PoolOp::Max ? lower_maxpool(l, operand(i, 0)) : lower_avgpool(l, operand(i, 0)); break;
+        case LayerKind::Pool:
+            if (const int band = pool_band(l); band > 0) {
+                const int p0 = m_part * band, p1 = std::min(l.P(), p0 + band);
+                p = lower_pool_windows(l, operand(i, 0), p0, p1);
+                job.row0 = std::size_t(p0) * std::size_t(l.Q());
+                job.rows = std::size_t(p1 - p0) * std::size_t(l.Q());
+            } else {
+                p = l.pool_op == PoolOp::Max ? lower_maxpool(l, operand(i, 0)) : lower_avgpool(l, operand(i, 0));
+            }
+            break;
         case LayerKind::Eltwise: p = lower_add(l, operand(i, 0), operand(i, 1)); break;
+        default: throw InputError("layer " + l.name + ": does not run on the VTA");
     }
     p.name = l.name + (job.parts > 1 ? "#" + std::to_string(m_part) : "");
     CompileOptions co;
@@ -186,7 +314,8 @@ bool NetworkDriver::next(ProgramJob& job) {
     co.double_buffer = m_opt.double_buffer;
     co.estimate = m_opt.estimate;
     job.prog = compile(p, m_cfg, co);
-    job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols);
+    job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols) + m_carry_bytes;
+    m_carry_bytes = 0;
     job.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(job.host_bytes);
     if (++m_part >= job.parts) {
         m_part = 0;
@@ -200,18 +329,20 @@ void NetworkDriver::complete(const ProgramJob& job, const std::vector<std::int8_
     const Layer& l = m_g.net.layers[i];
     const bool fc = l.kind == LayerKind::FullyConnected;
     const std::size_t PQ = fc ? 1 : std::size_t(l.P()) * l.Q();
+    const std::size_t n = job.rows == 0 ? PQ : job.rows;
     const std::size_t cols = std::size_t(job.prog.out_cols);
-    if (rows.size() != PQ * cols) throw SimulationError("VTA driver: layer " + l.name + ": program stored " + std::to_string(rows.size()) +
-                                                        " bytes, expected " + std::to_string(PQ * cols));
+    if (rows.size() != n * cols || job.row0 + n > PQ)
+        throw SimulationError("VTA driver: layer " + l.name + ": program stored " + std::to_string(rows.size()) + " bytes, expected " +
+                              std::to_string(n * cols));
     std::vector<std::int8_t>& out = m_out[i];
-    for (std::size_t r = 0; r < PQ; ++r)  // host reshaping [P*Q, channels] -> CHW
-        for (std::size_t c = 0; c < cols; ++c) out[(std::size_t(job.ch0) + c) * PQ + r] = rows[r * cols + c];
+    for (std::size_t r = 0; r < n; ++r)  // host reshaping [P*Q, channels] -> CHW
+        for (std::size_t c = 0; c < cols; ++c) out[(std::size_t(job.ch0) + c) * PQ + job.row0 + r] = rows[r * cols + c];
     if (++m_parts_done[i] == job.parts) m_done[i] = true;
 }
 
 void run_network_functional(NetworkDriver& d, std::vector<ProgramJob>* jobs) {
     ProgramJob job;
-    while (d.next(job)) {
+    while (d.next(job)) {  // host layers run inside next()
         d.complete(job, run_functional(job.prog));
         if (jobs) {
             job.prog.image.clear();

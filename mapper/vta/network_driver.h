@@ -8,8 +8,11 @@
 //
 // Lowering per layer: conv (groups 1) / fc -> one im2row GEMM program + requantisation;
 // grouped / depthwise conv -> per-group programs, BLOCK/(K/groups) groups packed per program
-// with block-diagonal weights (layer_lowering.h); max / avg pool -> ALU-only programs;
-// eltwise add -> ADD_ACC + clamp. Weights, biases and generated inputs come from the seed
+// with block-diagonal weights (layer_lowering.h); max / avg pool -> ALU-only programs (windows
+// gathered by the host when they overlap, reach into padding or the map exceeds the
+// accumulator, in bands of output rows that fit it);
+// eltwise add -> ADD_ACC + clamp; concat, slice, zero pad, nearest resize by integer factors ->
+// host copies between programs (no program). Weights, biases and generated inputs come from the seed
 // (std::mt19937_64) or from raw files named by the graph.
 //
 // Requantisation (assumption, no trained scales exist for these workloads): per layer the
@@ -56,6 +59,8 @@ struct ProgramJob {
     std::size_t layer = 0;
     int part = 0, parts = 1;        // program index within the layer
     int ch0 = 0;                    // first output channel this program produces
+    std::size_t row0 = 0;           // first output position (p * Q + q) it produces (pooling bands)
+    std::size_t rows = 0;           // output positions it produces (0: all of the layer's)
     CompiledProgram prog;
     std::uint64_t host_bytes = 0;   // bytes the host moves for this program
     double host_ns = 0;             // host time charged before (prepare) and after (read back) it
@@ -77,12 +82,20 @@ public:
     bool layer_done(std::size_t layer) const { return m_done[layer]; }
     // Layers whose output no other layer consumes (the network outputs), in order.
     std::vector<std::size_t> output_layers() const;
-    // Programs a layer needs (known before it runs).
+    // Programs a layer needs (known before it runs; 0 for a host layer).
     int parts(std::size_t layer) const;
     std::size_t programs_total() const;
 
 private:
     void prepare_layer(std::size_t i);
+    // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
+    // whole map fits one in-place program).
+    int pool_band(const Layer& l) const;
+    // Concat, slice, zero pad and nearest resize: copies the host makes between programs (no
+    // VTA program; their bytes are charged to the next program's host time).
+    static bool is_host_layer(const Layer& l);
+    void run_host_layer(std::size_t i);
+    std::uint64_t m_carry_bytes = 0;
     const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;
 
     NetGraph m_g;

@@ -22,11 +22,12 @@ void VtaConfig::validate(const std::string& p) const {
     require(log_uop_buff_size >= 4 && log_uop_buff_size <= 20, p + ".log_uop_buff_size", "expected an integer in [4, 20]");
     require(log_inp_depth() >= 1 && log_inp_buff_size <= 24, p + ".log_inp_buff_size",
             "expected room for at least 2 input entries and at most 16 MiB");
-    require(log_wgt_depth() >= 0 && log_wgt_buff_size <= 26, p + ".log_wgt_buff_size",
-            "expected room for at least 1 weight block and at most 64 MiB");
+    // Every index field is a named C bit-field in hw_spec.h, which cannot have width 0.
+    require(log_wgt_depth() >= 1 && log_wgt_buff_size <= 26, p + ".log_wgt_buff_size",
+            "expected room for at least 2 weight blocks and at most 64 MiB");
     require(log_acc_depth() >= 1 && log_acc_buff_size <= 24, p + ".log_acc_buff_size",
             "expected room for at least 2 accumulator entries and at most 16 MiB");
-    // Instruction and micro-op fields must fit their 64-bit / 32-bit words (hw_spec.h bitfields).
+    // Instruction and micro-op fields must fit 128 / 32 bits as a C compiler packs hw_spec.h's bit-fields.
     const InsnLayout layout(*this);
     std::string why;
     if (!layout.fits(&why)) throw InputError(p + ": configuration gives an instruction layout that does not fit: " + why);

@@ -10,6 +10,27 @@ const char* to_string(LayerKind k) {
     case LayerKind::FullyConnected: return "fc";
     case LayerKind::Pool: return "pool";
     case LayerKind::Eltwise: return "eltwise";
+    case LayerKind::Concat: return "concat";
+    case LayerKind::Slice: return "slice";
+    case LayerKind::Resize: return "resize";
+    case LayerKind::Activation: return "act";
+    case LayerKind::BatchNorm: return "batchnorm";
+    case LayerKind::Pad: return "pad";
+    }
+    return "?";
+}
+
+const char* to_string(Activation a) {
+    switch (a) {
+    case Activation::None: return "none";
+    case Activation::Relu: return "relu";
+    case Activation::Relu6: return "relu6";
+    case Activation::Clip: return "clip";
+    case Activation::LeakyRelu: return "leaky_relu";
+    case Activation::Sigmoid: return "sigmoid";
+    case Activation::HardSigmoid: return "hard_sigmoid";
+    case Activation::HardSwish: return "hard_swish";
+    case Activation::Softmax: return "softmax";
     }
     return "?";
 }
@@ -21,6 +42,19 @@ std::uint64_t Layer::macs() const {
     case LayerKind::FullyConnected: return std::uint64_t(C) * K;
     default: return 0;
     }
+}
+
+std::uint64_t Layer::input_elems() const {
+    return kind == LayerKind::FullyConnected ? std::uint64_t(C) : std::uint64_t(C) * H * W;
+}
+
+std::uint64_t Layer::output_elems() const {
+    return kind == LayerKind::FullyConnected ? std::uint64_t(K) : std::uint64_t(K) * P() * Q();
+}
+
+std::uint64_t Layer::consumed_elems() const {
+    if (zero_insert_h == 1 && zero_insert_w == 1) return input_elems();
+    return std::uint64_t(C) * std::uint64_t((H - 1) / zero_insert_h + 1) * std::uint64_t((W - 1) / zero_insert_w + 1);
 }
 
 std::uint64_t Layer::weight_elems() const {
@@ -36,6 +70,9 @@ std::string Layer::shape_key() const {
     os << to_string(kind) << ':' << C << ',' << K << ',' << H << ',' << W << ',' << R << ',' << S << ','
        << stride_h << ',' << stride_w << ',' << pad_top << ',' << pad_bottom << ',' << pad_left << ','
        << pad_right << ',' << groups;
+    if (kind == LayerKind::Resize) os << ',' << out_h << ',' << out_w;
+    if (kind == LayerKind::Slice) os << ',' << offset;
+    if (zero_insert_h != 1 || zero_insert_w != 1) os << ",z" << zero_insert_h << ',' << zero_insert_w;
     return os.str();
 }
 

@@ -1,40 +1,67 @@
 #pragma once
-// A CNN layer as the mappers see it. Shapes follow the convention of
-// shared/data/shapes: H, W are input sizes before padding; P, Q are output sizes.
+// A CNN layer as the mappers see it. Shapes follow the convention of the layer-shape tables
+// (workloads/*.json): H, W are input sizes before padding; P, Q are output sizes.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace vp::mapper {
 
-enum class LayerKind { Conv, FullyConnected, Pool, Eltwise };
+// Conv and fc do MACs; the other kinds move or transform data without MACs.
+enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad };
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
+enum class ResizeMode { Nearest, Linear };
+// Activation of an Activation layer, or fused after a conv / fc / eltwise layer.
+// Relu6 is Clip(0, 6); Clip any other bounds.
+enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Softmax };
 
 const char* to_string(LayerKind k);
+const char* to_string(Activation a);
 
 struct Layer {
+    static constexpr int kNetInput = -1;  // producer index of the network input
+
     std::string name;
     LayerKind kind = LayerKind::Conv;
-    // Conv / pool: C input channels, K output channels (== C for pool/eltwise).
+    // C input channels, K output channels (== C for pool, eltwise, activation, batchnorm,
+    // resize, pad; the sum of the producers' channels for concat; the slice width for slice).
     int C = 1, K = 1, H = 1, W = 1, R = 1, S = 1;
     int stride_h = 1, stride_w = 1;
     int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
     int groups = 1;
     PoolOp pool_op = PoolOp::Max;
     EltwiseOp eltwise_op = EltwiseOp::Add;
-    bool relu = false;  // fused activation (used by platforms that execute it)
+    // Fused activation after a conv / fc / eltwise layer (the operation itself for an Activation
+    // layer). `relu` is the lower clamp at zero that the value-computing platforms apply: true for
+    // Relu and Relu6 (the upper clamp of Relu6 needs quantisation scales the int8 platforms do
+    // not have), false otherwise.
+    bool relu = false;
+    Activation act = Activation::None;
+    int out_h = 0, out_w = 0;  // Resize: output size
+    ResizeMode resize_mode = ResizeMode::Nearest;
+    int offset = 0;            // Slice: first input channel
+    // Conv: the input is the producer's output with z - 1 zeros inserted between neighbouring
+    // elements (a transposed convolution as its equivalent convolution); H, W count the zeros.
+    int zero_insert_h = 1, zero_insert_w = 1;
+    // Producers of the operands, in operand order: earlier layer indices or kNetInput. Empty when
+    // the workload does not give them (the layer list is then read as a chain where shapes match).
+    std::vector<int> inputs;
 
-    int P() const { return (H + pad_top + pad_bottom - R) / stride_h + 1; }
-    int Q() const { return (W + pad_left + pad_right - S) / stride_w + 1; }
+    int P() const { return kind == LayerKind::Resize ? out_h : (H + pad_top + pad_bottom - R) / stride_h + 1; }
+    int Q() const { return kind == LayerKind::Resize ? out_w : (W + pad_left + pad_right - S) / stride_w + 1; }
     bool is_depthwise() const { return kind == LayerKind::Conv && groups == C && groups == K && groups > 1; }
+    bool has_macs() const { return kind == LayerKind::Conv || kind == LayerKind::FullyConnected; }
     // Multiply-accumulates of one inference (batch 1). Conv: (C/g)*K*R*S*P*Q; FC: C*K.
-    // Pool and element-wise layers do no MACs.
+    // The other kinds do no MACs.
     std::uint64_t macs() const;
-    // Tensor sizes in elements.
-    std::uint64_t input_elems() const { return std::uint64_t(C) * H * W; }
-    std::uint64_t output_elems() const { return std::uint64_t(K) * P() * Q(); }
+    // Tensor sizes in elements (fc: C inputs, K outputs).
+    std::uint64_t input_elems() const;
+    std::uint64_t output_elems() const;
+    // Elements read from the producer(s): input_elems() without inserted zeros.
+    std::uint64_t consumed_elems() const;
     std::uint64_t weight_elems() const;
-    // A key equal for layers whose mapping problem is identical (name excluded).
+    // A key equal for layers whose mapping problem is identical (name and producers excluded).
     std::string shape_key() const;
 };
 

@@ -1,6 +1,7 @@
 #include "mapper/workload/network.h"
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -15,20 +16,24 @@ constexpr std::int64_t kMaxChannels = 1 << 16;  // channels / filters per layer
 constexpr std::int64_t kMaxSpatial = 1 << 15;   // feature-map height / width
 constexpr std::int64_t kMaxKernel = 1 << 10;    // kernel height / width
 constexpr std::int64_t kMaxStride = 1 << 10;
+constexpr std::int64_t kMaxFc = 1 << 24;        // fc inputs / outputs
+constexpr std::int64_t kMaxBatch = 1 << 10;
 constexpr unsigned __int128 kMaxLayerMacs = (unsigned __int128)1 << 50;  // ~1e15: far above any real layer
+constexpr const char* kNetInputName = "input";  // producer name of the network input
 
-// stride: N | [sh, sw]; pad: N | [pH, pW] | {top, bottom, left, right}
-void read_stride(const JsonCheck& j, Layer& l) {
-    if (!j.has("stride")) return;
-    auto s = j.at("stride");
+// key: N | [h, w] (stride, zero_insert); pad: N | [pH, pW] | {top, bottom, left, right}
+void read_hw(const JsonCheck& j, const char* key, int& h, int& w) {
+    if (!j.has(key)) return;
+    auto s = j.at(key);
     if (s.value().is_array()) {
-        if (s.size() != 2) s.fail("expected [stride_h, stride_w]");
-        l.stride_h = int(s.at(0).as_int(1, kMaxStride));
-        l.stride_w = int(s.at(1).as_int(1, kMaxStride));
+        if (s.size() != 2) s.fail(std::string("expected [") + key + "_h, " + key + "_w]");
+        h = int(s.at(0).as_int(1, kMaxStride));
+        w = int(s.at(1).as_int(1, kMaxStride));
     } else {
-        l.stride_h = l.stride_w = int(s.as_int(1, kMaxStride));
+        h = w = int(s.as_int(1, kMaxStride));
     }
 }
+void read_stride(const JsonCheck& j, Layer& l) { read_hw(j, "stride", l.stride_h, l.stride_w); }
 
 void read_pad(const JsonCheck& j, Layer& l) {
     if (!j.has("pad")) return;
@@ -57,13 +62,45 @@ void check_window(const JsonCheck& j, const Layer& l) {
                std::to_string(l.W + l.pad_left + l.pad_right));
 }
 
+void read_chw(const JsonCheck& j, Layer& l) {
+    l.C = l.K = int(j.at("C").as_int(1, kMaxChannels));
+    l.H = int(j.at("H").as_int(1, kMaxSpatial));
+    l.W = int(j.at("W").as_int(1, kMaxSpatial));
+}
+
+const std::initializer_list<const char*> kActNames = {"relu",         "relu6",      "clip",   "leaky_relu",
+                                                      "hard_sigmoid", "hard_swish", "sigmoid", "softmax"};
+Activation act_of(const std::string& s) {
+    for (Activation a : {Activation::Relu, Activation::Relu6, Activation::Clip, Activation::LeakyRelu, Activation::Sigmoid,
+                         Activation::HardSigmoid, Activation::HardSwish, Activation::Softmax})
+        if (s == to_string(a)) return a;
+    return Activation::None;
+}
+
+// Fused activation of conv / fc / eltwise: "relu": bool or "act": name (not both).
+void read_fused_act(const JsonCheck& j, Layer& l) {
+    if (j.has("relu") && j.has("act")) j.at("act").fail("give either \"relu\" or \"act\", not both");
+    if (j.has("relu")) {
+        l.relu = j.at("relu").as_bool();
+        l.act = l.relu ? Activation::Relu : Activation::None;
+    }
+    if (j.has("act")) {
+        auto a = j.at("act");
+        l.act = act_of(a.as_enum(kActNames));
+        if (l.act == Activation::Softmax) a.fail("softmax is not a fused activation (use an \"act\" layer)");
+        l.relu = l.act == Activation::Relu || l.act == Activation::Relu6;
+    }
+}
+
 Layer parse_layer(const JsonCheck& j, std::size_t index) {
     j.expect_object();
     Layer l;
     l.name = j.has("name") ? j.at("name").as_string() : "layer" + std::to_string(index);
-    std::string type = j.at("type").as_enum({"conv", "fc", "pool", "eltwise"});
+    const std::string type =
+        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "pad"});
     if (type == "conv") {
-        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "groups", "relu"});
+        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "groups", "relu", "act", "inputs",
+                      "zero_insert"});
         l.kind = LayerKind::Conv;
         l.C = int(j.at("C").as_int(1, kMaxChannels));
         l.K = int(j.at("K").as_int(1, kMaxChannels));
@@ -78,35 +115,139 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             j.at("groups").fail("groups=" + std::to_string(l.groups) + " must divide C=" + std::to_string(l.C) +
                                 " and K=" + std::to_string(l.K));
         check_window(j, l);
+        read_fused_act(j, l);
+        read_hw(j, "zero_insert", l.zero_insert_h, l.zero_insert_w);
+        if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
+            j.at("zero_insert").fail("H - 1 and W - 1 must be multiples of the zero insertion");
     } else if (type == "fc") {
-        j.allow_only({"name", "type", "in", "out", "relu"});
+        j.allow_only({"name", "type", "in", "out", "relu", "act", "inputs"});
         l.kind = LayerKind::FullyConnected;
-        l.C = int(j.at("in").as_int(1, 1 << 24));
-        l.K = int(j.at("out").as_int(1, 1 << 24));
+        l.C = int(j.at("in").as_int(1, kMaxFc));
+        l.K = int(j.at("out").as_int(1, kMaxFc));
+        read_fused_act(j, l);
     } else if (type == "pool") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "R", "S", "stride", "pad"});
+        j.allow_only({"name", "type", "op", "C", "H", "W", "R", "S", "stride", "pad", "inputs"});
         l.kind = LayerKind::Pool;
         l.pool_op = j.has("op") && j.at("op").as_enum({"max", "avg"}) == "avg" ? PoolOp::Avg : PoolOp::Max;
-        l.C = l.K = int(j.at("C").as_int(1, kMaxChannels));
-        l.H = int(j.at("H").as_int(1, kMaxSpatial));
-        l.W = int(j.at("W").as_int(1, kMaxSpatial));
+        read_chw(j, l);
         l.R = int(j.at("R").as_int(1, kMaxKernel));
         l.S = int(j.at("S").as_int(1, kMaxKernel));
         read_stride(j, l);
         read_pad(j, l);
         check_window(j, l);
-    } else {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "relu"});
+    } else if (type == "eltwise") {
+        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "inputs"});
         l.kind = LayerKind::Eltwise;
         l.eltwise_op = j.has("op") && j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
-        l.C = l.K = int(j.at("C").as_int(1, kMaxChannels));
-        l.H = int(j.at("H").as_int(1, kMaxSpatial));
-        l.W = int(j.at("W").as_int(1, kMaxSpatial));
+        read_chw(j, l);
+        read_fused_act(j, l);
+    } else if (type == "concat") {
+        j.allow_only({"name", "type", "C", "H", "W", "inputs"});
+        l.kind = LayerKind::Concat;
+        read_chw(j, l);
+    } else if (type == "slice") {
+        j.allow_only({"name", "type", "C", "K", "offset", "H", "W", "inputs"});
+        l.kind = LayerKind::Slice;
+        read_chw(j, l);
+        l.K = int(j.at("K").as_int(1, l.C));
+        l.offset = int(j.get_int("offset", 0, l.C - l.K, 0));
+    } else if (type == "resize") {
+        j.allow_only({"name", "type", "mode", "C", "H", "W", "P", "Q", "inputs"});
+        l.kind = LayerKind::Resize;
+        read_chw(j, l);
+        l.out_h = int(j.at("P").as_int(1, kMaxSpatial));
+        l.out_w = int(j.at("Q").as_int(1, kMaxSpatial));
+        l.resize_mode = j.has("mode") && j.at("mode").as_enum({"nearest", "linear"}) == "linear" ? ResizeMode::Linear
+                                                                                                  : ResizeMode::Nearest;
+    } else if (type == "act") {
+        j.allow_only({"name", "type", "op", "C", "H", "W", "inputs"});
+        l.kind = LayerKind::Activation;
+        read_chw(j, l);
+        l.act = act_of(j.at("op").as_enum(kActNames));
+    } else if (type == "batchnorm") {
+        j.allow_only({"name", "type", "C", "H", "W", "inputs"});
+        l.kind = LayerKind::BatchNorm;
+        read_chw(j, l);
+    } else {
+        j.allow_only({"name", "type", "C", "H", "W", "pad", "inputs"});
+        l.kind = LayerKind::Pad;
+        read_chw(j, l);
+        read_pad(j, l);
     }
-    if (j.has("relu")) l.relu = j.at("relu").as_bool();
     unsigned __int128 macs = (unsigned __int128)(l.C / l.groups) * l.K * l.R * l.S * (unsigned)l.P() * (unsigned)l.Q();
     if (macs > kMaxLayerMacs) j.fail("layer is too large (more than 2^50 MACs)");
     return l;
+}
+
+// How many producers a layer takes: {min, max}.
+std::pair<std::size_t, std::size_t> arity(LayerKind k) {
+    switch (k) {
+    case LayerKind::Eltwise:  // one producer: the other operand is a constant of the model
+    case LayerKind::Concat: return {1, 64};
+    default: return {1, 1};
+    }
+}
+
+// Producers named in "inputs": earlier layers or "input"; element counts must fit the layer.
+void read_inputs(const JsonCheck& lj, Network& net, std::size_t i, const std::map<std::string, int>& index) {
+    Layer& l = net.layers[i];
+    auto in = lj.at("inputs");
+    const auto [lo, hi] = arity(l.kind);
+    if (in.size() < lo || in.size() > hi)
+        in.fail("a " + std::string(to_string(l.kind)) + " layer takes " +
+                (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) + " producer(s), got " +
+                std::to_string(in.size()));
+    std::uint64_t concat_elems = 0;
+    for (std::size_t k = 0; k < in.size(); ++k) {
+        auto e = in.at(k);
+        const std::string name = e.as_string();
+        int src = -2;
+        if (name == kNetInputName) src = Layer::kNetInput;
+        auto it = index.find(name);
+        if (it != index.end() && std::size_t(it->second) < i) src = it->second;
+        if (src == -2) {
+            std::vector<std::string> cands{kNetInputName};
+            for (std::size_t j = 0; j < i; ++j) cands.push_back(net.layers[j].name);
+            const std::string near = nearest_name(name, cands);
+            e.fail("unknown or later layer \"" + name + "\" (inputs name earlier layers or \"input\")" +
+                   (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
+        }
+        l.inputs.push_back(src);
+        if (src < 0) continue;
+        const std::uint64_t have = net.layers[std::size_t(src)].output_elems(), want = l.consumed_elems();
+        concat_elems += have;
+        const bool ok = l.kind == LayerKind::Concat ? true
+                        : l.kind == LayerKind::Eltwise ? want % have == 0  // broadcast operand
+                                                       : have == want;
+        if (!ok)
+            e.fail("layer \"" + name + "\" produces " + std::to_string(have) + " elements but \"" + l.name + "\" expects " +
+                   std::to_string(want));
+    }
+    if (l.kind == LayerKind::Concat) {
+        bool all_layers = true;
+        for (int s : l.inputs) all_layers = all_layers && s >= 0;
+        if (all_layers && concat_elems != l.input_elems())
+            in.fail("the producers of \"" + l.name + "\" give " + std::to_string(concat_elems) + " elements, the concat has " +
+                    std::to_string(l.input_elems()));
+    }
+}
+
+nlohmann::ordered_json pad_json(const Layer& l) {
+    if (l.pad_top == l.pad_bottom && l.pad_left == l.pad_right) {
+        if (l.pad_top == l.pad_left) return l.pad_top;
+        return nlohmann::ordered_json::array({l.pad_top, l.pad_left});
+    }
+    nlohmann::ordered_json o;
+    o["top"] = l.pad_top;
+    o["bottom"] = l.pad_bottom;
+    o["left"] = l.pad_left;
+    o["right"] = l.pad_right;
+    return o;
+}
+
+nlohmann::ordered_json stride_json(const Layer& l) {
+    if (l.stride_h == l.stride_w) return l.stride_h;
+    return nlohmann::ordered_json::array({l.stride_h, l.stride_w});
 }
 
 }  // namespace
@@ -117,10 +258,17 @@ std::uint64_t Network::total_macs() const {
     return t;
 }
 
+bool Network::has_graph() const {
+    if (layers.empty()) return false;
+    for (const auto& l : layers)
+        if (l.inputs.empty()) return false;
+    return true;
+}
+
 Network parse_network(const nlohmann::json& doc, const std::string& source) {
     JsonCheck root(doc, source);
     root.expect_object();
-    root.allow_only({"name", "precision", "layers", "description", "input"});
+    root.allow_only({"name", "precision", "batch", "layers", "description", "input", "source", "skipped"});
     Network net;
     net.name = root.get_string("name", "network");
     if (root.has("precision")) {
@@ -128,16 +276,146 @@ Network parse_network(const nlohmann::json& doc, const std::string& source) {
         net.precision_bits = int(p.as_int(8, 16));
         if (net.precision_bits != 8 && net.precision_bits != 16) p.fail("precision must be 8 or 16 (bits)");
     }
+    net.batch = int(root.get_int("batch", 1, kMaxBatch, 1));
     auto layers = root.at("layers");
     if (layers.size() == 0) layers.fail("the layer list is empty");
-    std::set<std::string> names;
+    std::map<std::string, int> index;
+    std::size_t with_inputs = 0;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         auto lj = layers.at(i);
         Layer l = parse_layer(lj, i);
-        if (!names.insert(l.name).second) lj.at("name").fail("duplicate layer name \"" + l.name + "\"");
+        if (l.name == kNetInputName) lj.at("name").fail("\"input\" names the network input; rename the layer");
+        if (!index.emplace(l.name, int(i)).second) lj.at("name").fail("duplicate layer name \"" + l.name + "\"");
         net.layers.push_back(std::move(l));
+        if (lj.has("inputs")) {
+            read_inputs(lj, net, i, index);
+            ++with_inputs;
+        }
     }
+    if (with_inputs != 0 && with_inputs != net.layers.size())
+        for (std::size_t i = 0; i < layers.size(); ++i)
+            if (!layers.at(i).has("inputs"))
+                layers.at(i).fail("either every layer names its producers (\"inputs\") or none does");
     return net;
+}
+
+nlohmann::ordered_json network_to_json(const Network& net) {
+    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+    for (const Layer& l : net.layers) {
+        nlohmann::ordered_json j;
+        j["name"] = l.name;
+        j["type"] = to_string(l.kind);
+        switch (l.kind) {
+        case LayerKind::Conv:
+            j["C"] = l.C; j["K"] = l.K; j["H"] = l.H; j["W"] = l.W; j["R"] = l.R; j["S"] = l.S;
+            j["stride"] = stride_json(l);
+            j["pad"] = pad_json(l);
+            j["groups"] = l.groups;
+            if (l.zero_insert_h != 1 || l.zero_insert_w != 1)
+                j["zero_insert"] = l.zero_insert_h == l.zero_insert_w ? nlohmann::ordered_json(l.zero_insert_h)
+                                                                      : nlohmann::ordered_json::array({l.zero_insert_h, l.zero_insert_w});
+            break;
+        case LayerKind::FullyConnected: j["in"] = l.C; j["out"] = l.K; break;
+        case LayerKind::Pool:
+            j["op"] = l.pool_op == PoolOp::Avg ? "avg" : "max";
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; j["R"] = l.R; j["S"] = l.S;
+            j["stride"] = stride_json(l);
+            j["pad"] = pad_json(l);
+            break;
+        case LayerKind::Eltwise:
+            j["op"] = l.eltwise_op == EltwiseOp::Mul ? "mul" : "add";
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            break;
+        case LayerKind::Slice:
+            j["C"] = l.C; j["K"] = l.K; j["offset"] = l.offset; j["H"] = l.H; j["W"] = l.W;
+            break;
+        case LayerKind::Resize:
+            j["mode"] = l.resize_mode == ResizeMode::Linear ? "linear" : "nearest";
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; j["P"] = l.out_h; j["Q"] = l.out_w;
+            break;
+        case LayerKind::Activation:
+            j["op"] = to_string(l.act);
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            break;
+        case LayerKind::Pad:
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            j["pad"] = pad_json(l);
+            break;
+        case LayerKind::Concat:
+        case LayerKind::BatchNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
+        }
+        if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&
+            l.act != Activation::None)
+            j["act"] = to_string(l.act);
+        if (!l.inputs.empty()) {
+            nlohmann::ordered_json in = nlohmann::ordered_json::array();
+            for (int s : l.inputs) in.push_back(s < 0 ? std::string(kNetInputName) : net.layers[std::size_t(s)].name);
+            j["inputs"] = in;
+        }
+        layers.push_back(std::move(j));
+    }
+    nlohmann::ordered_json doc;
+    doc["name"] = net.name;
+    doc["precision"] = net.precision_bits;
+    if (net.batch != 1) doc["batch"] = net.batch;
+    doc["layers"] = layers;
+    return doc;
+}
+
+namespace {
+// {"a": 1, "b": [1, 2]}: the spacing of the hand-written files.
+std::string spaced(const nlohmann::ordered_json& v) {
+    if (v.is_object()) {
+        std::string s = "{";
+        bool first = true;
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            s += (first ? "" : ", ") + nlohmann::ordered_json(it.key()).dump() + ": " + spaced(it.value());
+            first = false;
+        }
+        return s + "}";
+    }
+    if (v.is_array()) {
+        std::string s = "[";
+        for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + spaced(v[i]);
+        return s + "]";
+    }
+    return v.dump();
+}
+}  // namespace
+
+std::string network_json_text(const nlohmann::ordered_json& doc) {
+    std::string out = "{\n";
+    bool first = true;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        if (!first) out += ",\n";
+        first = false;
+        out += "  " + nlohmann::ordered_json(it.key()).dump() + ": ";
+        if (it.key() == "layers" || it.key() == "skipped") {
+            out += "[";
+            for (std::size_t i = 0; i < it.value().size(); ++i) out += (i ? ",\n    " : "\n    ") + spaced(it.value()[i]);
+            out += it.value().empty() ? "]" : "\n  ]";
+        } else {
+            out += spaced(it.value());
+        }
+    }
+    return out + "\n}\n";
+}
+
+Network expand_batch(const Network& net) {
+    if (net.batch <= 1) return net;
+    Network out = net;
+    out.batch = 1;
+    out.layers.clear();
+    const int n = int(net.layers.size());
+    for (int b = 0; b < net.batch; ++b)
+        for (const Layer& l : net.layers) {
+            Layer c = l;
+            if (b > 0) c.name += "@b" + std::to_string(b);
+            for (int& s : c.inputs)
+                if (s >= 0) s += b * n;
+            out.layers.push_back(std::move(c));
+        }
+    return out;
 }
 
 nlohmann::json read_json_file(const std::string& path) {

@@ -4,16 +4,17 @@
 #include <initializer_list>
 
 #include "mapper/common/errors.h"
+#include "models/noc/network_interface.h"
 
 namespace vp::asip {
 
 using mapper::tiling::Op;
 
 AsipCore::AsipCore(sc_core::sc_module_name name, const mapper::tiling::AsipParams& p,
-                   const mapper::waving::PacketFormat& fmt, noc::NocSystem& noc, unsigned node, unsigned master_node,
-                   std::vector<CoreLayerWork> work, unsigned n_layers, PayloadPool& pool, stats::Group& parent,
-                   const std::string& stats_name, trace::Tracer* tracer)
-    : sc_core::sc_module(name), socket("socket"), m_p(p), m_fmt(fmt), m_noc(noc), m_node(node), m_master(master_node),
+                   const mapper::waving::PacketFormat& fmt, unsigned master_node, std::vector<CoreLayerWork> work,
+                   unsigned n_layers, PayloadPool& pool, stats::Group& parent, const std::string& stats_name,
+                   trace::Tracer* tracer)
+    : sc_core::sc_module(name), socket("socket"), m_p(p), m_fmt(fmt), m_master(master_node),
       m_work(std::move(work)), m_pool(pool),
       m_period(sc_core::sc_time::from_value(std::uint64_t(std::llround(1e6 / p.core_mhz)))),
       m_started(n_layers, false), m_dma(std::uint32_t(fmt.max_payload_bytes), kDmaQueueOps),
@@ -89,9 +90,20 @@ void AsipCore::run() {
         replay(w, lc);
         lc.cycles = (sc_core::sc_time_stamp() - t0).value() / m_period.value();
         ++m_layers;
-        m_noc.send(m_node, m_master, noc::PacketType::kSync, 0, w.layer, 0, nullptr);
+        post_sync(w.layer);
     }
     set_state(CoreState::Idle);
+}
+
+// The done sync: a posted write of the layer index to the master's mailbox, issued by the DMA
+// engine's request channel (nothing else is in flight at the end of a layer).
+void AsipCore::post_sync(std::uint32_t layer) {
+    while (m_sync_tx) wait(m_sync_done_ev);
+    m_sync_tx = m_pool.acquire(tlm::TLM_WRITE_COMMAND, noc::AddressMap::mailbox_address(m_master), 4);
+    unsigned char* d = m_sync_tx->get_data_ptr();
+    for (unsigned b = 0; b < 4; ++b) d[b] = static_cast<unsigned char>(layer >> (8 * b));
+    m_sync_pending = true;
+    m_issue_ev.notify(sc_core::SC_ZERO_TIME);
 }
 
 // One layer: every run of this core through the loop nest (seed 001, Algorithm 2).
@@ -188,8 +200,10 @@ void AsipCore::stall_until_waited(std::uint64_t seq, CoreLayerCounts& lc) {
 
 // DMA engine: one BEGIN_REQ per core cycle on core edges, one outstanding BEGIN_REQ
 // (END_REQ is the NI's backpressure), at most dma_max_outstanding transfers in flight.
+// The pending done sync goes first.
 void AsipCore::dma_issue() {
-    if (m_req_busy || m_in_flight_n >= m_in_flight.size() || !m_dma.has_transfer()) return;
+    if (m_req_busy) return;
+    if (!m_sync_pending && (m_in_flight_n >= m_in_flight.size() || !m_dma.has_transfer())) return;
     const std::uint64_t now = sc_core::sc_time_stamp().value(), per = m_period.value();
     std::uint64_t t = now % per ? now + per - now % per : now;
     if (m_last_issue_ps != ~std::uint64_t(0) && t < m_last_issue_ps + per) t = m_last_issue_ps + per;
@@ -197,17 +211,22 @@ void AsipCore::dma_issue() {
         m_issue_ev.notify(sc_core::sc_time::from_value(t - now));
         return;
     }
-    const DmaTransfer x = m_dma.next_transfer();
-    m_dma.pop_transfer();
-    tlm::tlm_generic_payload* p =
-        m_pool.acquire(x.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, x.addr, x.bytes);
-    for (InFlight& f : m_in_flight)
-        if (!f.t) {
-            f.t = p;
-            f.slot = x.slot;
-            break;
-        }
-    ++m_in_flight_n;
+    tlm::tlm_generic_payload* p = nullptr;
+    if (m_sync_pending) {
+        p = m_sync_tx;
+        m_sync_pending = false;
+    } else {
+        const DmaTransfer x = m_dma.next_transfer();
+        m_dma.pop_transfer();
+        p = m_pool.acquire(x.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, x.addr, x.bytes);
+        for (InFlight& f : m_in_flight)
+            if (!f.t) {
+                f.t = p;
+                f.slot = x.slot;
+                break;
+            }
+        ++m_in_flight_n;
+    }
     m_req_busy = true;
     m_req_current = p;
     m_last_issue_ps = now;
@@ -258,6 +277,13 @@ void AsipCore::on_end_req() {
 void AsipCore::on_response(tlm::tlm_generic_payload& t) {
     if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
         SC_REPORT_ERROR("vp/asip/core", ("DMA transfer failed: " + t.get_response_string()).c_str());
+    if (&t == m_sync_tx) {
+        m_sync_tx = nullptr;
+        t.release();
+        m_sync_done_ev.notify(sc_core::SC_ZERO_TIME);
+        m_issue_ev.notify(sc_core::SC_ZERO_TIME);
+        return;
+    }
     unsigned slot = ~0u;
     for (InFlight& f : m_in_flight)
         if (f.t == &t) {

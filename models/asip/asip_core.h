@@ -3,7 +3,10 @@
 // the loop structure ... without actually performing any computations; the formation of
 // data-packets is carried out accurately"). Per layer it is started by the master core with a
 // sync packet, replays its slice runs with the mapper's loop nest (tiling::LoopNest) on the core
-// clock and answers with a sync packet when its last write-back is acknowledged.
+// clock and answers with a sync packet when its last write-back is complete (acknowledged, or
+// sent when writes are posted). Every packet leaves through the node's NetworkInterface: DMA
+// transfers and the done sync (a posted write of the layer index to the master's mailbox,
+// noc::AddressMap::mailbox_address) are TLM-2.0 AT transactions on `socket`.
 //
 // Timing (seed 001, Eqs. 9-18 as reconstructed in shared/specs/mesh_mapping.md):
 //   * Compute op: the vALU is busy comp_cycles + pfetch_cycles core cycles (Eq. 9 + Eq. 11);
@@ -32,7 +35,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
-#include "models/noc/noc_system.h"
+#include "models/noc/terminal.h"
 
 namespace vp::asip {
 
@@ -45,12 +48,12 @@ public:
     tlm_utils::simple_initiator_socket<AsipCore> socket;  // bind to the node's NetworkInterface
 
     SC_HAS_PROCESS(AsipCore);
-    // node: this core's mesh node; master_node: where the done sync goes. `work` lists the
-    // layers this core is active in, in layer order.
+    // master_node: where the done sync goes. `work` lists the layers this core is active in, in
+    // layer order.
     AsipCore(sc_core::sc_module_name name, const mapper::tiling::AsipParams& p,
-             const mapper::waving::PacketFormat& fmt, noc::NocSystem& noc, unsigned node, unsigned master_node,
-             std::vector<CoreLayerWork> work, unsigned n_layers, PayloadPool& pool, stats::Group& parent,
-             const std::string& stats_name, trace::Tracer* tracer);
+             const mapper::waving::PacketFormat& fmt, unsigned master_node, std::vector<CoreLayerWork> work,
+             unsigned n_layers, PayloadPool& pool, stats::Group& parent, const std::string& stats_name,
+             trace::Tracer* tracer);
 
     // Sync packets from the master (forwarded by the NI): start layer info.txn_id.
     void deliver(unsigned node, std::uint32_t id, const noc::PacketInfo& info, std::uint64_t c) override;
@@ -61,6 +64,7 @@ public:
     std::size_t layers_done() const { return m_next; }
     std::size_t layers_assigned() const { return m_work.size(); }
     std::size_t dma_in_flight() const { return m_in_flight_n; }
+    std::size_t syncs_in_flight() const { return m_sync_tx ? 1 : 0; }
     std::uint64_t macs() const { return m_macs.value(); }
 
 private:
@@ -72,6 +76,7 @@ private:
     void run();
     void replay(const CoreLayerWork& w, CoreLayerCounts& lc);
     void post_dma(const mapper::tiling::Op& op, CoreLayerCounts& lc);
+    void post_sync(std::uint32_t layer);
     void stall_until_loads(std::uint64_t seq, CoreLayerCounts& lc);
     void stall_until_waited(std::uint64_t seq, CoreLayerCounts& lc);
     void dma_issue();
@@ -84,8 +89,7 @@ private:
 
     mapper::tiling::AsipParams m_p;
     mapper::waving::PacketFormat m_fmt;
-    noc::NocSystem& m_noc;
-    unsigned m_node, m_master;
+    unsigned m_master;
     std::vector<CoreLayerWork> m_work;
     PayloadPool& m_pool;
     sc_core::sc_time m_period;
@@ -102,7 +106,9 @@ private:
     bool m_req_busy = false;            // BEGIN_REQ sent, END_REQ pending
     tlm::tlm_generic_payload* m_req_current = nullptr;
     std::uint64_t m_last_issue_ps = ~std::uint64_t(0);
-    sc_core::sc_event m_issue_ev, m_op_done_ev;
+    tlm::tlm_generic_payload* m_sync_tx = nullptr;  // done sync posted, not yet complete
+    bool m_sync_pending = false;                    // m_sync_tx waits for the request channel
+    sc_core::sc_event m_issue_ev, m_op_done_ev, m_sync_done_ev;
     tlm_utils::peq_with_cb_and_phase<AsipCore> m_peq;
     std::uint64_t m_loads_before_prev_compute = 0;
     std::uint64_t m_last_load_seq = 0;  // seq of the last load posted before the previous Compute

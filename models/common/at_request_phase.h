@@ -21,11 +21,14 @@ public:
     void request(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& t) {
         using namespace tlm;
         m_pending = true;
+        m_current = &t;
         tlm_phase ph = BEGIN_REQ;
         sc_core::sc_time d = sc_core::SC_ZERO_TIME;
         const tlm_sync_enum r = fw.nb_transport_fw(t, ph, d);
         if (r == TLM_UPDATED && ph == END_REQ) {
             m_pending = false;
+        } else if (r == TLM_UPDATED && ph == BEGIN_RESP) {
+            on_backward(fw, t, ph, "vp/at_request_phase");
         } else if (r == TLM_COMPLETED) {
             m_pending = false;
             m_done(t);
@@ -40,7 +43,9 @@ public:
         if (ph == END_REQ) {
             end_request();
         } else if (ph == BEGIN_RESP) {
-            if (m_pending) end_request();  // BEGIN_RESP implies END_REQ
+            // BEGIN_RESP implies END_REQ, but only for its own transaction: with several in
+            // flight, the response of an older one says nothing about the request phase.
+            if (m_pending && &t == m_current) end_request();
             tlm_phase p = END_RESP;
             sc_core::sc_time d = sc_core::SC_ZERO_TIME;
             fw.nb_transport_fw(t, p, d);
@@ -53,11 +58,13 @@ public:
 private:
     void end_request() {
         m_pending = false;
+        m_current = nullptr;
         m_end_req_ev.notify();
     }
     Completion m_done;
     sc_core::sc_event m_end_req_ev;
     bool m_pending = false;
+    const tlm::tlm_generic_payload* m_current = nullptr;  // the transaction in its request phase
 };
 
 }  // namespace vp

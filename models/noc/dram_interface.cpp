@@ -21,19 +21,33 @@ DramInterface::DramInterface(sc_core::sc_module_name name, NocSystem& noc, unsig
     dont_initialize();
 }
 
-bool DramInterface::can_accept(unsigned) { return m_pending.size() < m_max_outstanding; }
+// A request head is accepted while fewer than max_outstanding requests are in progress or
+// reserved (the reservation holds until its tail is drained: requests on other VCs may
+// arrive meanwhile).
+bool DramInterface::can_accept(unsigned, const PacketInfo&) {
+    if (m_pending.size() + m_reserved >= m_max_outstanding) return false;
+    ++m_reserved;
+    return true;
+}
 
 void DramInterface::deliver(unsigned, std::uint32_t, const PacketInfo& info, std::uint64_t) {
-    if (info.type != PacketType::kReadRequest && info.type != PacketType::kWriteRequest) {
+    if (m_reserved) --m_reserved;
+    const bool posted = info.type == PacketType::kPostedWrite;
+    if (info.type != PacketType::kReadRequest && info.type != PacketType::kWriteRequest && !posted) {
         SC_REPORT_ERROR("vp/noc/dram_interface", "the DRAM interface received a packet that is not a request");
         return;
     }
     auto* core = static_cast<tlm::tlm_generic_payload*>(info.user);
-    const bool write = info.type == PacketType::kWriteRequest;
+    const bool write = info.type == PacketType::kWriteRequest || posted;
     tlm::tlm_generic_payload* mem =
         m_pool.acquire(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, info.addr, info.payload_bytes);
     if (write && core && core->get_data_ptr()) std::memcpy(mem->get_data_ptr(), core->get_data_ptr(), info.payload_bytes);
-    m_pending.push_back(Pending{mem, core, info.src, info.txn_id});
+    if (posted) {  // the sending NI's copy of the data: ours now
+        if (core) core->release();
+        core = nullptr;
+        ++m_posted;
+    }
+    m_pending.push_back(Pending{mem, core, info.src, info.txn_id, false, posted});
     m_to_issue.push_back(mem);
     ++m_requests;
     if (!m_req_busy) m_issue_ev.notify(sc_core::SC_ZERO_TIME);
@@ -93,24 +107,30 @@ void DramInterface::peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph
     }
 }
 
-// Sends the response packet and END_RESP; false while the injection queue is full.
+// Sends the response packet (none for a posted write) and END_RESP; false while the injection
+// queue is full.
 bool DramInterface::respond(tlm::tlm_generic_payload& t) {
-    if (m_noc.queued_packets(m_node) >= m_noc.network().params().inject_depth) return false;
     Pending* p = find(&t);
     if (!p) {
         SC_REPORT_ERROR("vp/noc/dram_interface", "BEGIN_RESP for a transaction that is not outstanding");
         return true;
     }
+    if (!p->posted && m_noc.queued_packets(m_node) >= m_noc.network().params().inject_depth) return false;
     const bool read = t.is_read();
     const unsigned len = t.get_data_length();
     if (p->core) {
         if (read && p->core->get_data_ptr()) std::memcpy(p->core->get_data_ptr(), t.get_data_ptr(), len);
         p->core->set_response_status(t.get_response_status());
     }
+    if (p->posted && !t.is_response_ok())
+        SC_REPORT_ERROR("vp/noc/dram_interface", ("posted write failed: " + t.get_response_string()).c_str());
     (read ? m_bytes_read : m_bytes_written) += len;
     const bool completed = p->completed;
-    m_noc.send(m_node, p->src, read ? PacketType::kReadResponse : PacketType::kWriteAck, len, p->txn, t.get_address(),
-               p->core);
+    if (!p->posted) {
+        m_noc.send(m_node, p->src, read ? PacketType::kReadResponse : PacketType::kWriteAck, len, p->txn,
+                   t.get_address(), p->core);
+        ++m_responses;
+    }
     *p = m_pending.back();
     m_pending.pop_back();
     if (!completed) {  // a transaction completed on the forward path gets no END_RESP
@@ -122,9 +142,12 @@ bool DramInterface::respond(tlm::tlm_generic_payload& t) {
     return true;
 }
 
+// Polls every NoC cycle while a response waits for injection-queue space (only responses that
+// send a packet wait: the queue is checked before the outstanding-request lookup).
 void DramInterface::retry_response() {
     if (!m_resp_blocked) return;
-    if (respond(*m_resp_blocked)) m_resp_blocked = nullptr;
+    if (m_noc.queued_packets(m_node) < m_noc.network().params().inject_depth && respond(*m_resp_blocked))
+        m_resp_blocked = nullptr;
     else next_trigger(m_noc.period());
 }
 

@@ -3,9 +3,10 @@
 // issued as TLM-2.0 AT transactions (4-phase, payloads from vp::PayloadPool) on
 // `socket` (bind it to vp::dram::DramController::socket or any AT target); each
 // BEGIN_RESP becomes a response packet (read response with data, or write ack) back to
-// the requesting node. One BEGIN_REQ outstanding at a time (the target's END_REQ is its
+// the requesting node, except for posted writes (PacketType::kPostedWrite), which get no
+// answer. One BEGIN_REQ outstanding at a time (the target's END_REQ is its
 // backpressure); END_RESP is delayed while the node's injection queue is full; request
-// packets wait in the ejection queue while max_outstanding requests are in progress.
+// packets wait in their ejection queues while max_outstanding requests are in progress.
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -31,11 +32,13 @@ public:
                   unsigned max_outstanding = kDefaultMaxOutstanding);
 
     std::uint64_t requests() const { return m_requests; }
+    std::uint64_t posted_writes() const { return m_posted; }
+    std::uint64_t responses_sent() const { return m_responses; }
     std::uint64_t bytes_read() const { return m_bytes_read; }
     std::uint64_t bytes_written() const { return m_bytes_written; }
     std::size_t outstanding() const { return m_pending.size(); }
 
-    bool can_accept(unsigned node) override;
+    bool can_accept(unsigned node, const PacketInfo& info) override;
     void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
 
 private:
@@ -45,6 +48,7 @@ private:
         unsigned src = 0;
         std::uint32_t txn = 0;
         bool completed = false;  // the target returned TLM_COMPLETED to BEGIN_REQ
+        bool posted = false;     // a posted write: no response packet
     };
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
@@ -63,7 +67,8 @@ private:
     tlm::tlm_generic_payload* m_req_current = nullptr;
     tlm::tlm_generic_payload* m_resp_blocked = nullptr;
     sc_core::sc_event m_issue_ev, m_retry_ev;
-    std::uint64_t m_requests = 0, m_bytes_read = 0, m_bytes_written = 0;
+    unsigned m_reserved = 0;  // request packets accepted at the ejection port, tail not yet drained
+    std::uint64_t m_requests = 0, m_posted = 0, m_responses = 0, m_bytes_read = 0, m_bytes_written = 0;
 };
 
 }  // namespace vp::noc

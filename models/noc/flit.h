@@ -11,13 +11,43 @@ enum class PacketType : std::uint8_t {
     kWriteRequest = 1,  // header + write data
     kReadResponse = 2,  // header + read data
     kWriteAck = 3,      // header only
-    kSync = 4,          // header only (master-core synchronisation)
-    kSynthetic = 5      // synthetic-traffic packet (size given in flits)
+    kSync = 4,          // header only (master-core synchronisation, a posted mailbox write)
+    kSynthetic = 5,     // synthetic-traffic packet (size given in flits)
+    kPostedWrite = 6    // header + write data, answered by no ack (mesh.packet.write_ack: false)
 };
+constexpr unsigned kNumPacketTypes = 7;
+
+inline const char* packet_type_name(PacketType t) {
+    static const char* const names[kNumPacketTypes] = {"read_request", "write_request", "read_response", "write_ack",
+                                                       "sync",         "synthetic",     "posted_write"};
+    const unsigned i = unsigned(t);
+    return i < kNumPacketTypes ? names[i] : "?";
+}
 
 // Whether a packet of this type carries its payload_bytes as data flits.
 inline bool carries_data(PacketType t) {
-    return t == PacketType::kWriteRequest || t == PacketType::kReadResponse || t == PacketType::kSynthetic;
+    return t == PacketType::kWriteRequest || t == PacketType::kReadResponse || t == PacketType::kSynthetic ||
+           t == PacketType::kPostedWrite;
+}
+
+// Message classes (virtual networks, as BookSim2's request/reply classes and Garnet's vnets):
+// requests (and syncs, which their receiver always consumes) and responses travel on disjoint
+// VC sets when NocParams::message_classes is "separate", so that a request waiting for the
+// DRAM interface can never block the response that would free it (protocol deadlock).
+// Synthetic packets have no request/response role and may use every VC.
+enum class MessageClass : std::uint8_t { kRequest = 0, kResponse = 1, kAny = 2 };
+
+inline MessageClass message_class(PacketType t) {
+    switch (t) {
+    case PacketType::kReadRequest:
+    case PacketType::kWriteRequest:
+    case PacketType::kPostedWrite:
+    case PacketType::kSync: return MessageClass::kRequest;
+    case PacketType::kReadResponse:
+    case PacketType::kWriteAck: return MessageClass::kResponse;
+    case PacketType::kSynthetic: break;
+    }
+    return MessageClass::kAny;
 }
 
 // F(p), the number of flits of a packet (the term the waving cost (23) of seed 001 sums):

@@ -38,6 +38,7 @@ public:
         if (m_q.empty()) *m_mask &= ~m_bit;
     }
     std::uint32_t size() const { return m_q.size(); }
+    const T& at(std::uint32_t i) const { return m_q.at(i); }  // i-th oldest item (inspection)
 
 private:
     RingBuffer<T> m_q;

@@ -69,7 +69,8 @@ Network::Network(const NocParams& p) : m_p(p) {
 }
 
 std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
-                            std::uint32_t txn_id, std::uint64_t addr, void* user, std::uint32_t num_flits) {
+                            std::uint32_t txn_id, std::uint64_t addr, void* user, std::uint32_t num_flits,
+                            void* sender) {
     const unsigned n = num_nodes();
     if (src >= n || dst >= n)
         throw vp::SimulationError("noc: packet from node " + std::to_string(src) + " to node " + std::to_string(dst) +
@@ -83,6 +84,8 @@ std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::ui
     pk.inject_cycle = 0;
     pk.addr = addr;
     pk.user = user;
+    pk.sender = sender;
+    pk.notify_sent = sender != nullptr;
     pk.txn_id = txn_id;
     pk.payload_bytes = payload_bytes;
     pk.num_flits = num_flits;
@@ -92,6 +95,8 @@ std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::ui
     pk.measured = m_measuring;
     ++m_tot.packets_created;
     m_tot.flits_created += num_flits;
+    ++m_tot.packets_by_type[unsigned(type)];
+    m_tot.flits_by_type[unsigned(type)] += num_flits;
     if (m_measuring) {
         ++m_tot.measured_created;
         m_tot.measured_flits_created += num_flits;
@@ -165,6 +170,18 @@ void Network::skip_idle(std::uint64_t n) {
     if (!idle()) throw vp::SimulationError("noc: skip_idle called while the network is busy");
     m_cycle += n;
     m_last_progress = m_cycle;
+}
+
+Network::Census Network::census() const {
+    Census k;
+    for (const auto& t : m_terms) {
+        k.flits_at_sources += t.flits_at_source(m_packets);
+        k.flits_in_ejection += t.flits_in_ejection();
+    }
+    for (const auto& r : m_routers) k.flits_in_routers += r.count_buffered();
+    for (const auto& l : m_flit_links) k.flits_on_links += l.size();
+    for (const auto& l : m_credit_links) k.credits_on_links += l.size();
+    return k;
 }
 
 std::string Network::blocked_report() const {

@@ -44,6 +44,7 @@ public:
 
 struct NetworkTotals {
     std::uint64_t packets_created = 0, flits_created = 0;
+    std::uint64_t packets_by_type[kNumPacketTypes] = {}, flits_by_type[kNumPacketTypes] = {};  // created
     TerminalCounters term;  // injected / ejected, summed over terminals
     std::uint64_t measured_created = 0, measured_flits_created = 0, measured_delivered = 0;
 };
@@ -59,10 +60,11 @@ public:
     std::uint64_t cycle() const { return m_cycle; }
 
     // Creates a packet at node src in the current cycle and queues it at the source NI.
-    // num_flits == 0 means F(p) from payload_bytes (flit.h); returns the packet id.
+    // num_flits == 0 means F(p) from payload_bytes (flit.h); returns the packet id. With a sender
+    // token the sink's sent() is called when the tail has left the source NI.
     std::uint32_t send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
                        std::uint32_t txn_id = 0, std::uint64_t addr = 0, void* user = nullptr,
-                       std::uint32_t num_flits = 0);
+                       std::uint32_t num_flits = 0, void* sender = nullptr);
     std::size_t queued_packets(unsigned node) const { return m_terms[node].queued_packets(); }
 
     void set_sink(PacketSink* s) { m_sink = s; }
@@ -85,15 +87,32 @@ public:
     const LatencyStats& packet_latency() const { return m_packet_lat; }
     const LatencyStats& network_latency() const { return m_network_lat; }
     std::uint64_t router_steps() const { return m_router_steps; }  // routers actually stepped
+    // Every flit link (router outputs and injection links), for inspection by tests.
+    std::size_t num_flit_links() const { return m_flit_links.size(); }
+    const FlitLink& flit_link(std::size_t i) const { return m_flit_links[i]; }
 
     // Human-readable list of blocked routers and packets (also used by the watchdog).
     std::string blocked_report() const;
 
+    // Where every flit is now, counted from the buffers themselves (not from the totals), for
+    // the conservation invariants: flits created = at sources + injected, injected = ejected +
+    // in routers + on links + in ejection queues, and per router flits in - flits out = buffered.
+    struct Census {
+        std::uint64_t flits_at_sources = 0, flits_in_routers = 0, flits_on_links = 0, flits_in_ejection = 0;
+        std::uint64_t credits_on_links = 0;
+    };
+    Census census() const;
+
 private:
     struct Delivery : PacketSink {
         Network* net = nullptr;
-        bool can_accept(unsigned node) override { return !net->m_sink || net->m_sink->can_accept(node); }
+        bool can_accept(unsigned node, const PacketInfo& info) override {
+            return !net->m_sink || net->m_sink->can_accept(node, info);
+        }
         void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
+        void sent(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override {
+            if (net->m_sink) net->m_sink->sent(node, id, info, c);
+        }
     };
 
     const NocParams m_p;

@@ -28,8 +28,30 @@ void NocParams::validate(const std::string& p) const {
     require(arbitration == "round_robin", p, "arbitration", "unknown arbitration '" + arbitration + "'; known: round_robin");
     require(stepping == "active" || stepping == "all", p, "stepping",
             "unknown stepping '" + stepping + "'; known: active, all");
+    require(message_classes == "separate" || message_classes == "shared", p, "message_classes",
+            "unknown message_classes '" + message_classes + "'; known: separate, shared");
+    if (separate_classes())
+        require(request_vcs < num_vcs, p, "request_vcs",
+                "expected 0 (half of the VCs) or an integer in [1, num_vcs - 1] = [1, " + std::to_string(num_vcs - 1) +
+                    "] (the other VCs carry responses)");
+    else
+        require(request_vcs == 0, p, "request_vcs", "only meaningful with message_classes: separate (expected 0)");
     if (!find_routing(routing))
         throw vp::InputError(p + ".routing: unknown routing '" + routing + "'; known: " + known_routings());
+}
+
+void NocParams::validate_message_classes(const std::string& p) const {
+    require(!separate_classes() || num_vcs >= 2, p, "num_vcs",
+            "message_classes 'separate' puts requests and responses on disjoint virtual channels and needs "
+            "num_vcs >= 2 (found " + std::to_string(num_vcs) + "); raise num_vcs or set message_classes: shared");
+}
+
+std::uint32_t NocParams::class_vc_mask(MessageClass c) const {
+    const std::uint32_t all = (std::uint32_t(1) << num_vcs) - 1;
+    if (!separate_classes() || num_vcs < 2 || c == MessageClass::kAny) return all;
+    const std::uint32_t req = request_vcs ? request_vcs : (num_vcs + 1) / 2;
+    const std::uint32_t req_mask = (std::uint32_t(1) << req) - 1;
+    return c == MessageClass::kRequest ? req_mask : all & ~req_mask;
 }
 
 }  // namespace vp::noc

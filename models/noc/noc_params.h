@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/noc/flit.h"
+
 namespace vp::noc {
 
 struct NocParams {
@@ -15,7 +17,7 @@ struct NocParams {
     static constexpr std::uint32_t kDefaultWidth = 4;            // routers in x
     static constexpr std::uint32_t kDefaultHeight = 4;           // routers in y
     static constexpr std::uint32_t kDefaultBufferDepth = 4;      // flits per input VC (ASSUMPTION, BookSim2 default 8)
-    static constexpr std::uint32_t kDefaultNumVcs = 1;           // virtual channels per port (issue text)
+    static constexpr std::uint32_t kDefaultNumVcs = 2;           // virtual channels per port (ASSUMPTION: one per message class)
     static constexpr std::uint32_t kDefaultFlitWidthBits = 64;   // bits per flit (ASSUMPTION)
     static constexpr std::uint32_t kDefaultHeaderFlits = 1;      // header flits per packet (ASSUMPTION)
     static constexpr std::uint32_t kDefaultRouterStages = 4;     // RC, VA, SA, ST (BookSim2 IQ router default delays 1,1,1,1)
@@ -39,13 +41,27 @@ struct NocParams {
     std::string routing = "xy";              // name in the routing registry (routing.h)
     std::string arbitration = "round_robin"; // only round-robin switch/VC allocation is implemented
     std::string stepping = "active";         // "active": skip idle routers; "all": step every router
+    // "separate": requests (and syncs) on VCs [0, request_vcs), responses on [request_vcs, num_vcs):
+    // no protocol deadlock whatever the routing or the DRAM interface's place (needs num_vcs >= 2).
+    // "shared": every packet may use every VC (protocol deadlock possible with adaptive routing or
+    // a DRAM interface that is not in a corner). Synthetic traffic has no classes and uses every VC.
+    std::string message_classes = "separate";
+    std::uint32_t request_vcs = 0;           // VCs of the request class; 0: ceil(num_vcs / 2)
     std::uint64_t watchdog_cycles = kDefaultWatchdogCycles;  // 0 disables the watchdog
 
     std::uint32_t num_nodes() const { return width * height; }
     std::uint32_t flit_bytes() const { return flit_width_bits / 8; }
 
+    bool separate_classes() const { return message_classes == "separate"; }
+    // VCs a packet of class c may use (bit v = VC v). Every VC when the classes are shared, for
+    // synthetic traffic, or with a single VC.
+    std::uint32_t class_vc_mask(MessageClass c) const;
+
     // Throws vp::InputError("<prefix>.<field>: <expected>") on bad values.
     void validate(const std::string& key_prefix) const;
+    // For request/response traffic (network interfaces, DRAM interfaces): "separate" classes need
+    // a VC for each class. Throws vp::InputError naming <prefix>.num_vcs.
+    void validate_message_classes(const std::string& key_prefix) const;
 };
 
 }  // namespace vp::noc

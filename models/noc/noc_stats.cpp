@@ -49,7 +49,12 @@ NocStats::NocStats(vp::stats::Group& g, const Network& net, double bw, std::size
       m_nl_p99(g, "network_latency_p99", "99th percentile network latency", "cycles"),
       m_nl_max(g, "network_latency_max", "maximum network latency", "cycles"),
       m_pl_hist(g, "packet_latency_hist", "packet latency distribution", "cycles", bw, nb),
-      m_nl_hist(g, "network_latency_hist", "network latency distribution", "cycles", bw, nb) {
+      m_nl_hist(g, "network_latency_hist", "network latency distribution", "cycles", bw, nb),
+      m_types(g, "packet_types") {
+    for (unsigned t = 0; t < kNumPacketTypes; ++t)
+        m_type_packets.emplace_back(m_types, packet_type_name(PacketType(t)),
+                                    std::string("packets of type ") + packet_type_name(PacketType(t)) + " created",
+                                    "packets");
     const NocParams& p = net.params();
     for (unsigned i = 0; i < p.num_nodes(); ++i)
         m_routers.emplace_back(g, "router[" + std::to_string(i % p.width) + "][" + std::to_string(i / p.width) + "]",
@@ -69,6 +74,7 @@ void NocStats::update() {
     m_flits_ejected.set(t.term.flits_ejected);
     m_measured_packets.set(t.measured_created);
     m_measured_delivered.set(t.measured_delivered);
+    for (unsigned k = 0; k < kNumPacketTypes; ++k) m_type_packets[k].set(t.packets_by_type[k]);
     m_offered.set(cycles > 0 ? double(t.flits_created) / nodes / cycles : 0.0);
     m_accepted.set(cycles > 0 ? double(t.term.flits_ejected) / nodes / cycles : 0.0);
     const LatencyStats& pl = m_net.packet_latency();

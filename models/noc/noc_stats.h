@@ -35,6 +35,8 @@ private:
     vp::stats::Scalar m_offered, m_accepted;
     vp::stats::Scalar m_pl_avg, m_pl_p50, m_pl_p99, m_pl_max, m_nl_avg, m_nl_p50, m_nl_p99, m_nl_max;
     vp::stats::Histogram m_pl_hist, m_nl_hist;
+    vp::stats::Group m_types;                    // <parent>.packet_types.<type>
+    std::deque<vp::stats::Counter> m_type_packets;
     std::deque<RouterStats> m_routers;
 };
 

@@ -8,6 +8,7 @@ NocSystem::NocSystem(sc_core::sc_module_name name, const NocParams& p, const sc_
     : sc_core::sc_module(name), m_net(std::make_unique<Network>(p)), m_period(period),
       m_endpoints(p.num_nodes(), nullptr) {
     if (period <= sc_core::SC_ZERO_TIME) throw vp::InputError("noc: clock period must be positive");
+    p.validate_message_classes("noc");
     m_net->set_sink(this);
     m_net->set_measuring(true);  // every packet of a platform run enters the latency statistics
     SC_METHOD(tick);
@@ -33,9 +34,9 @@ void NocSystem::sync_to_now() {
 }
 
 std::uint32_t NocSystem::send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
-                              std::uint32_t txn_id, std::uint64_t addr, void* user) {
+                              std::uint32_t txn_id, std::uint64_t addr, void* user, void* sender) {
     sync_to_now();
-    const std::uint32_t id = m_net->send(src, dst, type, payload_bytes, txn_id, addr, user);
+    const std::uint32_t id = m_net->send(src, dst, type, payload_bytes, txn_id, addr, user, 0, sender);
     if (m_sleeping) m_wakeup.notify(sc_core::SC_ZERO_TIME);
     return id;
 }
@@ -72,7 +73,13 @@ void NocSystem::tick() {
     }
 }
 
-bool NocSystem::can_accept(unsigned node) { return !m_endpoints[node] || m_endpoints[node]->can_accept(node); }
+bool NocSystem::can_accept(unsigned node, const PacketInfo& info) {
+    return !m_endpoints[node] || m_endpoints[node]->can_accept(node, info);
+}
+
+void NocSystem::sent(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
+    if (PacketSink* e = m_endpoints[node]) e->sent(node, id, info, c);
+}
 
 void NocSystem::deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
     PacketSink* e = m_endpoints[node];

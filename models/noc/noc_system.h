@@ -22,7 +22,8 @@ namespace vp::noc {
 class NocSystem : public sc_core::sc_module, private PacketSink {
 public:
     SC_HAS_PROCESS(NocSystem);
-    // period: NoC clock period (the `noc` clock domain).
+    // period: NoC clock period (the `noc` clock domain). p must be validated; its message classes
+    // are checked here (request/response traffic): InputError "noc.num_vcs" if they cannot be separated.
     NocSystem(sc_core::sc_module_name name, const NocParams& p, const sc_core::sc_time& period);
 
     Network& network() { return *m_net; }
@@ -31,8 +32,9 @@ public:
 
     void attach(unsigned node, PacketSink* endpoint);
     // Creates a packet now (in the NoC cycle of the next clock edge at or after the current time).
+    // With a sender token, the source endpoint's sent() is called when the tail has left its NI.
     std::uint32_t send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes, std::uint32_t txn_id,
-                       std::uint64_t addr, void* user);
+                       std::uint64_t addr, void* user, void* sender = nullptr);
     std::size_t queued_packets(unsigned node) const { return m_net->queued_packets(node); }
 
     // Throws vp::SimulationError if the watchdog (or an endpoint) failed during the run.
@@ -44,8 +46,9 @@ public:
 private:
     void tick();
     void sync_to_now();
-    bool can_accept(unsigned node) override;
+    bool can_accept(unsigned node, const PacketInfo& info) override;
     void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
+    void sent(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
 
     std::unique_ptr<Network> m_net;
     sc_core::sc_time m_period;

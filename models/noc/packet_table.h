@@ -15,13 +15,15 @@ struct PacketInfo {
     std::uint64_t create_cycle = 0;  // cycle the packet entered the source queue
     std::uint64_t inject_cycle = 0;  // cycle its head left the source NI
     std::uint64_t addr = 0;          // target address (requests), for the DRAM node
-    void* user = nullptr;            // owner's pointer (e.g. the TLM payload of a request)
+    void* user = nullptr;            // for the receiver (e.g. the TLM payload of a request)
+    void* sender = nullptr;          // for the sender (e.g. the transaction a posted packet completes)
     std::uint32_t txn_id = 0;
     std::uint32_t payload_bytes = 0;
     std::uint32_t num_flits = 1;
     std::uint16_t src = 0, dst = 0;
     PacketType type = PacketType::kSynthetic;
     bool measured = false;           // created inside the measurement window
+    bool notify_sent = false;        // tell the source endpoint when the tail has left its NI (PacketSink::sent)
 };
 
 class PacketTable {

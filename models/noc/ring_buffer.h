@@ -53,6 +53,7 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     T& front() { return m_data[m_head]; }
+    const T& at(std::size_t i) const { return m_data[(m_head + i) % m_data.size()]; }
     void push(const T& v) {
         if (m_size == m_data.size()) grow();
         m_data[(m_head + m_size) % m_data.size()] = v;

@@ -25,6 +25,12 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     m_ovc_busy.assign(n, 0);
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
+    m_separate = p.separate_classes() && m_vcs > 1;
+    for (unsigned t = 0; t < kNumPacketTypes; ++t)
+        m_type_class[t] = std::uint8_t(m_separate ? message_class(PacketType(t)) : MessageClass::kAny);
+    const std::uint32_t req_vcs = p.class_vc_mask(MessageClass::kRequest);
+    for (unsigned v = 0; v < m_vcs; ++v)
+        m_vc_class[v] = std::uint8_t((req_vcs >> v) & 1 ? MessageClass::kRequest : MessageClass::kResponse);
 }
 
 void Router::connect_input(unsigned port, FlitLink* in, CreditLink* credit_out) {
@@ -90,6 +96,7 @@ void Router::absorb(std::uint64_t c) {
         const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
                            int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
         iv.route_mask = m_routing(q);
+        iv.cls = m_type_class[unsigned(f.type)];
         iv.state = VcState::kWaitVa;
         iv.t_va = c + m_va_lead;
         ++m_waiting_va;
@@ -97,32 +104,50 @@ void Router::absorb(std::uint64_t c) {
 }
 
 // VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).
-// Request: a waiting input VC asks for every free output VC of every admissible port.
-// Grant: each free output VC grants one requester, round-robin from its pointer.
+// Request: a waiting input VC asks for every free output VC of its message class on every
+// admissible port. Grant: each free output VC grants one requester, round-robin from its pointer.
 // Accept: each input VC accepts one grant: the output VC with the most credits (adaptive
 // selection), ties broken round-robin from its own pointer. Pointers move only on accept.
 void Router::allocate_vcs(std::uint64_t c) {
+    if (m_separate) allocate_vcs_impl<true>(c);
+    else allocate_vcs_impl<false>(c);
+}
+
+template <bool kSeparate>
+void Router::allocate_vcs_impl(std::uint64_t c) {
     const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
-    // Requesters per output port (bit i = input VC i asks for any free VC of that port).
-    std::uint64_t eligible = 0, by_port[kNumPorts] = {};
+    // Requesters per output port (bit i = input VC i asks for any free VC of that port) and, with
+    // separate classes, per message class.
+    std::uint64_t eligible = 0, by_port[kNumPorts] = {}, by_class[3] = {};
     for (unsigned i = 0; i < n; ++i) {
         const InputVc& iv = m_ivc[i];
         if (iv.state != VcState::kWaitVa || iv.t_va > c) continue;
-        eligible |= std::uint64_t(1) << i;
+        const std::uint64_t b = std::uint64_t(1) << i;
+        eligible |= b;
+        if (kSeparate) by_class[iv.cls] |= b;
         for (unsigned o = 0; o < kNumPorts; ++o)
-            if (iv.route_mask & port_bit(o)) by_port[o] |= std::uint64_t(1) << i;
+            if (iv.route_mask & port_bit(o)) by_port[o] |= b;
     }
     if (!eligible) return;
+    // Output VC v grants requesters of its class or of class kAny (synthetic packets).
+    std::uint64_t vc_ok[16];
+    if (kSeparate)
+        for (unsigned v = 0; v < m_vcs; ++v)
+            vc_ok[v] = by_class[m_vc_class[v]] | by_class[unsigned(MessageClass::kAny)];
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
-    for (unsigned ov = 0; ov < n; ++ov) {
-        if (m_ovc_busy[ov]) continue;
-        const std::uint64_t req = by_port[ov / m_vcs];
-        if (!req) continue;
-        const unsigned i = pick_round_robin(req, m_va_rr[ov]);
-        if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
-        granted_inputs |= std::uint64_t(1) << i;
-        grants[i] |= std::uint64_t(1) << ov;
+    for (unsigned o = 0; o < kNumPorts; ++o) {
+        const std::uint64_t bp = by_port[o];
+        if (!bp) continue;
+        for (unsigned v = 0, ov = o * m_vcs; v < m_vcs; ++v, ++ov) {
+            if (m_ovc_busy[ov]) continue;
+            const std::uint64_t req = kSeparate ? bp & vc_ok[v] : bp;
+            if (!req) continue;
+            const unsigned i = pick_round_robin(req, m_va_rr[ov]);
+            if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
+            granted_inputs |= std::uint64_t(1) << i;
+            grants[i] |= std::uint64_t(1) << ov;
+        }
     }
     while (granted_inputs) {
         const unsigned i = unsigned(__builtin_ctzll(granted_inputs));
@@ -219,6 +244,12 @@ unsigned Router::allocate_switch(std::uint64_t c) {
         }
     }
     return moved;
+}
+
+std::uint32_t Router::count_buffered() const {
+    std::uint32_t n = 0;
+    for (const auto& iv : m_ivc) n += iv.buf.size();
+    return n;
 }
 
 void Router::describe_blocked(std::string& out) const {

@@ -20,6 +20,8 @@
 // (BookSim2: credit channel latency 1 + 1 + credit_delay 0 = 2; BookSim2's ejection port has
 // vc_buf_size credits, i.e. eject_depth = buffer_depth). VC and switch allocation are one
 // iteration of iSLIP (round-robin grant and accept pointers), BookSim2's default allocator.
+// With separate message classes (NocParams::message_classes) a packet is only allocated output
+// VCs of its class (flit.h), so requests and responses never share a VC buffer.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,6 +65,8 @@ public:
 
     bool has_work() const { return m_incoming != 0 || m_buffered != 0; }
     std::uint32_t buffered() const { return m_buffered; }
+    // Flits in the input VC buffers, counted buffer by buffer (for the conservation invariants).
+    std::uint32_t count_buffered() const;
 
     // Simulates cycle c; returns the number of flits that left input buffers.
     unsigned step(std::uint64_t c);
@@ -81,18 +85,24 @@ private:
         std::uint8_t route_mask = 0;
         std::uint8_t out_port = 0;
         std::uint8_t out_vc = 0;
+        std::uint8_t cls = 0;    // MessageClass of the packet at the front (set in RC)
         std::uint64_t t_va = 0;  // first cycle VA may be requested
         std::uint64_t t_sa = 0;  // first cycle SA may be requested (head)
     };
 
     void absorb(std::uint64_t c);
     void allocate_vcs(std::uint64_t c);
+    template <bool kSeparate>
+    void allocate_vcs_impl(std::uint64_t c);
     unsigned allocate_switch(std::uint64_t c);
 
     const NocParams& m_p;
     unsigned m_id, m_x, m_y, m_vcs;
     RoutingFn m_routing;
     std::uint32_t m_va_lead, m_sa_lead, m_st_extra;  // pipeline offsets derived from router_stages
+    std::uint8_t m_type_class[kNumPacketTypes] = {};  // PacketType -> MessageClass (kAny when shared)
+    std::uint8_t m_vc_class[16] = {};                // output VC -> MessageClass it carries
+    bool m_separate = false;                         // classes on disjoint VCs (else every VC for all)
 
     FlitLink* m_in[kNumPorts] = {};
     CreditLink* m_credit_out[kNumPorts] = {};

@@ -1,11 +1,15 @@
 #pragma once
 // The network side of one node's interface: a source queue of packets that are cut
 // into flits and injected into the local input port of the node's router (one flit per
-// cycle, credit-based), and an ejection queue that receives flits from the router's
-// local output port, reassembles packets and hands them to the PacketSink.
+// cycle, credit-based, on a VC of the packet's message class), and one ejection queue per
+// VC that receives flits from the router's local output port, reassembles packets and hands
+// them to the PacketSink. Ejection is per VC (as BookSim2's and Garnet's NIs keep one
+// reassembly buffer per VC): a head refused by the sink blocks its own VC only, and flits of
+// other VCs (other packets, other message classes) are drained past it.
 // Injection link and ejection link both have link_latency cycles.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/noc/link.h"
 #include "models/noc/noc_params.h"
@@ -17,10 +21,15 @@ namespace vp::noc {
 class PacketSink {
 public:
     virtual ~PacketSink() = default;
-    // May the head flit of a new packet be drained at node? (backpressure of the NI).
-    virtual bool can_accept(unsigned /*node*/) { return true; }
+    // May the head flit of this packet be drained at node? (backpressure of the NI). Returning
+    // true commits the sink to take the whole packet (reserve room for it): deliver() follows
+    // when its tail has been drained.
+    virtual bool can_accept(unsigned /*node*/, const PacketInfo& /*info*/) { return true; }
     // The tail of packet id was drained at node in cycle c. The table slot is released after the call.
     virtual void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) = 0;
+    // The tail of packet id left the source NI at node in cycle c (only for packets created with
+    // PacketInfo::notify_sent; a posted write or sync is complete for its sender then).
+    virtual void sent(unsigned /*node*/, std::uint32_t /*id*/, const PacketInfo& /*info*/, std::uint64_t /*c*/) {}
 };
 
 struct TerminalCounters {
@@ -40,26 +49,47 @@ public:
 
     void enqueue(std::uint32_t packet_id) { m_queue.push(packet_id); }
     std::size_t queued_packets() const { return m_queue.size() + (m_sending ? 1 : 0); }
-    bool has_work() const { return m_incoming != 0 || m_sending || !m_queue.empty() || !m_eject.empty(); }
+    bool has_work() const { return m_incoming != 0 || m_sending || !m_queue.empty() || m_eject_nonempty != 0; }
 
     // Simulates cycle c; returns flits moved (injected + drained).
     unsigned step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr);
 
+    // Census for the conservation invariants: flits not yet injected (queued packets and the rest
+    // of the packet being sent) and flits waiting in the ejection queues.
+    std::uint64_t flits_at_source(const PacketTable& table) const;
+    std::uint64_t flits_in_ejection() const;
+
     void describe(std::string& out) const;
 
 private:
-    const NocParams& m_p;
-    unsigned m_node, m_vcs;
+    unsigned next_acceptable(std::uint32_t from_rr, PacketTable& table, PacketSink* sink);
+
+    // One ejection slot: what the drain needs of a flit.
+    struct EjectSlot {
+        std::uint32_t packet;
+        std::uint8_t kind;
+    };
+    // Hot state first: has_work() and a step with nothing to drain touch the first cache line.
+    std::uint32_t m_incoming = 0;
+    std::uint32_t m_eject_nonempty = 0;          // bit v: ejection queue v holds flits
+    bool m_sending = false;
+    bool m_one_class = true;                     // every packet type may use every VC
+    GrowingRing<std::uint32_t> m_queue;
     FlitLink* m_inject = nullptr;
     CreditLink* m_inject_credit = nullptr;  // credits of the router's local input buffers
     FlitLink* m_eject_in = nullptr;
-    CreditLink* m_eject_credit = nullptr;   // slots of this ejection queue back to the router
-    GrowingRing<std::uint32_t> m_queue;
-    RingBuffer<TimedFlit> m_eject;
-    std::int32_t m_credits[16] = {};
-    bool m_sending = false;
+    CreditLink* m_eject_credit = nullptr;   // slots of the ejection queues back to the router
+    const NocParams& m_p;
+    unsigned m_node, m_vcs;
     std::uint32_t m_cur = 0, m_next_seq = 0, m_cur_vc = 0, m_vc_rr = 0;
-    std::uint32_t m_incoming = 0;
+    std::uint32_t m_eject_open = 0;              // bit v: the sink accepted the head on VC v, tail pending
+    std::uint32_t m_eject_rr = 0;                // round-robin pointer of the drain over VCs (<= num_vcs)
+    // Ejection queues, one ring of m_eject_cap (power of 2 >= eject_depth) slots per VC in one array.
+    std::vector<EjectSlot> m_eject;
+    std::uint32_t m_eject_cap = 0, m_eject_shift = 0;
+    std::int32_t m_credits[16] = {};
+    std::uint32_t m_eject_head[16] = {}, m_eject_size[16] = {};
+    std::uint32_t m_type_vcs[kNumPacketTypes] = {};  // injection VCs of each packet type (message class)
 };
 
 }  // namespace vp::noc

@@ -39,6 +39,7 @@ void VtaDma::issue(bool read, std::uint64_t addr, unsigned bytes, std::uint32_t 
     ++m_outstanding;
     ++m_txns;
     m_req_busy = true;
+    m_req_current = t;
     tlm_phase ph = BEGIN_REQ;
     sc_time d = SC_ZERO_TIME;
     const tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
@@ -60,7 +61,11 @@ void VtaDma::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         m_req_busy = false;
         m_changed.notify(SC_ZERO_TIME);
     } else if (ph == BEGIN_RESP) {
-        if (m_req_busy) m_req_busy = false;  // BEGIN_RESP implies END_REQ
+        // BEGIN_RESP implies END_REQ for its own transaction only (others may be in flight).
+        if (m_req_busy && &t == m_req_current) {
+            m_req_busy = false;
+            m_changed.notify(SC_ZERO_TIME);
+        }
         // Hold END_RESP for the data beats on the bus.
         const unsigned beats = (t.get_data_length() + m_bus_bytes - 1) / m_bus_bytes;
         m_peq.notify(t, END_RESP, sc_time::from_value(m_clock.value() * beats));  // integer ps: no double ctor per beat

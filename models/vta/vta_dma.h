@@ -57,6 +57,7 @@ private:
     const Chunk* m_deliver = nullptr;
     std::size_t m_outstanding = 0;
     bool m_req_busy = false;  // BEGIN_REQ sent, END_REQ not yet seen
+    const tlm::tlm_generic_payload* m_req_current = nullptr;  // the transaction in its request phase
     sc_core::sc_event m_changed;
     std::uint64_t m_bytes_read = 0, m_bytes_written = 0, m_txns = 0;
 };

@@ -30,7 +30,7 @@ std::uint64_t validate_trace(const tgen::TracePlayerParams& t, const dram::DramP
 }
 }  // namespace
 
-DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx), m_streams(ctx.stats, "tgen") {
+DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_streams(ctx.stats, "tgen") {
     const auto& spec = ctx.spec;
     const auto kind = ctx.workload.kind;
     if (kind != workload::WorkloadKind::Traffic && kind != workload::WorkloadKind::DramTrace)
@@ -47,7 +47,7 @@ DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx), m_streams(ctx.stats, "
     if (kind == workload::WorkloadKind::DramTrace) {
         m_player = std::make_unique<tgen::TracePlayer>("trace", ctx.workload.dram_trace, trace_requests,
                                                        spec.dram.tck_ps, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
-        m_player->socket.bind(m_dram->socket);
+        m_tlm.bind(m_player->socket, m_dram->socket, "tlmcheck_trace");
     }
     for (tgen::TrafficParams s : ctx.workload.streams) {
         // The run seed (config "seed" or --seed) perturbs every stream's own seed.
@@ -56,7 +56,7 @@ DramPlatform::DramPlatform(RunContext& ctx) : m_ctx(ctx), m_streams(ctx.stats, "
         // controller's ("dram") or with another module.
         m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(("tgen_" + s.name).c_str(), s, ctx.pool, ctx.ctrl,
                                                                   m_streams, &ctx.tracer));
-        m_gens.back()->socket.bind(m_dram->socket);
+        m_tlm.bind(m_gens.back()->socket, m_dram->socket, "tlmcheck_tgen_" + s.name);
     }
 }
 

@@ -9,6 +9,7 @@
 #include "mapper/common/errors.h"
 #include "mapper/waving/mapping_report.h"
 #include "mapper/waving/waving_mapper.h"
+#include "models/noc/noc_invariants.h"
 
 namespace vp::platform {
 
@@ -22,6 +23,7 @@ noc::NocParams noc_params_for(const config::PlatformSpec& spec) {
     np.flit_width_bits = std::uint32_t(std::max(spec.mesh.packet.flit_bits, 0));
     np.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     np.validate("noc");
+    np.validate_message_classes("noc");
     return np;
 }
 
@@ -58,7 +60,7 @@ struct MeshPlatform::LayerStats {
           cycles(group, "cycles", "simulated core cycles, start sync to the last done sync", "cycles"),
           est_cycles(group, "est_cycles", "mapper estimate (waving LayerMapping::est_cycles)", "cycles"),
           ratio(group, "sim_over_est", "simulated / estimated cycles", "ratio"),
-          flits(group, "flits", "flits the NoC carried for the layer's DMA traffic (sync packets excluded)", "flits"),
+          flits(group, "flits", "flits of the packets of the layer's DMA traffic (sync packets excluded)", "flits"),
           est_flits(group, "est_flits", "flits of the mapper's cost function (Eq. 23, second term)", "flits"),
           flit_hops(group, "flit_hops", "router-to-router link traversals of the layer's flits", "flit hops"),
           macs(group, "macs", "MACs simulated", "MAC"),
@@ -74,7 +76,7 @@ struct MeshPlatform::LayerStats {
 };
 
 MeshPlatform::MeshPlatform(RunContext& ctx)
-    : m_ctx(ctx), m_mesh_stats(ctx.stats, "mesh"), m_noc_group(ctx.stats, "noc"),
+    : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_mesh_stats(ctx.stats, "mesh"), m_noc_group(ctx.stats, "noc"),
       m_total_cycles(m_mesh_stats, "cycles", "simulated core cycles of the whole network", "cycles"),
       m_total_est_cycles(m_mesh_stats, "est_cycles", "sum of the mapper's per-layer estimates", "cycles"),
       m_total_energy_pj(m_mesh_stats, "energy_pj", "energy model on the simulated counts", "pJ"),
@@ -113,7 +115,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
             unsigned(spec.core.dma_max_outstanding) > noc::DramInterface::kDefaultMaxOutstanding
                 ? unsigned(spec.core.dma_max_outstanding)
                 : noc::DramInterface::kDefaultMaxOutstanding));
-        m_difs.back()->socket.bind(m_dram->socket);
+        m_tlm.bind(m_difs.back()->socket, m_dram->socket, std::string("tlmcheck_") + m_difs.back()->basename());
     }
 
     // Cores: each gets the runs of the layers it is active in.
@@ -136,23 +138,37 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
     }
     const sc_core::sc_time core_period = sc_core::sc_time::from_value(std::uint64_t(std::llround(1e6 / spec.core.core_mhz)));
     trace::Tracer* tracer = &ctx.tracer;
+    // Every node's packets go through its network interface (posted writes when writes are not
+    // acknowledged); the master's start syncs too.
+    noc::NiParams nip;
+    nip.posted_writes = !spec.mesh.packet.write_ack;
     for (std::size_t c = 0; c < m_core_nodes.size(); ++c) {
         const auto& n = m_core_nodes[c];
         const std::string xy = std::to_string(n.x) + "_" + std::to_string(n.y);
         noc::AddressMap amap;
         amap.default_node = node_of(spec.mesh.dram_ifs[std::size_t(wv::nearest_dram_if(spec.mesh, n))]);
         m_nis.push_back(std::make_unique<noc::NetworkInterface>(("ni_" + xy).c_str(), *m_noc, node_of(n), core_period,
-                                                                amap));
+                                                                amap, nip));
         m_cores.push_back(std::make_unique<asip::AsipCore>(
-            ("core_" + xy).c_str(), spec.core, spec.mesh.packet, *m_noc, node_of(n), node_of(spec.mesh.master),
-            std::move(work[c]), n_layers, ctx.pool, m_mesh_stats,
-            "core[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]", tracer));
-        m_cores.back()->socket.bind(m_nis.back()->socket);
+            ("core_" + xy).c_str(), spec.core, spec.mesh.packet, node_of(spec.mesh.master), std::move(work[c]),
+            n_layers, ctx.pool, m_mesh_stats, "core[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]",
+            tracer));
+        m_tlm.bind(m_cores.back()->socket, m_nis.back()->socket, "tlmcheck_core_" + xy);
         m_nis.back()->set_sync_sink(m_cores.back().get());
     }
-    m_master = std::make_unique<asip::MasterCore>("mesh", *m_noc, node_of(spec.mesh.master), core_period,
-                                                  std::move(master_layers), ctx.ctrl, tracer);
-    m_master->set_probe([this] { return router_link_flits(); });
+    noc::AddressMap master_map;
+    master_map.default_node = node_of(spec.mesh.dram_ifs[std::size_t(wv::nearest_dram_if(spec.mesh, spec.mesh.master))]);
+    m_master_ni = std::make_unique<noc::NetworkInterface>("ni_master", *m_noc, node_of(spec.mesh.master), core_period,
+                                                          master_map, nip);
+    m_master = std::make_unique<asip::MasterCore>("mesh", core_period, std::move(master_layers), ctx.ctrl, ctx.pool,
+                                                  tracer);
+    m_tlm.bind(m_master->socket, m_master_ni->socket, "tlmcheck_master");
+    m_master_ni->set_sync_sink(m_master.get());
+    m_master->set_probe([this] {
+        const auto& t = m_noc->network().totals();
+        return asip::LayerProbe{t.packets_created, t.flits_created, t.term.flits_ejected, router_link_flits()};
+    });
+    m_master->set_quiescent([this] { return quiescent(); });
     m_noc_stats = std::make_unique<noc::NocStats>(m_noc_group, m_noc->network());
     m_noc_trace = std::make_unique<noc::NocTrace>(ctx.tracer, "noc", m_noc->network(), m_noc->period().value());
     for (std::size_t li = 0; li < m_mapped.size(); ++li)
@@ -173,22 +189,39 @@ std::uint64_t MeshPlatform::router_link_flits() const {
     return s;
 }
 
+// Nothing left in flight anywhere (posted writes served, every posted completion delivered).
+bool MeshPlatform::quiescent() const {
+    if (m_noc->network().packets_alive() != 0 || m_dram->in_flight() != 0) return false;
+    for (const auto& d : m_difs)
+        if (d->outstanding() != 0) return false;
+    for (const auto& ni : m_nis)
+        if (ni->in_flight() != 0) return false;
+    return m_master_ni->in_flight() == 0;
+}
+
+std::uint64_t MeshPlatform::sync_flits() const { return noc::packet_flits(0, m_np.flit_width_bits, m_np.header_flits); }
+
 std::vector<MeshPlatform::LayerResult> MeshPlatform::results() const {
     std::vector<LayerResult> out;
     const auto& recs = m_master->records();
     const double core_ps = 1e6 / m_ctx.spec.core.core_mhz;
-    const std::uint32_t sync_flits = noc::packet_flits(0, m_np.flit_width_bits, m_np.header_flits);
+    const std::uint64_t fs = sync_flits();
     for (std::size_t li = 0; li < m_mapped.size(); ++li) {
         const auto& r = recs[li];
         const wv::LayerMapping& l = m_map.layers[m_mapped[li]];
         LayerResult x;
         x.map_index = m_mapped[li];
         x.sim_cycles = double((r.end - r.start).value()) / core_ps;
-        x.sim_flits = r.flits_ejected_end - r.flits_ejected_start - r.sync_flits;
-        // Each sync packet crosses hops(master, core) links.
+        // Every packet of the layer (DMA requests and responses, the start and done syncs) is
+        // created between its start and its end; with acknowledged writes every one is also
+        // drained in that window (with posted writes the last ones may arrive later).
+        x.sim_flits = r.at_end.flits_created - r.at_start.flits_created - r.syncs * fs;
+        x.sim_flits_carried = r.at_end.flits_ejected - r.at_start.flits_ejected - r.syncs * fs;
+        x.sim_packets = r.at_end.packets_created - r.at_start.packets_created - r.syncs;
+        // Each sync packet crosses hops(master, core) links (every routing is minimal).
         std::uint64_t sync_hops = 0;
-        for (const wv::CoreWork& w : l.cores) sync_hops += 2ull * sync_flits * std::uint64_t(wv::hops(w.node, m_ctx.spec.mesh.master));
-        x.sim_flit_hops = r.probe_end - r.probe_start - sync_hops;
+        for (const wv::CoreWork& w : l.cores) sync_hops += 2ull * fs * std::uint64_t(wv::hops(w.node, m_ctx.spec.mesh.master));
+        x.sim_flit_hops = r.at_end.link_flits - r.at_start.link_flits - sync_hops;
         for (const auto& core : m_cores) {
             const asip::CoreLayerCounts& c = core->layer_counts()[li];
             x.counts.macs += c.macs;
@@ -256,45 +289,89 @@ void MeshPlatform::finish() {
 }
 
 void MeshPlatform::check_invariants() const {
-    m_noc->check();
-    if (m_master->layers_finished() != m_mapped.size())
-        throw SimulationError("mesh: only " + std::to_string(m_master->layers_finished()) + " of " +
-                              std::to_string(m_mapped.size()) + " layers finished");
-    std::uint64_t macs = 0, mapped_macs = 0;
+    m_noc->check();  // a deadlock (watchdog) is reported as such
+    InvariantCheck chk;
+    chk.set_fault(m_fault);
+    collect_invariants(chk);
+    chk.throw_if_broken();
+}
+
+// Every conservation law that holds by design (DESIGN.md "Invariants every run checks"): per
+// layer against the mapper's figures (MACs, packets and flits of Eq. 23, flit hops, DRAM bytes),
+// and for the run: MACs of the workload, packets per type, bytes at every stage from the cores to
+// the DRAM, the NoC's flit conservation, and nothing left in flight.
+void MeshPlatform::collect_invariants(InvariantCheck& chk) const {
+    const std::string run = "run";
+    const bool acked = m_ctx.spec.mesh.packet.write_ack;
+    chk.equal("layers finished", run, m_mapped.size(), m_master->layers_finished());
+    if (m_master->layers_finished() != m_mapped.size()) return;  // the per-layer figures are incomplete
+
+    // Per layer.
+    std::uint64_t mapped_macs = 0, map_hops = 0, sync_hops = 0;
+    const auto res = results();
+    for (const LayerResult& x : res) {
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        const std::string scope = "layer " + l.name;
+        mapped_macs += l.shape.macs();
+        map_hops += l.flit_hops;
+        for (const wv::CoreWork& w : l.cores)
+            sync_hops += 2ull * sync_flits() * std::uint64_t(wv::hops(w.node, m_ctx.spec.mesh.master));
+        chk.equal("MACs simulated = MACs of the layer", scope, l.shape.macs(), x.counts.macs);
+        chk.equal("NoC packets of the layer = packets counted by the mapper", scope, l.packets, x.sim_packets);
+        chk.equal("NoC flits of the layer = flits counted by the mapper (Eq. 23)", scope, l.flits, x.sim_flits);
+        chk.equal("DRAM bytes moved by the cores = DRAM bytes counted by the mapper", scope, l.dram_bytes,
+                  x.counts.dram_read_bytes + x.counts.dram_write_bytes);
+        if (acked) {  // posted writes may still travel after the layer has ended
+            chk.equal("flits carried during the layer = flits counted by the mapper", scope, l.flits,
+                      x.sim_flits_carried);
+            chk.equal("flit hops during the layer = mapper's flits x hops", scope, l.flit_hops, x.sim_flit_hops);
+        }
+    }
+    chk.equal("MACs of the mapped layers = conv/fc MACs of the workload", run, m_workload_macs, mapped_macs);
+    chk.equal("router-to-router flit hops = mapper's flits x hops + sync flits x hops", run, map_hops + sync_hops,
+              router_link_flits());
+
+    // Cores, packets per type, bytes at every stage.
+    std::uint64_t macs = 0, core_bytes = 0, transfers = 0;
     for (const auto& c : m_cores) {
         macs += c->macs();
-        if (c->layers_done() != c->layers_assigned())
-            throw SimulationError(std::string(c->name()) + ": did not finish its layers");
-        if (c->dma_in_flight() != 0) throw SimulationError(std::string(c->name()) + ": DMA transfers left in flight");
+        chk.equal("layers run by the core", c->name(), c->layers_assigned(), c->layers_done());
+        chk.none_left("DMA transfers left in flight", c->name(), c->dma_in_flight());
+        chk.none_left("done syncs left in flight", c->name(), c->syncs_in_flight());
+        for (const auto& lc : c->layer_counts()) {
+            core_bytes += lc.dram_read_bytes + lc.dram_write_bytes;
+            transfers += lc.transfers;
+        }
     }
-    for (std::size_t i : m_mapped) mapped_macs += m_map.layers[i].shape.macs();
-    if (macs != mapped_macs || mapped_macs != m_workload_macs)
-        throw SimulationError("mesh: simulated MACs " + std::to_string(macs) + ", MACs of the mapped layers " +
-                              std::to_string(mapped_macs) + ", workload conv/fc MACs " + std::to_string(m_workload_macs) +
-                              " (must be equal)");
-    const auto& t = m_noc->network().totals();
-    // (Credits may still be returning when the kernel stops: packets, not idle(), are checked.)
-    if (t.term.flits_injected != t.term.flits_ejected || t.packets_created != t.term.packets_ejected ||
-        m_noc->network().packets_alive() != 0)
-        throw SimulationError("noc: flits injected " + std::to_string(t.term.flits_injected) + ", ejected " +
-                              std::to_string(t.term.flits_ejected) + "; packets created " +
-                              std::to_string(t.packets_created) + ", ejected " + std::to_string(t.term.packets_ejected) +
-                              ", alive " + std::to_string(m_noc->network().packets_alive()) + " (must match, 0 alive)");
-    for (const auto& ni : m_nis)
-        if (ni->in_flight() != 0) throw SimulationError(std::string(ni->name()) + ": requests left in flight");
-    for (const auto& d : m_difs)
-        if (d->outstanding() != 0) throw SimulationError(std::string(d->name()) + ": requests left outstanding");
-    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
-    std::uint64_t core_bytes = 0, dif_bytes = 0;
-    for (const auto& c : m_cores)
-        for (const auto& lc : c->layer_counts()) core_bytes += lc.dram_read_bytes + lc.dram_write_bytes;
-    for (const auto& d : m_difs) dif_bytes += d->bytes_read() + d->bytes_written();
-    if (m_dram->bytes_served() != m_dram->bytes_requested() || m_dram->bytes_requested() != core_bytes ||
-        dif_bytes != core_bytes)
-        throw SimulationError("dram: bytes requested by the cores " + std::to_string(core_bytes) + ", through the " +
-                              "DRAM interfaces " + std::to_string(dif_bytes) + ", requested at the controller " +
-                              std::to_string(m_dram->bytes_requested()) + ", served " +
-                              std::to_string(m_dram->bytes_served()) + " (must be equal)");
+    chk.equal("MACs simulated = MACs of the workload", run, m_workload_macs, macs);
+    const noc::NetworkTotals& t = m_noc->network().totals();
+    auto n = [&t](noc::PacketType k) { return t.packets_by_type[unsigned(k)]; };
+    using PT = noc::PacketType;
+    chk.equal("request packets = DMA transfers of the cores", run, transfers,
+              n(PT::kReadRequest) + n(PT::kWriteRequest) + n(PT::kPostedWrite));
+    chk.equal("read responses = read requests", run, n(PT::kReadRequest), n(PT::kReadResponse));
+    chk.equal("write acks = acknowledged write requests", run, n(PT::kWriteRequest), n(PT::kWriteAck));
+    if (acked) chk.none_left("posted writes (mesh.packet.write_ack: true)", run, n(PT::kPostedWrite));
+    else chk.none_left("acknowledged writes (mesh.packet.write_ack: false)", run, n(PT::kWriteRequest));
+    std::uint64_t syncs = 0, dif_bytes = 0, dif_posted = 0;
+    for (const auto& r : m_master->records()) syncs += r.syncs;
+    chk.equal("sync packets = 2 x active cores per layer", run, syncs, n(PT::kSync));
+    for (const auto& d : m_difs) {
+        dif_bytes += d->bytes_read() + d->bytes_written();
+        dif_posted += d->posted_writes();
+        chk.none_left("requests left outstanding", d->name(), d->outstanding());
+    }
+    chk.equal("posted writes served = posted writes sent", run, n(PT::kPostedWrite), dif_posted);
+    chk.equal("bytes through the DRAM interfaces = bytes requested by the cores", run, core_bytes, dif_bytes);
+    chk.equal("bytes requested at the DRAM controller = bytes requested by the cores", run, core_bytes,
+              m_dram->bytes_requested());
+    chk.equal("bytes served by the DRAM = bytes requested at the DRAM controller", run, m_dram->bytes_requested(),
+              m_dram->bytes_served());
+    chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
+    for (const auto& ni : m_nis) chk.none_left("transactions left in flight", ni->name(), ni->in_flight());
+    chk.none_left("transactions left in flight", m_master_ni->name(), m_master_ni->in_flight());
+    chk.none_left("start syncs left in flight", m_master->name(), m_master->syncs_in_flight());
+    noc::check_network(m_noc->network(), chk, true);
 }
 
 void MeshPlatform::summary(std::ostream& os) const {

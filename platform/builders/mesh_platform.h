@@ -9,6 +9,7 @@
 #include "mapper/waving/layer_mapping.h"
 #include "models/asip/asip_core.h"
 #include "models/asip/master_core.h"
+#include "models/common/invariant_check.h"
 #include "models/dram/dram_controller.h"
 #include "models/noc/dram_interface.h"
 #include "models/noc/network_interface.h"
@@ -35,6 +36,11 @@ public:
     ~MeshPlatform() override;
     void finish() override;
     void check_invariants() const override;
+    // Records every end-of-run conservation law of the run in chk (check_invariants throws on
+    // the broken ones). Public for tests.
+    void collect_invariants(InvariantCheck& chk) const;
+    // Test-only: makes one recorded invariant report a wrong actual figure (InvariantCheck::Fault).
+    void set_invariant_fault_for_test(const InvariantCheck::Fault& f) { m_fault = f; }
     void summary(std::ostream& os) const override;
     void write_outputs(const run::OutputDir& out) const override;
     std::vector<std::string> layer_names() const override;
@@ -47,7 +53,9 @@ public:
     struct LayerResult {
         std::size_t map_index = 0;         // index into mapping().layers
         double sim_cycles = 0;             // core cycles from start sync to the last done sync
-        std::uint64_t sim_flits = 0;       // flits the NoC carried for the layer's DMA traffic
+        std::uint64_t sim_flits = 0;       // flits of the packets the layer's DMA traffic created
+        std::uint64_t sim_flits_carried = 0;  // flits drained at NIs during the layer (syncs excluded)
+        std::uint64_t sim_packets = 0;     // packets the layer's DMA traffic created
         std::uint64_t sim_flit_hops = 0;   // router-to-router link traversals of those flits
         asip::CoreLayerCounts counts;      // summed over the active cores
         mapper::waving::EnergyEstimate energy;     // energy model on the simulated counts
@@ -58,6 +66,8 @@ public:
 private:
     struct LayerStats;
     std::uint64_t router_link_flits() const;
+    bool quiescent() const;
+    std::uint64_t sync_flits() const;
 
     RunContext& m_ctx;
     noc::NocParams m_np;
@@ -72,11 +82,13 @@ private:
     std::unique_ptr<dram::DramController> m_dram;
     std::vector<std::unique_ptr<noc::DramInterface>> m_difs;
     std::vector<std::unique_ptr<noc::NetworkInterface>> m_nis;
+    std::unique_ptr<noc::NetworkInterface> m_master_ni;
     std::vector<std::unique_ptr<asip::AsipCore>> m_cores;
     std::unique_ptr<asip::MasterCore> m_master;
     std::unique_ptr<noc::NocStats> m_noc_stats;
     std::unique_ptr<noc::NocTrace> m_noc_trace;
     std::deque<LayerStats> m_layer_stats;
+    InvariantCheck::Fault m_fault;
     stats::Scalar m_total_cycles, m_total_est_cycles, m_total_energy_pj, m_total_est_energy_pj;
 };
 

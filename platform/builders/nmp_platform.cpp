@@ -11,6 +11,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/tso/tso_report.h"
+#include "models/common/invariant_check.h"
 #include "platform/refine/child_runner.h"
 
 namespace vp::platform {
@@ -71,7 +72,7 @@ std::string nmp_gtkw(const std::string& vcd_path, const std::string& header) {
 
 }  // namespace
 
-NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
+NmpPlatform::NmpPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     if (wl.kind != workload::WorkloadKind::Network)
@@ -93,7 +94,8 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : m_ctx(ctx) {
             m_workload_macs += l.macs();
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
     m_nmp = std::make_unique<nmp::NmpSystem>("nmp", spec.nmp, m_map.convs, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
-    for (int t = 0; t < m_nmp->n_tle(); ++t) m_nmp->socket(t).bind(m_dram->socket);
+    for (int t = 0; t < m_nmp->n_tle(); ++t)
+        m_tlm.bind(m_nmp->socket(t), m_dram->socket, "tlmcheck_tle" + std::to_string(t) + "_dma");
 }
 
 void NmpPlatform::finish() {
@@ -102,15 +104,17 @@ void NmpPlatform::finish() {
 }
 
 void NmpPlatform::check_invariants() const {
-    if (!m_nmp->done()) throw SimulationError("nmp: not every layer finished");
-    if (m_nmp->macs() != m_workload_macs)
-        throw SimulationError("nmp: simulated MACs " + std::to_string(m_nmp->macs()) + " differ from the workload's " +
-                              std::to_string(m_workload_macs));
-    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
-    if (m_dram->bytes_served() != m_dram->bytes_requested() || m_dram->bytes_requested() != m_nmp->dram_bytes_requested())
-        throw SimulationError("dram: bytes served (" + std::to_string(m_dram->bytes_served()) +
-                              ") differ from bytes requested by the DMA engines (" +
-                              std::to_string(m_nmp->dram_bytes_requested()) + ")");
+    InvariantCheck chk;
+    const std::string run = "run";
+    chk.equal("every layer finished (1 = yes)", run, 1, m_nmp->done() ? 1 : 0);
+    chk.equal("MACs simulated = MACs of the workload", run, m_workload_macs, m_nmp->macs());
+    chk.equal("MACs of the mapped layers = MACs of the workload", run, m_workload_macs, m_nmp->expected_macs());
+    chk.equal("bytes requested at the DRAM controller = bytes requested by the DMA engines", run,
+              m_nmp->dram_bytes_requested(), m_dram->bytes_requested());
+    chk.equal("bytes served by the DRAM = bytes requested at the DRAM controller", run, m_dram->bytes_requested(),
+              m_dram->bytes_served());
+    chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
+    chk.throw_if_broken();
 }
 
 std::vector<std::string> NmpPlatform::layer_names() const {

@@ -9,6 +9,13 @@
 
 namespace vp::platform {
 
+void Platform::check_tlm_quiescent() const {
+    for (std::size_t i = 0; i < m_tlm.size(); ++i)
+        if (m_tlm[i].in_flight() != 0)
+            throw SimulationError(std::string(m_tlm[i].name()) + ": " + std::to_string(m_tlm[i].in_flight()) +
+                                  " transaction(s) still in flight at the end of the run (TLM-2.0 base protocol)");
+}
+
 std::unique_ptr<Platform> build_platform(RunContext& ctx) {
     switch (ctx.spec.kind) {
     case config::PlatformKind::Dram: return std::make_unique<DramPlatform>(ctx);

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
@@ -60,6 +61,14 @@ public:
     virtual double peak_macs_per_s() const { return 0.0; }
     // Roles of mesh nodes for the report ({"router[0][0]": "DRAM interface", ...}).
     virtual nlohmann::json node_roles() const { return nlohmann::json::object(); }
+    // The base-protocol checkers on the platform's AT bindings (sim.check_tlm).
+    const tlmcheck::CheckerSet& tlm_checks() const { return m_tlm; }
+    // Throws vp::SimulationError when a checker still sees a transaction in flight.
+    void check_tlm_quiescent() const;
+
+protected:
+    explicit Platform(bool check_tlm = false) : m_tlm(check_tlm) {}
+    tlmcheck::CheckerSet m_tlm;  // builders bind initiator to target sockets through it
 };
 
 // Builds the platform named by spec.kind; throws InputError when the workload does not fit it.

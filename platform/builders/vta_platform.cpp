@@ -8,6 +8,7 @@
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
+#include "models/common/invariant_check.h"
 
 namespace vp::platform {
 
@@ -19,7 +20,7 @@ mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) 
     return o;
 }
 
-VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
+VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     spec.vta.validate("vta");
@@ -60,11 +61,15 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
                                                                                     : mv::chain_graph(wl.network, wl.path);
         if (g.net.precision_bits != 8)
             throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
+        g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
+        g.bias_values = wl.bias_values;
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();
         next = [d](mv::ProgramJob& j) { return d->next(j); };
         complete = [d](const mv::ProgramJob& j, const std::vector<std::int8_t>& r) { d->complete(j, r); };
-        ctx.ctrl.add_total(d->graph().net.layers.size());
+        std::size_t with_programs = 0;  // host layers (concat, slice, ...) run between programs
+        for (std::size_t i = 0; i < d->graph().net.layers.size(); ++i) with_programs += d->parts(i) > 0;
+        ctx.ctrl.add_total(with_programs);
         m_layer_root = std::make_unique<stats::Group>(ctx.stats, "vta_layers");
         for (const auto& l : d->graph().net.layers) m_layer_stats.push_back(std::make_unique<LayerStats>(*m_layer_root, l.name));
         ctx.ctrl.set_unit("layers");
@@ -74,7 +79,8 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : m_ctx(ctx), m_opt(driver_options(ctx
     }
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
     m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl);
-    for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma}) dma->socket.bind(m_dram->socket);
+    for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
+        m_tlm.bind(dma->socket, m_dram->socket, std::string("tlmcheck_") + dma->basename());
     m_host = std::make_unique<vta::VtaHost>("host", *m_core, m_dram->store(), &ctx.ctrl, std::move(next), std::move(complete), est);
 }
 
@@ -108,11 +114,12 @@ void VtaPlatform::check_invariants() const {
     if (!m_host->error().empty()) throw SimulationError(m_host->error());
     m_core->check();
     if (!m_host->finished() || !m_core->finished()) throw SimulationError("vta: the core did not finish every program");
+    InvariantCheck chk;
     for (const auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
-        if (dma->in_flight() != 0) throw SimulationError(std::string(dma->name()) + ": DMA transactions left in flight");
-    if (m_dram->in_flight() != 0) throw SimulationError("dram: transactions left in flight at the end");
-    if (m_dram->bytes_served() != m_dram->bytes_requested())
-        throw SimulationError("dram: bytes served differ from bytes requested");
+        chk.none_left("DMA transactions left in flight", dma->name(), dma->in_flight());
+    chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
+    chk.equal("bytes served by the DRAM = bytes requested at the DRAM controller", "run", m_dram->bytes_requested(),
+              m_dram->bytes_served());
     std::uint64_t sim_macs = 0, want_macs = 0;
     for (const auto& r : m_host->records()) {
         sim_macs += r.macs;
@@ -135,9 +142,9 @@ void VtaPlatform::check_invariants() const {
                 throw SimulationError("vta: layer " + m_driver->graph().net.layers[i].name +
                                       ": the timed output differs from the functional executor's");
     }
-    if (sim_macs != want_macs || sim_macs != func_macs)
-        throw SimulationError("vta: simulated MACs (" + std::to_string(sim_macs) + ") differ from the compiler's (" +
-                              std::to_string(want_macs) + ") or the functional executor's (" + std::to_string(func_macs) + ")");
+    chk.equal("MACs simulated = MACs of the compiled programs", "run", want_macs, sim_macs);
+    chk.equal("MACs simulated = MACs of the functional executor", "run", func_macs, sim_macs);
+    chk.throw_if_broken();
 }
 
 std::vector<VtaPlatform::Output> VtaPlatform::outputs() const {

@@ -11,6 +11,7 @@ void bind(V& v, SimParams& p) {
     v.field("max_time_ms", p.max_time_ms);
     v.field("progress_s", p.progress_s);
     v.field("threads", p.threads);
+    v.field("check_tlm", p.check_tlm);
 }
 
 template <typename V>
@@ -226,6 +227,8 @@ void bind(V& v, noc::NocParams& n) {
     v.field("routing", n.routing);
     v.field("arbitration", n.arbitration);
     v.field("stepping", n.stepping);
+    v.field("message_classes", n.message_classes);
+    v.field("request_vcs", n.request_vcs);
     v.field("watchdog_cycles", n.watchdog_cycles);
 }
 

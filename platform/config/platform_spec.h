@@ -30,6 +30,7 @@ struct SimParams {
     double max_time_ms = 0.0;      // stop with exit code 3 past this simulated time (0: no limit)
     double progress_s = 1.0;       // progress line period in wall seconds (terminals only)
     unsigned threads = 2;          // OpenMP threads for the mappers
+    bool check_tlm = false;        // a TLM-2.0 base-protocol checker on every AT binding
     void validate(const std::string& prefix) const;
 };
 

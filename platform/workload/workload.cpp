@@ -71,9 +71,39 @@ tgen::TracePlayerParams parse_dram_trace(const JsonCheck& root, const std::strin
     t.validate(path);
     return t;
 }
+
+// Batch copies of the per-layer values follow expand_batch's layer order.
+template <class T>
+std::vector<T> repeat(const std::vector<T>& v, int batch) {
+    std::vector<T> out;
+    if (v.empty()) return out;
+    for (int b = 0; b < batch; ++b) out.insert(out.end(), v.begin(), v.end());
+    return out;
+}
+
+Workload load_onnx(const std::string& path, const import::ImportOptions& opt) {
+    Workload w;
+    w.path = path;
+    w.kind = WorkloadKind::Network;
+    w.imported = true;
+    import::ImportResult r = import::import_onnx(path, opt);
+    w.workload_text = mapper::network_json_text(r.workload_json());
+    w.doc = nlohmann::json::parse(w.workload_text);
+    w.import_summary = r.summary();
+    for (const auto& v : r.values) {
+        w.weight_values.push_back(v.weights);
+        w.bias_values.push_back(v.bias);
+    }
+    w.weight_values = repeat(w.weight_values, r.net.batch);
+    w.bias_values = repeat(w.bias_values, r.net.batch);
+    w.network = mapper::expand_batch(r.net);
+    w.name = w.network.name;
+    return w;
+}
 }  // namespace
 
-Workload load_workload(const std::string& path) {
+Workload load_workload(const std::string& path, const import::ImportOptions& onnx) {
+    if (import::is_onnx_path(path)) return load_onnx(path, onnx);
     Workload w;
     w.path = path;
     w.doc = mapper::read_json_file(path);
@@ -107,7 +137,7 @@ Workload load_workload(const std::string& path) {
         w.kind = WorkloadKind::Network;
         nlohmann::json copy = w.doc;
         copy.erase("kind");
-        w.network = mapper::parse_network(copy, path);
+        w.network = mapper::expand_batch(mapper::parse_network(copy, path));
         w.name = w.network.name;
     }
     return w;

@@ -11,6 +11,7 @@
 #include "mapper/workload/network.h"
 #include "models/tgen/trace_player_params.h"
 #include "models/tgen/traffic_params.h"
+#include "platform/import/onnx_import.h"
 
 namespace vp::workload {
 
@@ -24,9 +25,18 @@ struct Workload {
     mapper::Network network;                      // kind == Network
     std::vector<tgen::TrafficParams> streams;     // kind == Traffic
     tgen::TracePlayerParams dram_trace;           // kind == DramTrace
+    // An ONNX model imported on the fly (path ends in .onnx): the network written as a workload
+    // file (OUT/workload.json), the import summary, and the model's int8 weights per layer when
+    // the platform computes values (empty otherwise or for a layer without them).
+    bool imported = false;
+    std::string workload_text, import_summary;
+    std::vector<std::vector<std::int8_t>> weight_values;
+    std::vector<std::vector<std::int32_t>> bias_values;
 };
 
-// Reads and validates; throws vp::InputError with the JSON pointer of the problem.
-Workload load_workload(const std::string& path);
+// Reads and validates; throws vp::InputError with the JSON pointer of the problem. A path
+// ending in .onnx is imported with `onnx` (docs/onnx-import.md). A network with "batch": N
+// comes back as N copies of its layers (mapper::expand_batch).
+Workload load_workload(const std::string& path, const import::ImportOptions& onnx = {});
 
 }  // namespace vp::workload

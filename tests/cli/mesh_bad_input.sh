@@ -15,6 +15,10 @@ check set_mesh_too_small "mesh.width: the 2x1 mesh has no node left for a proces
 check set_dram_if_outside "DRAM interface (0, 4) is outside" "$cfg" "$wl" --set 'mesh.dram_ifs=[[0,4]]'
 check set_bad_objective "min-speed" "$cfg" "$wl" --set mapper.objective=min-speed
 check set_bad_routing "noc.routing" "$cfg" "$wl" --set noc.routing=zigzag
+check set_one_vc_two_classes "noc.num_vcs: message_classes 'separate'" "$cfg" "$wl" --set noc.num_vcs=1
+check set_bad_classes "noc.message_classes: unknown message_classes 'split'; known: separate, shared" "$cfg" "$wl" \
+  --set noc.message_classes=split
+check set_request_vcs_all "noc.request_vcs" "$cfg" "$wl" --set noc.request_vcs=2
 check traffic_workload "runs network workloads" "$cfg" "$root/workloads/traffic/stream.json"
 # Control: the unmodified configuration runs (exit 0), so the cases above fail for their reason.
 if (cd "$root" && timeout 120 "$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/ok" --quiet >/dev/null 2>&1); then

@@ -60,7 +60,7 @@ int sc_main(int, char**) {
             y.replace(y.find(from), from.size(), to);
             std::ofstream(dir + "/mesh.yaml") << y;
         }
-        vp::config::PlatformSpec spec = vp::config::load_platform(dir + "/mesh.yaml", {"core.sram_bytes=32768"});
+        vp::config::PlatformSpec spec = vp::config::load_platform(dir + "/mesh.yaml", {"core.sram_bytes=32768", "sim.check_tlm=true"});
         vp::workload::Workload wl = vp::workload::load_workload(dir + "/net.json");
         vp::stats::Registry reg;
         vp::trace::Tracer tracer(spec.trace);
@@ -71,6 +71,7 @@ int sc_main(int, char**) {
         sc_start();
         plat.finish();
         plat.check_invariants();
+        plat.check_tlm_quiescent();
         fails += check(true, "invariants (MACs, flits, bytes, nothing in flight, every layer finished)");
         const auto& map = plat.mapping();
         const auto res = plat.results();

@@ -22,27 +22,53 @@ inline int check(bool ok, const std::string& what) {
     return ok ? 0 : 1;
 }
 
-inline int run_network(const std::string& cfg, const std::string& net, const std::vector<std::string>& sets,
-                       double wall_limit_s) {
+// SystemC settings of the scenario tests: errors throw, info is quiet, 1 ps resolution.
+inline void init_kernel() {
     using namespace sc_core;
     sc_set_time_resolution(1, SC_PS);
     sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+}
+
+// Everything vp-run builds for a mesh run, kept alive together: config (with --set overrides),
+// workload, statistics, tracer, run control, payload pool and the platform.
+struct MeshBench {
+    vp::config::PlatformSpec spec;
+    vp::workload::Workload wl;
+    vp::stats::Registry reg;
+    vp::trace::Tracer tracer;
+    vp::SimControl ctrl;
+    vp::PayloadPool pool;
+    vp::platform::RunContext ctx;
+    vp::platform::MeshPlatform plat;
+
+    MeshBench(const std::string& config_path, const std::string& workload_path, const std::vector<std::string>& sets)
+        : spec(vp::config::load_platform(config_path, sets)), wl(vp::workload::load_workload(workload_path)),
+          tracer(spec.trace), ctrl("sim_control"), ctx{spec, wl, reg, tracer, ctrl, pool}, plat(ctx) {}
+    // Runs the kernel to the end and closes the statistics (as vp-run does before the invariants).
+    void run() {
+        sc_core::sc_start();
+        plat.finish();
+    }
+};
+
+inline int run_network(const std::string& cfg, const std::string& net, const std::vector<std::string>& sets,
+                       double wall_limit_s) {
+    init_kernel();
     int fails = 0;
     try {
         const auto t0 = std::chrono::steady_clock::now();
         const std::string root = VP_SOURCE_DIR;
-        vp::config::PlatformSpec spec = vp::config::load_platform(root + "/configs/" + cfg, sets);
-        vp::workload::Workload wl = vp::workload::load_workload(root + "/workloads/" + net);
-        vp::stats::Registry reg;
-        vp::trace::Tracer tracer(spec.trace);
-        vp::SimControl ctrl("sim_control");
-        vp::PayloadPool pool;
-        vp::platform::RunContext ctx{spec, wl, reg, tracer, ctrl, pool};
-        vp::platform::MeshPlatform plat(ctx);
-        sc_start();
-        plat.finish();
+        std::vector<std::string> all_sets = sets;
+        all_sets.push_back("sim.check_tlm=true");  // a base-protocol checker on every AT binding
+        MeshBench b(root + "/configs/" + cfg, root + "/workloads/" + net, all_sets);
+        vp::platform::MeshPlatform& plat = b.plat;
+        b.run();
         plat.check_invariants();
+        plat.check_tlm_quiescent();
+        fails += check(plat.tlm_checks().size() > 0 && plat.tlm_checks().transactions() > 0,
+                       std::to_string(plat.tlm_checks().transactions()) + " transactions through " +
+                           std::to_string(plat.tlm_checks().size()) + " base-protocol checkers");
         fails += check(true, cfg + " / " + net + ": invariants");
         double sim = 0, est = 0;
         for (const auto& r : plat.results()) {

@@ -15,6 +15,7 @@
 
 #include "mapper/common/errors.h"
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/address_mapper.h"
 #include "models/dram/dram_controller.h"
@@ -49,6 +50,7 @@ int sc_main(int, char**) {
     PayloadPool pool;
     SimControl ctrl("ctrl");
     std::vector<Case> cases;
+    tlmcheck::CheckerSet tlm(true);  // TLM-2.0 base-protocol checker on every binding
     int failures = 0;
 
     const std::vector<std::string> workloads = {"stream", "random", "mixed"};
@@ -74,7 +76,7 @@ int sc_main(int, char**) {
                             s.requests = std::min<std::uint64_t>(s.requests, 1500);
                             s.validate(s.name, p.capacity_bytes());
                             c.gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, pool, ctrl, reg));
-                            c.gens.back()->socket.bind(c.dram->socket);
+                            tlm.bind(c.gens.back()->socket, c.dram->socket, "tlmcheck_" + s.name);
                         }
                         std::printf("%s: %s %s %s ranks=%u %s page\n", c.name.c_str(), wname.c_str(), preset.c_str(),
                                     mapping.c_str(), ranks, dram::to_string(page));

@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/tgen/traffic_generator.h"
@@ -40,7 +41,8 @@ int sc_main(int, char**) {
     hit.interval_ns = 100;
     auto d1 = std::make_unique<dram::DramController>("dram_hit", p, reg);
     auto g1 = std::make_unique<tgen::TrafficGenerator>("g_hit", hit, pool, ctrl, reg);
-    g1->socket.bind(d1->socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every binding
+    tlm.bind(g1->socket, d1->socket, "tlmcheck_hit");
 
     // 2) Isolated reads to other rows of one bank: every access is a row conflict
     //    (1 + tRP + tRCD + CL + BL/2 = 35 tCK = 43.75 ns).
@@ -51,7 +53,7 @@ int sc_main(int, char**) {
     conf.range = conf.stride * 64;
     auto d2 = std::make_unique<dram::DramController>("dram_conflict", p, reg);
     auto g2 = std::make_unique<tgen::TrafficGenerator>("g_conflict", conf, pool, ctrl, reg);
-    g2->socket.bind(d2->socket);
+    tlm.bind(g2->socket, d2->socket, "tlmcheck_conflict");
 
     // 3) Random reads and writes over a small region with many outstanding requests:
     //    read data must always equal the last write (or zero if never written).
@@ -69,7 +71,7 @@ int sc_main(int, char**) {
     pm.queue_depth = 8;  // force backpressure
     auto d3 = std::make_unique<dram::DramController>("dram_mix", pm, reg);
     auto g3 = std::make_unique<tgen::TrafficGenerator>("g_mix", mix, pool, ctrl, reg);
-    g3->socket.bind(d3->socket);
+    tlm.bind(g3->socket, d3->socket, "tlmcheck_mix");
 
     sc_core::sc_start();
 
@@ -94,5 +96,8 @@ int sc_main(int, char**) {
     check(j["dram_mix"]["backpressure_events"]["value"].get<double>() > 0, "backpressure exercised",
           j["dram_mix"]["backpressure_events"]["value"].get<double>(), 1);
     check(pool.in_use() == 0, "payloads returned to the pool", double(pool.in_use()), 0);
+    check(tlm.transactions() == hit.requests + conf.requests + mix.requests && tlm.violations() == 0,
+          "transactions through the base-protocol checkers", double(tlm.transactions()),
+          double(hit.requests + conf.requests + mix.requests));
     return failures == 0 ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/tgen/traffic_generator.h"
@@ -49,10 +50,11 @@ int sc_main(int, char**) {
 
     auto d1 = std::make_unique<dram::DramController>("dram_seq", p, reg);
     auto g1 = std::make_unique<tgen::TrafficGenerator>("g_seq", s, pool, ctrl, reg);
-    g1->socket.bind(d1->socket);
+    tlmcheck::CheckerSet tlm(true);  // TLM-2.0 base-protocol checker on every binding
+    tlm.bind(g1->socket, d1->socket, "tlmcheck_seq");
     auto d2 = std::make_unique<dram::DramController>("dram_rnd", p, reg);
     auto g2 = std::make_unique<tgen::TrafficGenerator>("g_rnd", r, pool, ctrl, reg);
-    g2->socket.bind(d2->socket);
+    tlm.bind(g2->socket, d2->socket, "tlmcheck_rnd");
 
     sc_core::sc_start();
     d1->finish(sc_core::sc_time_stamp());

@@ -10,6 +10,7 @@
 
 #include "mapper/tso/tso.h"
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/nmp/nmp_system.h"
@@ -60,7 +61,8 @@ int sc_main(int, char**) {
             fails += check(r.total_macs() == net_macs, std::string(wl) + ": mapped MACs == workload MACs");
         }
         vp::nmp::NmpSystem nmp("nmp", p, all, pool, ctrl, root);
-        for (int t = 0; t < nmp.n_tle(); ++t) nmp.socket(t).bind(dram.socket);
+        vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
+        for (int t = 0; t < nmp.n_tle(); ++t) tlm.bind(nmp.socket(t), dram.socket, "tlmcheck_tle" + std::to_string(t));
         const auto w0 = std::chrono::steady_clock::now();
         sc_start();
         const auto w1 = std::chrono::steady_clock::now();

@@ -19,6 +19,7 @@
 
 #include "mapper/tso/tso.h"
 #include "models/common/payload_pool.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/common/trace.h"
 #include "models/dram/dram_controller.h"
@@ -139,7 +140,8 @@ int sc_main(int, char**) {
         vp::dram::DramParams dp = vp::dram::DramParams::from_preset("ddr3-1600", "dram");
         vp::dram::DramController dram("dram", dp, root);
         vp::nmp::NmpSystem nmp("nmp", p, map.convs, pool, ctrl, root, &tracer);
-        for (int t = 0; t < nmp.n_tle(); ++t) nmp.socket(t).bind(dram.socket);
+        vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
+        for (int t = 0; t < nmp.n_tle(); ++t) tlm.bind(nmp.socket(t), dram.socket, "tlmcheck_tle" + std::to_string(t));
         const std::string vcd = "nmp_trace_test.vcd";
         tracer.open(vcd);
         sc_start();

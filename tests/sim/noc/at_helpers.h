@@ -12,6 +12,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/common/payload_pool.h"
+
 namespace noc_test {
 
 // 4-phase AT memory: END_REQ at once, BEGIN_RESP `latency` after BEGIN_REQ, one at a time.
@@ -131,6 +133,69 @@ private:
     sc_core::sc_time m_period, m_resp_time;
     sc_core::sc_event m_resp_ev;
     bool m_got_resp = false;
+};
+
+// Streams ops on core-clock edges with up to `max_outstanding` in flight (payloads from its own
+// pool; one BEGIN_REQ per edge, the next after END_REQ). Read data is not checked (requests may
+// overtake each other on adaptive routes).
+class StreamCore : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<StreamCore> socket;
+    std::vector<Op> ops;
+    unsigned max_outstanding = 4;
+    unsigned errors = 0, done = 0;
+
+    SC_HAS_PROCESS(StreamCore);
+    StreamCore(sc_core::sc_module_name n, sc_core::sc_time period)
+        : sc_core::sc_module(n), socket("socket"), m_period(period), m_peq(this, &StreamCore::cb) {
+        socket.register_nb_transport_bw(this, &StreamCore::bw);
+        SC_THREAD(run);
+    }
+    unsigned in_flight() const { return m_in_flight; }
+
+private:
+    void run() {
+        for (const Op& op : ops) {
+            while (m_in_flight >= max_outstanding) wait(m_ev);
+            const std::uint64_t now = sc_core::sc_time_stamp().value(), per = m_period.value();
+            if (now % per) wait(sc_core::sc_time::from_value(per - now % per));
+            tlm::tlm_generic_payload* t = m_pool.acquire(op.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+                                                        op.addr, unsigned(op.data.size()));
+            if (op.write) std::copy(op.data.begin(), op.data.end(), t->get_data_ptr());
+            ++m_in_flight;
+            m_req_busy = true;
+            tlm::tlm_phase ph = tlm::BEGIN_REQ;
+            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+            if (socket->nb_transport_fw(*t, ph, d) != tlm::TLM_ACCEPTED) ++errors;  // the NI accepts, END_REQ later
+            while (m_req_busy) wait(m_ev);
+            wait(m_period);
+        }
+    }
+    tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+        m_peq.notify(t, ph, d);
+        if (ph == tlm::BEGIN_RESP) {
+            ph = tlm::END_RESP;
+            return tlm::TLM_COMPLETED;
+        }
+        return tlm::TLM_ACCEPTED;
+    }
+    void cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
+        if (ph == tlm::END_REQ) {
+            m_req_busy = false;
+        } else if (ph == tlm::BEGIN_RESP) {
+            if (t.get_response_status() != tlm::TLM_OK_RESPONSE) ++errors;
+            --m_in_flight;
+            ++done;
+            t.release();
+        }
+        m_ev.notify(sc_core::SC_ZERO_TIME);
+    }
+    sc_core::sc_time m_period;
+    vp::PayloadPool m_pool;
+    tlm_utils::peq_with_cb_and_phase<StreamCore> m_peq;
+    sc_core::sc_event m_ev;
+    unsigned m_in_flight = 0;
+    bool m_req_busy = false;
 };
 
 inline int check(bool ok, const char* what) {

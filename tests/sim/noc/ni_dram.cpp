@@ -6,6 +6,7 @@
 #include <random>
 
 #include "at_helpers.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/stats.h"
 #include "models/dram/dram_controller.h"
 #include "models/noc/dram_interface.h"
@@ -30,7 +31,8 @@ int sc_main(int, char**) {
     map.default_node = dram_node;
     DramInterface di("dram_if", noc, dram_node);
     vp::dram::DramController dram("dram", dp, root);
-    di.socket.bind(dram.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every binding
+    tlm.bind(di.socket, dram.socket, "tlmcheck_dram_if");
     const sc_time tc(1, SC_NS);
     const unsigned core_nodes[] = {5, 10, 15, 3};
     std::vector<std::unique_ptr<NetworkInterface>> nis;
@@ -41,7 +43,7 @@ int sc_main(int, char**) {
     for (unsigned k = 0; k < 4; ++k) {
         nis.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(k)).c_str(), noc, core_nodes[k], tc, map));
         cores.push_back(std::make_unique<noc_test::Core>(("core" + std::to_string(k)).c_str(), tc));
-        cores.back()->socket.bind(nis.back()->socket);
+        tlm.bind(cores.back()->socket, nis.back()->socket, "tlmcheck_core" + std::to_string(k));
         for (unsigned i = 0; i < 25; ++i) {
             const std::uint64_t addr = (std::uint64_t(k) << 20) + 64 * (rng() % 512);
             std::vector<unsigned char> d(64);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "at_helpers.h"
+#include "models/common/protocol_checker.h"
 #include "models/noc/dram_interface.h"
 #include "models/noc/network_interface.h"
 
@@ -32,8 +33,9 @@ int sc_main(int, char**) {
     DramInterface di("dram_if", noc, 8);
     noc_test::MemStub mem("mem", mem_lat, 1 << 16);
     noc_test::Core core("core", tc);
-    core.socket.bind(ni.socket);
-    di.socket.bind(mem.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every binding
+    tlm.bind(core.socket, ni.socket, "tlmcheck_core");
+    tlm.bind(di.socket, mem.socket, "tlmcheck_dram_if");
     std::vector<unsigned char> pattern(32);
     for (unsigned i = 0; i < 32; ++i) pattern[i] = static_cast<unsigned char>(3 * i + 1);
     for (unsigned i = 0; i < 32; ++i) mem.mem[0x100 + i] = pattern[i];

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "at_helpers.h"
+#include "models/common/protocol_checker.h"
 #include "models/noc/dram_interface.h"
 #include "models/noc/network_interface.h"
 
@@ -30,7 +31,8 @@ int sc_main(int, char**) {
     map.default_node = mem_node;
     DramInterface di("dram_if", noc, mem_node, 2);
     noc_test::MemStub mem("mem", sc_time(7, SC_NS), 1 << 16);
-    di.socket.bind(mem.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every binding
+    tlm.bind(di.socket, mem.socket, "tlmcheck_dram_if");
     const unsigned core_nodes[] = {0, 3, 6, 9, 12, 15};
     std::vector<std::unique_ptr<NetworkInterface>> nis;
     std::vector<std::unique_ptr<noc_test::Core>> cores;
@@ -38,10 +40,10 @@ int sc_main(int, char**) {
     unsigned total_ops = 0;
     for (unsigned k = 0; k < 6; ++k) {
         const std::string nm = "ni" + std::to_string(k);
-        nis.push_back(std::make_unique<NetworkInterface>(nm.c_str(), noc, core_nodes[k], tc, map, 1));
+        nis.push_back(std::make_unique<NetworkInterface>(nm.c_str(), noc, core_nodes[k], tc, map, NiParams{1, false}));
         const std::string cn = "core" + std::to_string(k);
         cores.push_back(std::make_unique<noc_test::Core>(cn.c_str(), tc));
-        cores.back()->socket.bind(nis.back()->socket);
+        tlm.bind(cores.back()->socket, nis.back()->socket, "tlmcheck_core" + std::to_string(k));
         for (unsigned i = 0; i < 40; ++i) {
             const std::uint64_t addr = 0x1000 * (k + 1) + 64 * (rng() % 16);
             std::vector<unsigned char> d(4 + rng() % 60);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "at_helpers.h"
+#include "models/common/protocol_checker.h"
 #include "models/noc/dram_interface.h"
 
 using namespace vp::noc;
@@ -56,7 +57,8 @@ int sc_main(int, char**) {
     NocSystem noc("noc", p, sc_time(1, SC_NS));
     DramInterface di("dram_if", noc, 5);
     noc_test::MemStub mem("mem", sc_time(20, SC_NS), 1 << 12);
-    di.socket.bind(mem.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on the binding
+    tlm.bind(di.socket, mem.socket, "tlmcheck_dram_if");
     PacketCore core("core", noc, 0, 5);
     sc_start(100, SC_US);
     noc.check();

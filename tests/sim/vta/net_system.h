@@ -8,6 +8,7 @@
 
 #include "../../unit/vta/network_reference.h"
 #include "mapper/vta/network_driver.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/vta/vta_core.h"
@@ -30,6 +31,7 @@ struct System {
     std::unique_ptr<vp::dram::DramController> dram;
     std::unique_ptr<vp::vta::VtaCore> core;
     std::unique_ptr<vp::vta::VtaHost> host;
+    vp::tlmcheck::CheckerSet tlm{true};  // base-protocol checker on every DMA binding
     System(const std::string& n, const NetGraph& g, std::uint64_t seed, vp::stats::Registry& reg, vp::SimControl& ctrl)
         : m_seed(seed) {
         DriverOptions o;
@@ -38,7 +40,8 @@ struct System {
         drv = std::make_unique<NetworkDriver>(g, p.core, o);
         dram = std::make_unique<vp::dram::DramController>((n + "_dram").c_str(), vp::dram::DramParams{}, reg);
         core = std::make_unique<vp::vta::VtaCore>((n + "_vta").c_str(), p, reg, &ctrl);
-        for (auto* d : {&core->fetch_dma, &core->load_dma, &core->compute_dma, &core->store_dma}) d->socket.bind(dram->socket);
+        for (auto* d : {&core->fetch_dma, &core->load_dma, &core->compute_dma, &core->store_dma})
+            tlm.bind(d->socket, dram->socket, "tlmcheck_" + n + "_" + d->basename());
         NetworkDriver* dp = drv.get();
         host = std::make_unique<vp::vta::VtaHost>(
             (n + "_host").c_str(), *core, dram->store(), &ctrl, [dp](ProgramJob& j) { return dp->next(j); },

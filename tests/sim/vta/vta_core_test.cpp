@@ -10,6 +10,7 @@
 #include "../../unit/vta/vta_reference.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/ir_parser.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/sim_control.h"
 #include "models/dram/dram_controller.h"
 #include "models/vta/vta_core.h"
@@ -97,12 +98,15 @@ int sc_main(int, char**) {
     vp_.core = small_config();
     vp_.validate("vta");
     vp::dram::DramParams dp;
+    // A one-entry DRAM queue: END_REQ is delayed while other transactions of the same DMA port
+    // are in flight, so a port must not take another port's BEGIN_RESP for its own END_REQ
+    // (the base-protocol checkers below report request-exclusion violations).
+    dp.queue_depth = 1;
     vp::dram::DramController dram("dram", dp, reg);
     vp::vta::VtaCore core("vta", vp_, reg);
-    core.fetch_dma.socket.bind(dram.socket);
-    core.load_dma.socket.bind(dram.socket);
-    core.compute_dma.socket.bind(dram.socket);
-    core.store_dma.socket.bind(dram.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
+    for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma})
+        tlm.bind(d->socket, dram.socket, std::string("tlmcheck_") + d->basename());
     Driver drv("driver", core, dram, vp_.core);
     sc_core::sc_start();
     try {
@@ -117,6 +121,8 @@ int sc_main(int, char**) {
     EXPECT(drv.mismatches == 0);
     EXPECT(drv.partitioned >= 20);
     EXPECT(dram.in_flight() == 0);
+    EXPECT(tlm.transactions() > 0 && tlm.violations() == 0);
+    EXPECT(reg.to_json()["dram"]["backpressure_events"]["value"].get<double>() > 0);
     EXPECT(dram.bytes_requested() == dram.bytes_served());
     return g_fail == 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include "mapper/common/errors.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/ir_parser.h"
+#include "models/common/protocol_checker.h"
 #include "models/dram/dram_controller.h"
 #include "models/vta/vta_core.h"
 
@@ -21,7 +22,9 @@ int sc_main(int, char**) {
     vp::dram::DramParams dp;
     vp::dram::DramController dram("dram", dp, reg);
     vp::vta::VtaCore core("vta", vp_, reg);
-    for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma}) d->socket.bind(dram.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
+    for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma})
+        tlm.bind(d->socket, dram.socket, std::string("tlmcheck_") + d->basename());
     std::mt19937_64 g(1);
     const Program p = parse_program(vta_test::random_program(g, vta_test::Kind::Gemm, 32, 32, 32, false, 0), "r", IrParseOptions{});
     CompiledProgram cp = compile(p, vp_.core);

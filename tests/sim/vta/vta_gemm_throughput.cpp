@@ -10,6 +10,7 @@
 #include "../../unit/vta/vta_reference.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/ir_parser.h"
+#include "models/common/protocol_checker.h"
 #include "models/dram/dram_controller.h"
 #include "models/vta/vta_core.h"
 
@@ -52,7 +53,9 @@ int sc_main(int, char**) {
     vp::dram::DramParams dp;
     vp::dram::DramController dram("dram", dp, reg);
     vp::vta::VtaCore core("vta", vp_, reg);
-    for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma}) d->socket.bind(dram.socket);
+    vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
+    for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma})
+        tlm.bind(d->socket, dram.socket, std::string("tlmcheck_") + d->basename());
     Bench b("bench", core, dram);
     sc_core::sc_start();
     core.check();

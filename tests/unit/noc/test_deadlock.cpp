@@ -27,6 +27,7 @@ TEST_CASE("a cyclic routing deadlocks and the watchdog reports it", "[noc][deadl
     register_routing("test_clockwise", &route_clockwise);
     NocParams p;
     p.width = p.height = 2;
+    p.num_vcs = 1;
     p.buffer_depth = 2;
     p.routing = "test_clockwise";
     p.watchdog_cycles = 200;
@@ -53,6 +54,7 @@ TEST_CASE("a cyclic routing deadlocks and the watchdog reports it", "[noc][deadl
 TEST_CASE("the same load with xy routing drains without a watchdog error", "[noc][deadlock]") {
     NocParams p;
     p.width = p.height = 2;
+    p.num_vcs = 1;
     p.buffer_depth = 2;
     p.watchdog_cycles = 200;
     Network net(p);

@@ -115,6 +115,7 @@ TEST_CASE("two packets contending for one ejection port: hand-derived cycle-exac
     NocParams p;
     p.width = 3;
     p.height = 1;
+    p.num_vcs = 1;
     p.validate("noc");
     Network net(p);
     struct Sink : PacketSink {

@@ -1,6 +1,7 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
-// loops (grouped), fc, max/avg pooling, residual add, with the requantisation arithmetic of
+// loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add,
+// the host's concat / slice / pad / nearest resize, with the requantisation arithmetic of
 // seed 004 (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -59,7 +60,9 @@ inline Tensor pool(const Layer& l, const Tensor& in, bool avg) {
                 std::int64_t best = -1000, sum = 0;
                 for (int r = 0; r < l.R; ++r)
                     for (int s = 0; s < l.S; ++s) {
-                        const int v = in[(std::size_t(c) * l.H + p * l.stride_h + r) * l.W + q * l.stride_w + s];
+                        const int y = p * l.stride_h + r - l.pad_top, x = q * l.stride_w + s - l.pad_left;
+                        if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // padding: never the max
+                        const int v = in[(std::size_t(c) * l.H + y) * l.W + x];
                         best = std::max<std::int64_t>(best, v);
                         sum += v;
                     }
@@ -73,6 +76,36 @@ inline Tensor add(const Layer& l, const Tensor& a, const Tensor& b) {
     Tensor out(a.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         out[i] = std::int8_t(std::min(127, std::max(l.relu ? 0 : -128, int(a[i]) + int(b[i]))));
+    return out;
+}
+
+// Host layers: concat along channels, channel slice, zero pad, nearest resize (integer factors).
+inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
+    const int P = l.P(), Q = l.Q();
+    Tensor out(std::size_t(l.K) * P * Q, 0);
+    std::size_t o = 0;
+    for (int c = 0; c < l.K; ++c)
+        for (int p = 0; p < P; ++p)
+            for (int q = 0; q < Q; ++q, ++o) {
+                if (l.kind == LayerKind::Concat) {  // channel c of the producer that holds it
+                    int base = 0;
+                    for (const Tensor* t : in) {
+                        const int ch = int(t->size() / (std::size_t(l.H) * l.W));
+                        if (c < base + ch) {
+                            out[o] = (*t)[(std::size_t(c - base) * l.H + p) * l.W + q];
+                            break;
+                        }
+                        base += ch;
+                    }
+                } else if (l.kind == LayerKind::Slice) {
+                    out[o] = (*in[0])[(std::size_t(c + l.offset) * l.H + p) * l.W + q];
+                } else if (l.kind == LayerKind::Pad) {
+                    const int y = p - l.pad_top, x = q - l.pad_left;
+                    out[o] = y < 0 || y >= l.H || x < 0 || x >= l.W ? 0 : (*in[0])[(std::size_t(c) * l.H + y) * l.W + x];
+                } else {  // Resize, nearest: source index floor(p * H / P)
+                    out[o] = (*in[0])[(std::size_t(c) * l.H + std::size_t(p) * l.H / P) * l.W + std::size_t(q) * l.W / Q];
+                }
+            }
     return out;
 }
 
@@ -92,6 +125,16 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             case LayerKind::FullyConnected: out[i] = conv(l, opnd(0), ld); break;
             case LayerKind::Pool: out[i] = pool(l, opnd(0), l.pool_op == vp::mapper::PoolOp::Avg); break;
             case LayerKind::Eltwise: out[i] = add(l, opnd(0), opnd(1)); break;
+            case LayerKind::Concat:
+            case LayerKind::Slice:
+            case LayerKind::Pad:
+            case LayerKind::Resize: {
+                std::vector<const Tensor*> in;
+                for (std::size_t k = 0; k < g.inputs[i].size(); ++k) in.push_back(&opnd(k));
+                out[i] = host(l, in);
+                break;
+            }
+            default: break;  // the driver rejects the other kinds
         }
     }
     return out;

@@ -1,0 +1,330 @@
+// Element-wise (Add, Sum, Sub, Mul, Div), Concat, Split, Slice, Resize / Upsample, the
+// layout-only operators, BatchNormalization, the activations, Pad and the quantisation nodes.
+#include <cmath>
+#include <limits>
+
+#include "mapper/common/errors.h"
+#include "platform/import/const_eval.h"
+#include "platform/import/convert_context.h"
+
+namespace vp::import {
+
+using mapper::Activation;
+using mapper::Layer;
+using mapper::LayerKind;
+
+namespace {
+
+std::int64_t norm_axis(std::int64_t axis, std::size_t rank) { return axis < 0 ? axis + std::int64_t(rank) : axis; }
+
+// Layer with C, H, W of the (per-sample) tensor `t`.
+Layer shaped(Ctx& c, LayerKind kind, const std::string& t, const std::string& label) {
+    Layer l;
+    l.kind = kind;
+    c.chw(c.dims_of(t, label), l.C, l.H, l.W, label);
+    l.K = l.C;
+    return l;
+}
+
+// --- element-wise ---------------------------------------------------------------------------
+
+void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, mapper::EltwiseOp op) {
+    std::vector<int> acts;
+    for (int k = 0; k < n.input_size(); ++k)
+        if (c.is_act(n, k)) acts.push_back(k);
+    const bool sub = n.op_type() == "Sub", div = n.op_type() == "Div";
+    if (acts.size() == 1 && n.input_size() == 2) {
+        if (div && acts[0] != 0) throw Unsupported("a constant divided by an activation");
+        const std::string& x = n.input(acts[0]);
+        const int other = 1 - acts[0];
+        int oc = 1, oh = 1, ow = 1;
+        if (c.has_input(n, other)) c.chw(c.dims_of(n.input(other), label), oc, oh, ow, label);
+        // A bias add (per channel or scalar) after conv / fc, or the dequantisation scale after an
+        // integer conv / matmul: folded into that layer.
+        const int p = c.fusable(x, {LayerKind::Conv, LayerKind::FullyConnected});
+        if (p >= 0 && oh == 1 && ow == 1 && (oc == 1 || oc == c.net.layers[std::size_t(p)].K)) {
+            const bool bias = op == mapper::EltwiseOp::Add && (!sub || acts[0] == 0);
+            const bool scale = op == mapper::EltwiseOp::Mul && c.info[std::size_t(p)].integer_output;
+            if (bias || scale) {
+                if (scale) c.info[std::size_t(p)].integer_output = false;
+                c.fuse_into(p, n.output(0));
+                ++c.stats.fused_bias;
+                return;
+            }
+        }
+    }
+    Layer l = shaped(c, LayerKind::Eltwise, n.output(0), label);
+    l.eltwise_op = op;
+    for (int k : acts) {
+        int C, H, W;
+        c.chw(c.dims_of(n.input(k), label), C, H, W, label);
+        if (l.input_elems() % (std::uint64_t(C) * H * W) != 0) throw Unsupported("an operand that does not broadcast to the output");
+        l.inputs.push_back(c.producer(n, k));
+    }
+    c.add_layer(l, n, index, n.output(0));
+}
+
+void add(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { eltwise(c, n, i, label, mapper::EltwiseOp::Add); }
+void mul(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { eltwise(c, n, i, label, mapper::EltwiseOp::Mul); }
+
+// --- concat / split / slice --------------------------------------------------------------------
+
+void concat(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const auto yd = c.dims_of(n.output(0), label);
+    const std::int64_t axis = norm_axis(attr_int(n, "axis", 1), yd.size());
+    if (yd.size() >= 2 && axis != 1) throw Unsupported("concat along axis " + std::to_string(axis) + " (the channel axis 1 is modelled)");
+    Layer l = shaped(c, LayerKind::Concat, n.output(0), label);
+    for (int k = 0; k < n.input_size(); ++k) {
+        if (!c.is_act(n, k)) throw Unsupported("a concat of activations and constants");
+        l.inputs.push_back(c.producer(n, k));
+    }
+    c.add_layer(l, n, index, n.output(0));
+}
+
+void slice_layer(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, const std::string& out, int C, int K,
+                 int offset, const std::string& name) {
+    Layer l = shaped(c, LayerKind::Slice, n.input(0), label);
+    l.C = C;
+    l.K = K;
+    l.offset = offset;
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, out, name);
+}
+
+void split(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const auto xd = c.dims_of(n.input(0), label);
+    const std::int64_t axis = norm_axis(attr_int(n, "axis", 0), xd.size());
+    if (xd.size() < 2 || axis != 1) throw Unsupported("split along axis " + std::to_string(axis) + " (the channel axis 1 is modelled)");
+    std::int64_t off = 0;
+    for (int o = 0; o < n.output_size(); ++o) {
+        const auto yd = c.dims_of(n.output(o), label);
+        const std::string base = n.name().empty() ? n.output(o) : n.name() + ":" + std::to_string(o);
+        slice_layer(c, n, index, label, n.output(o), int(xd[1]), int(yd[1]), int(off), base);
+        off += yd[1];
+    }
+}
+
+void slice(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const auto xd = c.dims_of(n.input(0), label), yd = c.dims_of(n.output(0), label);
+    if (xd == yd) {  // selects everything
+        c.alias(n.output(0), c.in(n, 0));
+        ++c.stats.layout;
+        return;
+    }
+    std::vector<std::int64_t> starts, axes, steps;
+    if (c.m.opset >= 10) {
+        starts = c.const_values(n, 1, label).i;
+        if (c.has_input(n, 3)) axes = c.const_values(n, 3, label).i;
+        if (c.has_input(n, 4)) steps = c.const_values(n, 4, label).i;
+    } else {
+        starts = attr_ints(n, "starts");
+        axes = attr_ints(n, "axes");
+    }
+    if (axes.empty())
+        for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(std::int64_t(k));
+    if (xd.size() != yd.size()) throw Unsupported("a slice that changes the rank");
+    for (std::size_t a = 0; a < xd.size(); ++a)
+        if (a != 1 && xd[a] != yd[a]) throw Unsupported("a slice along axis " + std::to_string(a) + " (the channel axis 1 is modelled)");
+    std::int64_t start = 0;
+    for (std::size_t k = 0; k < axes.size(); ++k)
+        if (norm_axis(axes[k], xd.size()) == 1) {
+            if (!steps.empty() && steps[k] != 1) throw Unsupported("a channel slice with step " + std::to_string(steps[k]));
+            start = starts[k] < 0 ? starts[k] + xd[1] : starts[k];
+            start = std::clamp<std::int64_t>(start, 0, xd[1]);
+        }
+    slice_layer(c, n, index, label, n.output(0), int(xd[1]), int(yd[1]), int(start), "");
+}
+
+// --- resize ----------------------------------------------------------------------------------
+
+void resize(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const std::string mode = attr_string(n, "mode", "nearest");
+    if (mode != "nearest" && mode != "linear" && mode != "bilinear") throw Unsupported("resize mode \"" + mode + "\" (nearest and linear are modelled)");
+    const auto xd = c.dims_of(n.input(0), label), yd = c.dims_of(n.output(0), label);
+    if (xd.size() != 4 || yd.size() != 4 || xd[0] != yd[0] || xd[1] != yd[1])
+        throw Unsupported("a resize of other than the two spatial axes of an NCHW tensor");
+    Layer l = shaped(c, LayerKind::Resize, n.input(0), label);
+    l.out_h = int(yd[2]);
+    l.out_w = int(yd[3]);
+    if (yd[2] < 1 || yd[3] < 1 || yd[2] > 32768 || yd[3] > 32768) throw InputError(c.m.path + ": " + label + ": output size out of range");
+    l.resize_mode = mode == "nearest" ? mapper::ResizeMode::Nearest : mapper::ResizeMode::Linear;
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+// --- layout-only and removed nodes -------------------------------------------------------------
+
+void layout(Ctx& c, const onnx::NodeProto& n, int, const std::string&) {
+    for (int o = 1; o < n.output_size(); ++o)
+        if (!n.output(o).empty() && c.uses[n.output(o)] > 0) throw Unsupported("output " + std::to_string(o) + " is used");
+    c.alias(n.output(0), c.in(n, 0));
+    ++c.stats.layout;
+}
+
+// Element-wise transparent nodes (Identity, Dropout, Cast, (De)QuantizeLinear): a later
+// activation or batch norm may still fuse into the layer before them.
+void transparent(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    const std::string& x = n.input(0);
+    const int p = c.fusable(x, {LayerKind::Conv, LayerKind::FullyConnected, LayerKind::Eltwise});
+    layout(c, n, i, label);
+    if (p >= 0) c.info[std::size_t(p)].out = n.output(0);
+}
+
+void quantize(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    c.note_quant_type(c.has_input(n, 2) ? c.type_of(n.input(2)) : int(onnx::TensorProto::UINT8));
+    transparent(c, n, i, label);
+}
+
+void dequantize(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    c.note_quant_type(c.type_of(n.input(0)));
+    transparent(c, n, i, label);
+}
+
+void dynamic_quantize(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    c.note_quant_type(onnx::TensorProto::UINT8);
+    Value side;
+    side.kind = ValueKind::Side;
+    for (int o = 1; o < n.output_size(); ++o) c.values[n.output(o)] = side;
+    c.alias(n.output(0), c.in(n, 0));
+    (void)i;
+    (void)label;
+    ++c.stats.layout;
+}
+
+// --- batch norm and activations ----------------------------------------------------------------
+
+void batch_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    if (attr_int(n, "training_mode", 0) != 0) throw Unsupported("training mode");
+    for (int o = 1; o < n.output_size(); ++o)
+        if (!n.output(o).empty() && c.uses[n.output(o)] > 0) throw Unsupported("the running statistics outputs are used");
+    const int p = c.fusable(n.input(0), {LayerKind::Conv, LayerKind::FullyConnected});
+    if (p >= 0) {
+        c.info[std::size_t(p)].w.batchnorms.push_back(&n);
+        c.fuse_into(p, n.output(0));
+        ++c.stats.fused_bn;
+        return;
+    }
+    Layer l = shaped(c, LayerKind::BatchNorm, n.input(0), label);
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act) {
+    const int p = act == Activation::Softmax
+                      ? -1
+                      : c.fusable(n.input(0), {LayerKind::Conv, LayerKind::FullyConnected, LayerKind::Eltwise});
+    if (p >= 0) {
+        Layer& l = c.net.layers[std::size_t(p)];
+        l.act = act;
+        l.relu = act == Activation::Relu || act == Activation::Relu6;
+        c.fuse_into(p, n.output(0));
+        ++c.stats.fused_act;
+        return;
+    }
+    Layer l = shaped(c, LayerKind::Activation, n.input(0), label);
+    l.act = act;
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+void relu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Relu); }
+void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::LeakyRelu); }
+void sigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Sigmoid); }
+void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSigmoid); }
+void hswish(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSwish); }
+void softmax(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Softmax); }
+
+void clip(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+    if (c.m.opset < 11) {
+        lo = attr_float(n, "min", -std::numeric_limits<float>::max());
+        hi = attr_float(n, "max", std::numeric_limits<float>::max());
+    } else {
+        if (c.has_input(n, 1)) lo = c.const_values(n, 1, label).at(0);
+        if (c.has_input(n, 2)) hi = c.const_values(n, 2, label).at(0);
+    }
+    const bool no_max = hi >= double(std::numeric_limits<float>::max());
+    const Activation a = lo == 0 && hi == 6 ? Activation::Relu6 : lo == 0 && no_max ? Activation::Relu : Activation::Clip;
+    activation(c, n, i, label, a);
+}
+
+// --- pad ---------------------------------------------------------------------------------------
+
+void pad(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const auto xd = c.dims_of(n.input(0), label);
+    std::vector<std::int64_t> pads;
+    std::string mode = attr_string(n, "mode", "constant");
+    double value = 0;
+    if (c.m.opset < 11) {
+        pads = attr_ints(n, "pads");
+        value = attr_float(n, "value", 0.0f);
+    } else {
+        pads = c.const_values(n, 1, label).i;
+        if (c.has_input(n, 2)) value = c.const_values(n, 2, label).at(0);
+        if (c.has_input(n, 3)) throw Unsupported("the axes input");
+    }
+    const std::size_t r = xd.size();
+    if (pads.size() != 2 * r) throw InputError(c.m.path + ": " + label + ": pads has " + std::to_string(pads.size()) + " values for rank " + std::to_string(r));
+    if (r != 4 && r != 3) throw Unsupported("padding of a rank-" + std::to_string(r) + " tensor");
+    if (pads[0] || pads[1] || pads[r] || pads[r + 1]) throw Unsupported("padding of the batch or channel axis");
+    for (auto p : pads)
+        if (p < 0 || p > 1024) throw Unsupported("a negative (cropping) or very large pad");
+    const int top = int(pads[2]), bottom = int(pads[r + 2]), left = r == 4 ? int(pads[3]) : 0, right = r == 4 ? int(pads[r + 3]) : 0;
+    if (top == 0 && bottom == 0 && left == 0 && right == 0) {  // exporters emit empty pads (e.g. before DenseNet's pools)
+        c.alias(n.output(0), c.in(n, 0));
+        ++c.stats.layout;
+        return;
+    }
+    // A zero constant pad whose only reader is a convolution's data input becomes that
+    // convolution's padding.
+    const auto rd = c.readers.find(n.output(0));
+    if (mode == "constant" && value == 0 && rd != c.readers.end() && rd->second.size() == 1 && c.uses[n.output(0)] == 1) {
+        const auto& reader = c.m.model.graph().node(rd->second[0].first);
+        const std::string& op = reader.op_type();
+        if ((op == "Conv" || op == "ConvInteger" || op == "QLinearConv") && rd->second[0].second == 0) {
+            Value v = c.in(n, 0);
+            c.alias(n.output(0), v);
+            Value& a = c.values[n.output(0)];
+            a.pad[0] = top;
+            a.pad[1] = left;
+            a.pad[2] = bottom;
+            a.pad[3] = right;
+            ++c.stats.fused_pad;
+            return;
+        }
+    }
+    Layer l = shaped(c, LayerKind::Pad, n.input(0), label);
+    l.pad_top = top;
+    l.pad_bottom = bottom;
+    l.pad_left = left;
+    l.pad_right = right;
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+}  // namespace
+
+void register_misc(std::unordered_map<std::string, Converter>& r) {
+    r["Add"] = r["Sum"] = r["Sub"] = add;
+    r["Mul"] = r["Div"] = mul;
+    r["Concat"] = concat;
+    r["Split"] = split;
+    r["Slice"] = slice;
+    r["Resize"] = r["Upsample"] = resize;
+    r["Flatten"] = r["Reshape"] = r["Squeeze"] = r["Unsqueeze"] = r["Transpose"] = layout;
+    r["Identity"] = r["Dropout"] = r["Cast"] = transparent;
+    r["QuantizeLinear"] = quantize;
+    r["DequantizeLinear"] = dequantize;
+    r["DynamicQuantizeLinear"] = dynamic_quantize;
+    r["BatchNormalization"] = batch_norm;
+    r["Relu"] = relu;
+    r["Clip"] = clip;
+    r["LeakyRelu"] = leaky;
+    r["Sigmoid"] = sigmoid;
+    r["HardSigmoid"] = hsigmoid;
+    r["HardSwish"] = hswish;
+    r["Softmax"] = softmax;
+    r["Pad"] = pad;
+}
+
+}  // namespace vp::import

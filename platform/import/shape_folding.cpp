@@ -1,0 +1,174 @@
+#include "platform/import/shape_folding.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "mapper/common/errors.h"
+#include "platform/import/const_eval.h"
+#include "platform/import/graph_order.h"
+
+namespace vp::import {
+
+namespace {
+
+constexpr int kMaxRounds = 32;             // folding rounds; each round folds at least one node
+constexpr std::int64_t kMaxConstRead = 1024;  // elements of an initializer read for folding
+
+void run_shape_inference(LoadedModel& m) {
+    // check_type off: exporters emit harmless type mismatches; strict mode: node-level errors throw.
+    const onnx::ShapeInferenceOptions opts(false, 1, true);
+    try {
+        onnx::shape_inference::InferShapes(m.model, onnx::OpSchemaRegistry::Instance(), opts);
+    } catch (const std::exception& e) {
+        throw InputError(m.path + ": ONNX shape inference failed: " + std::string(e.what()));
+    }
+}
+
+std::optional<TensorData> constant_attr(const onnx::NodeProto& n, const std::string& where) {
+    TensorData d;
+    if (const auto* a = find_attr(n, "value_float")) {
+        d.type = onnx::TensorProto::FLOAT;
+        d.f = {a->f()};
+    } else if (const auto* b = find_attr(n, "value_floats")) {
+        d.type = onnx::TensorProto::FLOAT;
+        d.f.assign(b->floats().begin(), b->floats().end());
+        d.dims = {std::int64_t(d.f.size())};
+    } else if (const auto* c = find_attr(n, "value_int")) {
+        d.type = onnx::TensorProto::INT64;
+        d.i = {c->i()};
+    } else if (const auto* e = find_attr(n, "value_ints")) {
+        d.type = onnx::TensorProto::INT64;
+        d.i.assign(e->ints().begin(), e->ints().end());
+        d.dims = {std::int64_t(d.i.size())};
+    } else {
+        (void)where;
+        return std::nullopt;
+    }
+    return d;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> static_dims(const onnx::TypeProto& t) {
+    if (!t.has_tensor_type() || !t.tensor_type().has_shape()) return std::nullopt;
+    std::vector<std::int64_t> d;
+    for (const auto& dim : t.tensor_type().shape().dim()) {
+        if (!dim.has_dim_value() || dim.dim_value() < 0) return std::nullopt;
+        d.push_back(dim.dim_value());
+    }
+    return d;
+}
+
+std::unordered_map<std::string, const onnx::TypeProto*> tensor_types(const onnx::GraphProto& g) {
+    std::unordered_map<std::string, const onnx::TypeProto*> t;
+    for (const auto& v : g.input()) t[v.name()] = &v.type();
+    for (const auto& v : g.value_info()) t[v.name()] = &v.type();
+    for (const auto& v : g.output()) t[v.name()] = &v.type();
+    return t;
+}
+
+std::size_t infer_and_fold(LoadedModel& m) {
+    std::size_t folded = 0;
+    onnx::GraphProto& g = *m.model.mutable_graph();
+    for (int round = 0; round < kMaxRounds; ++round) {
+        run_shape_inference(m);
+        const auto types = tensor_types(g);
+        // Constants whose values are readable here (inline, small).
+        std::unordered_map<std::string, TensorData> consts;
+        for (const auto& t : g.initializer()) {
+            if (is_external(t)) continue;
+            std::vector<std::int64_t> dims(t.dims().begin(), t.dims().end());
+            std::int64_t n = 1;
+            bool small = true;
+            for (auto d : dims) {
+                if (d < 0 || (d > 0 && n > kMaxFoldElements / d)) small = false;
+                else n *= d;
+            }
+            // Shape arithmetic reads small constants; weights are never decoded here.
+            if (!small || n > kMaxConstRead || type_bits(t.data_type()) == 0) continue;
+            consts.emplace(t.name(), read_tensor(t, m.dir, m.path + ": initializer"));
+        }
+        const std::vector<int> order = topo_order(g, m.path);
+        std::vector<bool> remove(std::size_t(g.node_size()), false);
+        std::vector<onnx::TensorProto> added;
+        bool changed = false;
+        for (int k : order) {
+            const onnx::NodeProto& n = g.node(k);
+            const std::string where = m.path + ": " + node_label(n, k);
+            const bool default_domain = n.domain().empty() || n.domain() == "ai.onnx";
+            if (!default_domain) continue;
+            std::optional<std::vector<TensorData>> out;
+            if (n.op_type() == "Constant" && n.output_size() == 1) {
+                if (const auto* a = find_attr(n, "value"); a && a->has_t()) {
+                    onnx::TensorProto t = a->t();
+                    t.set_name(n.output(0));
+                    if (!is_external(t) && t.data_type() != onnx::TensorProto::STRING) {
+                        std::int64_t cnt = 1;
+                        for (auto d : t.dims()) cnt *= std::max<std::int64_t>(d, 0);
+                        if (cnt <= kMaxFoldElements) consts[n.output(0)] = read_tensor(t, m.dir, where);
+                    }
+                    added.push_back(std::move(t));
+                    remove[std::size_t(k)] = changed = true;
+                    ++folded;
+                    continue;
+                }
+                if (auto d = constant_attr(n, where)) out = std::vector<TensorData>{*d};
+                else continue;
+            } else if ((n.op_type() == "Shape" || n.op_type() == "Size") && n.input_size() == 1) {
+                auto it = types.find(n.input(0));
+                if (it == types.end()) continue;
+                auto dims = static_dims(*it->second);
+                if (!dims) continue;
+                TensorData d;
+                d.type = onnx::TensorProto::INT64;
+                if (n.op_type() == "Size") {
+                    d.i = {element_count(*dims, where)};
+                } else {
+                    auto r = std::int64_t(dims->size());
+                    std::int64_t s = attr_int(n, "start", 0), e = attr_int(n, "end", r);
+                    if (s < 0) s += r;
+                    if (e < 0) e += r;
+                    s = std::clamp<std::int64_t>(s, 0, r);
+                    e = std::clamp<std::int64_t>(e, s, r);
+                    d.i.assign(dims->begin() + s, dims->begin() + e);
+                    d.dims = {e - s};
+                }
+                out = std::vector<TensorData>{d};
+            } else {
+                std::vector<const TensorData*> in;
+                bool all = n.input_size() > 0;
+                for (const auto& name : n.input()) {
+                    if (name.empty()) {
+                        in.push_back(nullptr);
+                        continue;
+                    }
+                    auto it = consts.find(name);
+                    if (it == consts.end()) {
+                        all = false;
+                        break;
+                    }
+                    in.push_back(&it->second);
+                }
+                if (!all) continue;
+                out = eval_const(n, in, m.opset, where);
+            }
+            if (!out || int(out->size()) != n.output_size()) continue;
+            for (int o = 0; o < n.output_size(); ++o) {
+                added.push_back(make_tensor(n.output(o), (*out)[std::size_t(o)]));
+                consts[n.output(o)] = std::move((*out)[std::size_t(o)]);
+            }
+            remove[std::size_t(k)] = changed = true;
+            ++folded;
+        }
+        if (!changed) return folded;
+        google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+        for (int k = 0; k < g.node_size(); ++k)
+            if (!remove[std::size_t(k)]) *kept.Add() = g.node(k);
+        g.mutable_node()->Swap(&kept);
+        for (auto& t : added) *g.add_initializer() = std::move(t);
+    }
+    run_shape_inference(m);
+    return folded;
+}
+
+}  // namespace vp::import

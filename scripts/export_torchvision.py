@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+"""Regenerates the ONNX fixtures under tests/data/onnx/ (run only to regenerate them).
+
+For each torchvision CNN: export with random weights (torch.onnx.export, opset 13, input name
+"input"), move every initializer of 1 KiB or more to external data and drop that data file, so
+that the committed graph keeps the initializers' dims (a few tens of KB per model). The shapes
+and MACs of every Conv2d / Linear module are recorded by forward hooks on the PyTorch model
+(torchvision_layers.json): an independent reference for the importer, which reads only the ONNX
+graph.
+
+Also writes resnet8_qdq.onnx: a small CIFAR-style ResNet (torchvision BasicBlocks, 8/16/32
+channels) whose conv / linear weights are stored as int8 initializers behind DequantizeLinear
+(the QDQ form of quantized models), with its values kept (a few KB): the VTA runs it with the
+model's own weights.
+
+Needs Debian's python3-torchvision and python3-onnx: /usr/bin/python3 scripts/export_torchvision.py
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torchvision
+from onnx import helper, numpy_helper
+from onnx.external_data_helper import convert_model_to_external_data
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "onnx")
+MODELS = {  # name: (constructor, input size)
+    "resnet18": (lambda: torchvision.models.resnet18(), 224),
+    "resnet50": (lambda: torchvision.models.resnet50(), 224),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(), 224),
+    "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(), 224),
+    "vgg16": (lambda: torchvision.models.vgg16(), 224),
+    "alexnet": (lambda: torchvision.models.alexnet(), 224),
+    "googlenet": (lambda: torchvision.models.googlenet(aux_logits=False, init_weights=True), 224),
+    "inception_v3": (lambda: torchvision.models.inception_v3(aux_logits=False, init_weights=True), 299),
+    # What else exporters emit: HardSwish and squeeze-excitation (MobileNetV3), batch norms with no
+    # conv to fold into (DenseNet), Split and the channel shuffle's Reshape / Transpose (ShuffleNetV2).
+    "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(), 224),
+    "densenet121": (lambda: torchvision.models.densenet121(), 224),
+    "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(), 224),
+}
+
+
+def hook_layers(model, size):
+    """Conv2d / Linear shapes and MACs of one forward pass, from the PyTorch modules."""
+    layers = []
+
+    def conv_hook(mod, inp, out):
+        x = inp[0]
+        layers.append({
+            "type": "conv", "C": mod.in_channels, "K": mod.out_channels, "H": x.shape[2], "W": x.shape[3],
+            "R": mod.kernel_size[0], "S": mod.kernel_size[1], "stride": list(mod.stride), "pad": list(mod.padding),
+            "groups": mod.groups, "P": out.shape[2], "Q": out.shape[3],
+            "macs": (mod.in_channels // mod.groups) * mod.out_channels * mod.kernel_size[0] * mod.kernel_size[1]
+                    * out.shape[2] * out.shape[3]})
+
+    def linear_hook(mod, inp, out):
+        layers.append({"type": "fc", "in": mod.in_features, "out": mod.out_features,
+                       "macs": mod.in_features * mod.out_features})
+
+    handles = []
+    for m in model.modules():
+        if isinstance(m, torch.nn.Conv2d):
+            handles.append(m.register_forward_hook(conv_hook))
+        elif isinstance(m, torch.nn.Linear):
+            handles.append(m.register_forward_hook(linear_hook))
+    with torch.no_grad():
+        model(torch.randn(1, 3, size, size))
+    for h in handles:
+        h.remove()
+    return layers
+
+
+def strip(path, name):
+    model = onnx.load(path)
+    convert_model_to_external_data(model, all_tensors_to_one_file=True, location=name + ".weights",
+                                   size_threshold=1024)
+    onnx.save_model(model, path)
+    os.remove(os.path.join(os.path.dirname(path), name + ".weights"))
+
+
+def export(name, ctor, size, refs):
+    torch.manual_seed(0)
+    model = ctor().eval()
+    path = os.path.join(OUT, name + ".onnx")
+    torch.onnx.export(model, torch.randn(1, 3, size, size), path, opset_version=13, input_names=["input"],
+                      output_names=["logits"])
+    strip(path, name)
+    refs[name] = {"input": [1, 3, size, size], "layers": hook_layers(model, size)}
+    print(f"{name}: {os.path.getsize(path)} bytes", file=sys.stderr)
+
+
+class ResNet8(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        block = torchvision.models.resnet.BasicBlock
+        self.stem = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, 1, 1, bias=False), torch.nn.BatchNorm2d(8),
+                                        torch.nn.ReLU(inplace=True), torch.nn.MaxPool2d(3, 2, 1))
+        down = lambda cin, cout: torch.nn.Sequential(torch.nn.Conv2d(cin, cout, 1, 2, bias=False), torch.nn.BatchNorm2d(cout))
+        self.blocks = torch.nn.Sequential(block(8, 8), block(8, 16, 2, down(8, 16)), block(16, 32, 2, down(16, 32)))
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.blocks(self.stem(x))), 1))
+
+
+def export_qdq_resnet8(refs):
+    """ResNet-8 on 32x32 with int8 weights behind DequantizeLinear (symmetric per-tensor scale)."""
+    torch.manual_seed(0)
+    model = ResNet8().eval()
+    path = os.path.join(OUT, "resnet8_qdq.onnx")
+    torch.onnx.export(model, torch.randn(1, 3, 32, 32), path, opset_version=13, input_names=["input"],
+                      output_names=["logits"])
+    m = onnx.load(path)
+    g = m.graph
+    weights = {n.input[1] for n in g.node if n.op_type in ("Conv", "Gemm")}
+    inits = {t.name: t for t in g.initializer}
+    new_inits, new_nodes = [], []
+    for name in sorted(weights):
+        w = numpy_helper.to_array(inits[name])
+        scale = max(float(np.abs(w).max()), 1e-8) / 127.0
+        q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+        new_inits += [numpy_helper.from_array(q, name + "_q"),
+                      numpy_helper.from_array(np.array(scale, dtype=np.float32), name + "_scale"),
+                      numpy_helper.from_array(np.array(0, dtype=np.int8), name + "_zp")]
+        new_nodes.append(helper.make_node("DequantizeLinear", [name + "_q", name + "_scale", name + "_zp"], [name],
+                                          name=name + "_dq"))
+    keep = [t for t in g.initializer if t.name not in weights]
+    del g.initializer[:]
+    g.initializer.extend(keep + new_inits)
+    nodes = list(g.node)
+    del g.node[:]
+    g.node.extend(new_nodes + nodes)
+    onnx.checker.check_model(m)
+    onnx.save_model(m, path)
+    refs["resnet8_qdq"] = {"input": [1, 3, 32, 32], "layers": hook_layers(model, 32)}
+    print(f"resnet8_qdq: {os.path.getsize(path)} bytes", file=sys.stderr)
+
+
+def main():
+    """Exports every model, or only those named on the command line (the others' references kept)."""
+    os.makedirs(OUT, exist_ok=True)
+    names = sys.argv[1:] or list(MODELS) + ["resnet8_qdq"]
+    path = os.path.join(OUT, "torchvision_layers.json")
+    refs = json.load(open(path))["models"] if sys.argv[1:] and os.path.exists(path) else {}
+    for name in names:
+        if name == "resnet8_qdq":
+            export_qdq_resnet8(refs)
+        else:
+            export(name, *MODELS[name], refs)
+    refs = {k: refs[k] for k in list(MODELS) + ["resnet8_qdq"] if k in refs}
+    write_refs(refs, {"generated_by": "scripts/export_torchvision.py (PyTorch forward hooks on Conv2d / Linear)",
+                      "torch": torch.__version__, "torchvision": torchvision.__version__})
+
+
+def write_refs(refs, meta):
+    """torchvision_layers.json with one layer per line."""
+    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in meta.items()] + [' "models": {']
+    for i, (name, ref) in enumerate(refs.items()):
+        lines.append(f'  {json.dumps(name)}: {{"input": {json.dumps(ref["input"])}, "layers": [')
+        lines += ["   " + json.dumps(l) + ("," if j + 1 < len(ref["layers"]) else "") for j, l in enumerate(ref["layers"])]
+        lines.append("  ]}" + ("," if i + 1 < len(refs) else ""))
+    lines += [" }", "}"]
+    with open(os.path.join(OUT, "torchvision_layers.json"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

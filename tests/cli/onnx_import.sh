@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# ONNX models end to end: vp-import on the torchvision fixtures (weights stripped), vp-run on
+# nmp, mesh-4x4 and vta taking a .onnx directly (OUT/workload.json = vp-import's output, a rerun
+# from it gives the same statistics), vp-map writing workload.json, and bad models: exit 2 with
+# a message naming the file or node, no output folder.
+set -u
+vp_run=$1; root=$2; bindir=$3
+vp_import=$bindir/vp-import
+vp_map=$bindir/vp-map
+onnx=$root/tests/data/onnx
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+bad() {  # bad NAME SUBSTRING CMD...: exit 2, SUBSTRING in stderr, no $tmp/bad_out
+  local name=$1 want=$2; shift 2
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && [[ "$err" == *"$want"* ]] && [ ! -e "$tmp/bad_out" ]; then pass=$((pass + 1))
+  else fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"; fi
+}
+
+for m in resnet18 resnet50 mobilenet_v2 squeezenet1_1 vgg16 alexnet googlenet inception_v3 mobilenet_v3_small \
+         densenet121 shufflenet_v2_x0_5 resnet8_qdq; do
+  "$vp_import" "$onnx/$m.onnx" -o "$tmp/$m.json" --quiet
+  ok "vp-import $m" "[ $? -eq 0 ] && grep -q '\"inputs\": \\[\"input\"\\]' '$tmp/$m.json'"
+done
+"$vp_import" "$onnx/resnet50.onnx" -o "$tmp/r50.json" > "$tmp/r50.txt"
+ok "summary: 72 layers, folded, fused" "grep -q '169 nodes -> 72 layers' '$tmp/r50.txt' && grep -q 'fused 0 batch norms, 49 activations' '$tmp/r50.txt'"
+ok "the default output is MODEL.json" "cp '$onnx/alexnet.onnx' '$tmp/a.onnx' && '$vp_import' '$tmp/a.onnx' -q && [ -s '$tmp/a.json' ]"
+
+# nmp: a .onnx workload runs; OUT/workload.json equals vp-import's file and reruns identically.
+"$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --out "$tmp/nmp" --quiet
+ok "nmp runs resnet18.onnx" "[ $? -eq 0 ] && [ -s '$tmp/nmp/stats.json' ]"
+ok "OUT/workload.json is the imported network" "cmp -s '$tmp/nmp/workload.json' '$tmp/resnet18.json'"
+"$vp_run" "$root/configs/nmp.yaml" "$tmp/nmp/workload.json" --out "$tmp/nmp2" --quiet
+ok "rerun from workload.json: same statistics" \
+   "diff <(grep -v '\"workload\"' '$tmp/nmp/stats.json') <(grep -v '\"workload\"' '$tmp/nmp2/stats.json') >/dev/null"
+ok "simulated MACs = the model's" "grep -q '\"macs\": 1814073344' '$tmp/nmp/stats.json' || grep -q '1814073344' '$tmp/nmp/stats.csv'"
+
+# mesh-4x4 (SqueezeNet 1.1 at 96x96 to keep the test short) and vta (the QDQ ResNet-8 with its weights).
+"$vp_run" "$root/configs/mesh-4x4.yaml" "$onnx/squeezenet1_1.onnx" --input-shape input=1x3x96x96 --out "$tmp/mesh" --quiet
+ok "mesh-4x4 runs squeezenet1_1.onnx" "[ $? -eq 0 ] && grep -q '\"H\": 96' '$tmp/mesh/workload.json'"
+"$vp_run" "$root/configs/vta.yaml" "$onnx/resnet8_qdq.onnx" --out "$tmp/vta" --quiet
+ok "vta runs the QDQ ResNet-8 with its weights" "[ $? -eq 0 ] && [ -d '$tmp/vta/outputs' ]"
+"$vp_map" "$root/configs/nmp.yaml" "$onnx/googlenet.onnx" --out "$tmp/map/m.json" --quiet 2>/dev/null
+mkdir -p "$tmp/map"
+"$vp_map" "$root/configs/nmp.yaml" "$onnx/googlenet.onnx" --out "$tmp/map/m.json" --quiet
+ok "vp-map: mapping.json and workload.json" "[ $? -eq 0 ] && [ -s '$tmp/map/m.json' ] && [ -s '$tmp/map/workload.json' ]"
+"$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --batch 2 --out "$tmp/b2" --quiet
+ok "--batch 2: twice the MACs" "[ $? -eq 0 ] && grep -q '\"batch\": 2' '$tmp/b2/workload.json' && grep -q '3628146688' '$tmp/b2/stats.csv'"
+
+# Bad input.
+head -c 5000 "$onnx/resnet50.onnx" > "$tmp/truncated.onnx"
+bad truncated "truncated.onnx" "$vp_run" "$root/configs/nmp.yaml" "$tmp/truncated.onnx" --out "$tmp/bad_out"
+echo '{"name": "x", "layers": []}' > "$tmp/text.onnx"
+bad not_onnx "not a valid ONNX model" "$vp_run" "$root/configs/nmp.yaml" "$tmp/text.onnx" --out "$tmp/bad_out"
+bad opset6 "opset 6 is out of the supported range" "$vp_import" /usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx -o "$tmp/bad_out"
+bad missing_weights "resnet18.weights\", which does not exist" "$vp_run" "$root/configs/vta.yaml" "$onnx/resnet18.onnx" --out "$tmp/bad_out"
+bad bad_shape_arg "--input-shape input=1x3x: \"\" is not a dimension" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x --out "$tmp/bad_out"
+bad wrong_input "not an input of the model (inputs: input)" "$vp_import" "$onnx/alexnet.onnx" --input-shape image=1x3x224x224 -o "$tmp/bad_out"
+bad precision "--precision 12: expected 8 or 16" "$vp_import" "$onnx/alexnet.onnx" --precision 12 -o "$tmp/bad_out"
+# Models built here with Debian's python3-onnx: a dynamic batch, unsupported operators.
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto, helper, save
+import numpy as np
+from onnx import numpy_helper
+d = sys.argv[1]
+w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], "dyn", [x], [y], [w])
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/dyn.onnx")
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
+nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_node("Tanh", ["c"], ["t"], name="tanh_a"),
+         helper.make_node("Erf", ["t"], ["y"], name="erf_b")]
+save(helper.make_model(helper.make_graph(nodes, "unsup", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]),
+     d + "/unsup.onnx")
+PY
+bad dynamic "input \"x\" has a dynamic dimension \"N\"" "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --out "$tmp/bad_out"
+"$vp_import" "$tmp/dyn.onnx" --batch 1 -o "$tmp/dyn.json" -q
+ok "--batch fixes the dynamic dimension" "[ $? -eq 0 ]"
+bad unsupported "node \"erf_b\" (Erf)" "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --out "$tmp/bad_out"
+err=$("$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" 2>&1); rc=$?
+ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'tanh_a'* ]] && [[ \"\$err\" == *'erf_b'* ]]"
+"$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" --allow-unsupported > "$tmp/u.txt"
+ok "--allow-unsupported lists what it skipped" "[ $? -eq 0 ] && grep -q 'skipped node \"erf_b\" (Erf)' '$tmp/u.txt' && grep -q '\"op\": \"Tanh\"' '$tmp/u.json'"
+"$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --allow-unsupported --out "$tmp/u_run" --quiet
+ok "vp-run --allow-unsupported runs the rest" "[ $? -eq 0 ] && grep -q 'skipped' '$tmp/u_run/workload.json'"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

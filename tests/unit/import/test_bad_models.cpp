@@ -1,0 +1,146 @@
+// Bad ONNX input: every case is vp::InputError (exit code 2 in the tools) with a message naming
+// the file and, where one is involved, the node; never a crash.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "mapper/common/errors.h"
+#include "onnx_builder.h"
+#include "platform/import/onnx_import.h"
+
+using vp::import::ImportOptions;
+using vp::import::import_onnx;
+using test_onnx::attr;
+using test_onnx::Model;
+
+namespace {
+const std::string kFixtures = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
+
+std::string write_bytes(const std::string& name, const std::string& bytes) {
+    const auto dir = std::filesystem::temp_directory_path() / "vp_import_test";
+    std::filesystem::create_directories(dir);
+    const std::string p = (dir / name).string();
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+}
+std::string read_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+Model simple(int opset = 13) {
+    Model m(opset);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    m.node("Conv", {"x", "w"}, {"y"}, "conv");
+    return m;
+}
+}  // namespace
+
+TEST_CASE("Truncated files and files that are not ONNX", "[import][bad]") {
+    const std::string full = read_bytes(kFixtures + "resnet18.onnx");
+    REQUIRE(full.size() > 1000);
+    for (std::size_t cut : {full.size() / 2, full.size() - 7, std::size_t(40), std::size_t(3)}) {
+        INFO("cut at " << cut);
+        const std::string p = write_bytes("truncated.onnx", full.substr(0, cut));
+        CHECK_THROWS_WITH(import_onnx(p, {}), Catch::Contains("truncated.onnx"));
+    }
+    CHECK_THROWS_WITH(import_onnx(write_bytes("text.onnx", "{\"name\": \"not a model\", \"layers\": []}\n"), {}),
+                      Catch::Contains("text.onnx") && Catch::Contains("not"));
+    CHECK_THROWS_WITH(import_onnx(write_bytes("empty.onnx", ""), {}), Catch::Contains("empty file"));
+    CHECK_THROWS_WITH(import_onnx(kFixtures + "does_not_exist.onnx", {}), Catch::Contains("cannot open"));
+    CHECK_THROWS_WITH(import_onnx(kFixtures, {}), Catch::Contains("not a regular file"));
+    std::string junk(4096, '\0');
+    for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = char((i * 2654435761u) >> 13);
+    CHECK_THROWS_AS(import_onnx(write_bytes("junk.onnx", junk), {}), vp::InputError);
+}
+
+TEST_CASE("Opsets outside 7..17 are rejected", "[import][bad]") {
+    CHECK_THROWS_WITH(import_onnx(simple(6).save("op6.onnx"), {}), Catch::Contains("opset 6 is out of the supported range 7..17"));
+    CHECK_THROWS_WITH(import_onnx(simple(18).save("op18.onnx"), {}), Catch::Contains("opset 18"));
+    CHECK_NOTHROW(import_onnx(simple(7).save("op7.onnx"), {}));
+    CHECK_NOTHROW(import_onnx(simple(17).save("op17.onnx"), {}));
+}
+
+TEST_CASE("A cycle, a dangling input, a tensor produced twice", "[import][bad]") {
+    Model cyc;
+    cyc.input("x", {1, 3, 8, 8}).output("b");
+    cyc.node("Add", {"x", "b"}, {"a"}, "add_a");
+    cyc.node("Relu", {"a"}, {"b"}, "relu_b");
+    CHECK_THROWS_WITH(import_onnx(cyc.save("cycle.onnx"), {}),
+                      Catch::Contains("cycle") && Catch::Contains("node \"add_a\" (Add)") && Catch::Contains("node \"relu_b\" (Relu)"));
+    Model dang = simple();
+    dang.node("Add", {"y", "ghost"}, {"z"}, "add_ghost");
+    CHECK_THROWS_WITH(import_onnx(dang.save("dangling.onnx"), {}),
+                      Catch::Contains("node \"add_ghost\" (Add) reads \"ghost\"") && Catch::Contains("dangling"));
+    Model twice = simple();
+    twice.node("Relu", {"x"}, {"y"}, "relu_twice");
+    CHECK_THROWS_WITH(import_onnx(twice.save("twice.onnx"), {}), Catch::Contains("produced twice"));
+    Model noout = simple();
+    noout.output("nowhere");
+    CHECK_THROWS_WITH(import_onnx(noout.save("noout.onnx"), {}), Catch::Contains("graph output \"nowhere\" is produced by no node"));
+}
+
+TEST_CASE("External data: outside the model's folder, or absent where values are needed", "[import][bad]") {
+    for (const char* loc : {"../escape.bin", "/etc/passwd", "sub/../../escape.bin"}) {
+        INFO(loc);
+        Model m;
+        m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}, onnx::TensorProto::FLOAT, loc).output("y");
+        m.node("Conv", {"x", "w"}, {"y"}, "conv");
+        CHECK_THROWS_WITH(import_onnx(m.save("outside.onnx"), {}),
+                          Catch::Contains("initializer \"w\"") && Catch::Contains("outside the model's folder"));
+    }
+    Model m;
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}, onnx::TensorProto::FLOAT, "absent.bin").output("y");
+    m.node("Conv", {"x", "w"}, {"y"}, "conv");
+    const std::string p = m.save("absent.onnx");
+    CHECK(import_onnx(p, {}).net.layers.size() == 1);  // timing: shapes are enough
+    ImportOptions o;
+    o.need_values = true;
+    CHECK_THROWS_WITH(import_onnx(p, o), Catch::Contains("layer \"conv\"") && Catch::Contains("absent.bin") &&
+                                             Catch::Contains("does not exist"));
+    // Present but too short.
+    write_bytes("absent.bin", std::string(10, '\0'));
+    CHECK_THROWS_WITH(import_onnx(p, o), Catch::Contains("too short"));
+    std::filesystem::remove(std::filesystem::temp_directory_path() / "vp_import_test" / "absent.bin");
+}
+
+TEST_CASE("Bad attributes and shapes name the node", "[import][bad]") {
+    Model m;
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 2, 3, 3}).output("y");  // 3 channels, weights for 2
+    m.node("Conv", {"x", "w"}, {"y"}, "mismatch");
+    CHECK_THROWS_WITH(import_onnx(m.save("chan.onnx"), {}), Catch::Contains("mismatch"));
+    Model k;
+    k.input("x", {1, 3, 4, 4}).init("w", {4, 3, 7, 7}).output("y");  // kernel larger than the input
+    k.node("Conv", {"x", "w"}, {"y"}, "big_kernel");
+    CHECK_THROWS_WITH(import_onnx(k.save("bigk.onnx"), {}), Catch::Contains("big_kernel"));
+    Model p;
+    p.input("x", {1, 3, 8, 8}).output("y");
+    attr(p.node("MaxPool", {"x"}, {"y"}, "nokernel"), "strides", std::vector<std::int64_t>{2, 2});
+    CHECK_THROWS_WITH(import_onnx(p.save("nok.onnx"), {}), Catch::Contains("nokernel"));
+    Model r;
+    r.input("x", {1, 3, 8, 8}).ints("shape", {5, -1}).output("y");
+    r.node("Reshape", {"x", "shape"}, {"y"}, "bad_reshape");  // 192 elements into 5 x ?
+    CHECK_THROWS_AS(import_onnx(r.save("reshape.onnx"), {}), vp::InputError);
+    Model none;
+    none.input("x", {1, 3, 8, 8}).output("y");
+    none.node("Relu", {"x"}, {"y"}, "relu");
+    CHECK_NOTHROW(import_onnx(none.save("relu_only.onnx"), {}));  // an activation layer
+    Model empty;
+    empty.input("x", {1, 3, 8, 8}).output("x");
+    CHECK_THROWS_WITH(import_onnx(empty.save("nolayers.onnx"), {}), Catch::Contains("no layer"));
+}
+
+TEST_CASE("Command-line shapes are validated", "[import][bad]") {
+    using vp::import::parse_input_shape;
+    CHECK(parse_input_shape("input=1x3x224x224").second == std::vector<std::int64_t>{1, 3, 224, 224});
+    for (const char* bad : {"input", "=1x3", "input=", "input=1x0x2", "input=1xx2", "input=-1x3", "input=3e2", "input=1x3x"}) {
+        INFO(bad);
+        CHECK_THROWS_AS(parse_input_shape(bad), vp::InputError);
+    }
+    ImportOptions o;
+    o.batch = 5000;
+    CHECK_THROWS_WITH(import_onnx(simple().save("b.onnx"), o), Catch::Contains("--batch"));
+    o.batch = 0;
+    o.input_shapes["x"] = {1, 3, 8};
+    CHECK_THROWS_WITH(import_onnx(simple().save("b.onnx"), o), Catch::Contains("rank 3"));
+}

@@ -1,0 +1,419 @@
+// Operator by operator: small models built here, shapes and MACs against the ONNX operator
+// specification's formulas worked by hand in each test (independent of the importer's code).
+#include <catch2/catch.hpp>
+
+#include "mapper/common/errors.h"
+#include "onnx_builder.h"
+#include "platform/import/onnx_import.h"
+
+using namespace vp::mapper;
+using vp::import::ImportOptions;
+using vp::import::import_onnx;
+using test_onnx::attr;
+using test_onnx::Model;
+
+namespace {
+const Layer& only(const Network& n, LayerKind k, int nth = 0) {
+    for (const auto& l : n.layers)
+        if (l.kind == k && nth-- == 0) return l;
+    FAIL("no layer of the kind");
+    return n.layers[0];
+}
+std::size_t count(const Network& n, LayerKind k) {
+    std::size_t c = 0;
+    for (const auto& l : n.layers) c += l.kind == k;
+    return c;
+}
+// Conv with the given attributes on a 1x3x10x9 input, 4 filters of 3x3.
+Network conv_with(void (*set)(onnx::NodeProto&), int opset = 13) {
+    Model m(opset);
+    m.input("x", {1, 3, 10, 9}).init("w", {4, 3, 3, 3}).output("y");
+    set(m.node("Conv", {"x", "w"}, {"y"}, "conv"));
+    return import_onnx(m.save("conv.onnx"), {}).net;
+}
+}  // namespace
+
+TEST_CASE("Conv: pads, strides and the output size of the ONNX formula", "[import]") {
+    const Network n = conv_with([](onnx::NodeProto& c) {
+        attr(c, "pads", std::vector<std::int64_t>{1, 0, 2, 1});  // top, left, bottom, right
+        attr(c, "strides", std::vector<std::int64_t>{2, 3});
+    });
+    REQUIRE(n.layers.size() == 1);
+    const Layer& l = n.layers[0];
+    CHECK(l.name == "conv");
+    CHECK((l.pad_top == 1 && l.pad_left == 0 && l.pad_bottom == 2 && l.pad_right == 1));
+    // floor((10 + 1 + 2 - 3) / 2) + 1 = 6, floor((9 + 0 + 1 - 3) / 3) + 1 = 3
+    CHECK(l.P() == 6);
+    CHECK(l.Q() == 3);
+    CHECK(l.macs() == 3ull * 4 * 9 * 6 * 3);
+    CHECK(l.inputs == std::vector<int>{Layer::kNetInput});
+}
+
+TEST_CASE("Conv: auto_pad SAME_UPPER, SAME_LOWER and VALID", "[import]") {
+    // SAME: output ceil(10 / 2) = 5, total pad (5 - 1) * 2 + 3 - 10 = 1: at the end (UPPER) or
+    // the beginning (LOWER); W: ceil(9 / 2) = 5, total (5 - 1) * 2 + 3 - 9 = 2: 1 + 1.
+    Network up = conv_with([](onnx::NodeProto& c) {
+        attr(c, "auto_pad", std::string("SAME_UPPER"));
+        attr(c, "strides", std::vector<std::int64_t>{2, 2});
+    });
+    CHECK((up.layers[0].pad_top == 0 && up.layers[0].pad_bottom == 1 && up.layers[0].pad_left == 1 && up.layers[0].pad_right == 1));
+    CHECK((up.layers[0].P() == 5 && up.layers[0].Q() == 5));
+    Network lo = conv_with([](onnx::NodeProto& c) {
+        attr(c, "auto_pad", std::string("SAME_LOWER"));
+        attr(c, "strides", std::vector<std::int64_t>{2, 2});
+    });
+    CHECK((lo.layers[0].pad_top == 1 && lo.layers[0].pad_bottom == 0));
+    Network valid = conv_with([](onnx::NodeProto& c) { attr(c, "auto_pad", std::string("VALID")); });
+    CHECK((valid.layers[0].P() == 8 && valid.layers[0].Q() == 7));  // 10 - 3 + 1, 9 - 3 + 1
+}
+
+TEST_CASE("Conv: groups and depthwise; dilation rejected naming the node", "[import]") {
+    Model m;
+    m.input("x", {1, 8, 6, 6}).init("w1", {8, 1, 3, 3}).init("w2", {12, 4, 1, 1}).output("z");
+    auto& dw = m.node("Conv", {"x", "w1"}, {"y"}, "dw");
+    attr(dw, "group", std::int64_t(8));
+    attr(dw, "pads", std::vector<std::int64_t>{1, 1, 1, 1});
+    attr(m.node("Conv", {"y", "w2"}, {"z"}, "g2"), "group", std::int64_t(2));
+    const Network n = import_onnx(m.save("groups.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 2);
+    CHECK(n.layers[0].is_depthwise());
+    CHECK(n.layers[0].macs() == 1ull * 8 * 9 * 36);
+    CHECK(n.layers[1].groups == 2);
+    CHECK(n.layers[1].macs() == 4ull * 12 * 36);
+    CHECK(n.layers[1].inputs == std::vector<int>{0});
+
+    Model d;
+    d.input("x", {1, 3, 10, 10}).init("w", {4, 3, 3, 3}).output("y");
+    attr(d.node("Conv", {"x", "w"}, {"y"}, "dilated_conv"), "dilations", std::vector<std::int64_t>{2, 2});
+    CHECK_THROWS_WITH(import_onnx(d.save("dil.onnx"), {}),
+                      Catch::Contains("node \"dilated_conv\" (Conv)") && Catch::Contains("dilation 2"));
+}
+
+TEST_CASE("ConvTranspose as its equivalent convolution", "[import]") {
+    Model m;
+    m.input("x", {1, 4, 5, 5}).init("w", {4, 6, 3, 3}).output("y");  // C=4 -> K=6
+    auto& t = m.node("ConvTranspose", {"x", "w"}, {"y"}, "up");
+    attr(t, "strides", std::vector<std::int64_t>{2, 2});
+    attr(t, "pads", std::vector<std::int64_t>{1, 1, 1, 1});
+    attr(t, "output_padding", std::vector<std::int64_t>{1, 1});
+    const Layer l = import_onnx(m.save("convt.onnx"), {}).net.layers.at(0);
+    // ONNX: out = 2 * (5 - 1) + 1 + 3 - 1 - 1 = 10. Equivalent conv: 5 inputs with one zero
+    // between them (9), padded by 3 - 1 - 1 = 1 before and 1 + 1 = 2 after, stride 1: 10.
+    CHECK((l.C == 4 && l.K == 6 && l.H == 9 && l.zero_insert_h == 2));
+    CHECK((l.pad_top == 1 && l.pad_bottom == 2 && l.stride_h == 1));
+    CHECK((l.P() == 10 && l.Q() == 10));
+    CHECK(l.consumed_elems() == 4u * 5 * 5);
+}
+
+TEST_CASE("Pools: ceil_mode, global pools and ReduceMean over the spatial axes", "[import]") {
+    Model m;
+    m.input("x", {1, 2, 7, 7}).output("g").output("r").output("gm");
+    auto& p = m.node("MaxPool", {"x"}, {"p"}, "pool");
+    attr(p, "kernel_shape", std::vector<std::int64_t>{3, 3});
+    attr(p, "strides", std::vector<std::int64_t>{2, 2});
+    attr(p, "ceil_mode", std::int64_t(1));
+    m.node("GlobalAveragePool", {"p"}, {"g"}, "gap");
+    auto& r = m.node("ReduceMean", {"p"}, {"r"}, "mean");
+    attr(r, "axes", std::vector<std::int64_t>{2, 3});
+    attr(r, "keepdims", std::int64_t(0));
+    m.node("GlobalMaxPool", {"p"}, {"gm"}, "gmp");
+    const Network n = import_onnx(m.save("pools.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 4);
+    // ceil((7 - 3) / 2) + 1 = 3 (floor would give 3 too); 7x7 k3 s2 ceil -> 3.
+    CHECK(n.layers[0].P() == 3);
+    for (int k = 1; k < 4; ++k) {
+        CHECK(n.layers[std::size_t(k)].kind == LayerKind::Pool);
+        CHECK((n.layers[std::size_t(k)].P() == 1 && n.layers[std::size_t(k)].R == 3));
+        CHECK(n.layers[std::size_t(k)].inputs == std::vector<int>{0});
+    }
+    CHECK(n.layers[2].pool_op == PoolOp::Avg);
+    CHECK(n.layers[3].pool_op == PoolOp::Max);
+
+    Model c;  // 8x8, k2 s3 ceil: ceil((8 - 2) / 3) + 1 = 3 windows, floor gives 3 too; 9x9: ceil(7/3)+1 = 4 vs 3
+    c.input("x", {1, 1, 9, 9}).output("p");
+    auto& cp = c.node("AveragePool", {"x"}, {"p"}, "ceil_pool");
+    attr(cp, "kernel_shape", std::vector<std::int64_t>{2, 2});
+    attr(cp, "strides", std::vector<std::int64_t>{3, 3});
+    attr(cp, "ceil_mode", std::int64_t(1));
+    const Layer cl = import_onnx(c.save("ceil.onnx"), {}).net.layers.at(0);
+    CHECK((cl.P() == 4 && cl.Q() == 4));
+
+    Model bad;
+    bad.input("x", {1, 2, 7, 7}).output("r");
+    attr(bad.node("ReduceMean", {"x"}, {"r"}, "chan_mean"), "axes", std::vector<std::int64_t>{1});
+    CHECK_THROWS_WITH(import_onnx(bad.save("rm.onnx"), {}), Catch::Contains("node \"chan_mean\" (ReduceMean)"));
+}
+
+TEST_CASE("BatchNormalization and activations fuse into the producing conv; otherwise they are layers", "[import]") {
+    Model m;
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).init("s", {4}).init("b", {4}).init("mu", {4}).init("v", {4}).output("a");
+    m.output("s2");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("BatchNormalization", {"c", "s", "b", "mu", "v"}, {"bn"}, "bn");
+    m.node("Relu", {"bn"}, {"a"}, "relu");
+    // a second branch: BN on the network input (nothing to fold into), sigmoid * x (SiLU)
+    m.node("BatchNormalization", {"x", "s3", "b3", "m3", "v3"}, {"xb"}, "bn_in");
+    m.init("s3", {3}).init("b3", {3}).init("m3", {3}).init("v3", {3});
+    m.node("Sigmoid", {"xb"}, {"sg"}, "sig");
+    m.node("Mul", {"xb", "sg"}, {"s1"}, "silu");
+    m.node("Softmax", {"s1"}, {"s2"}, "softmax");
+    const auto r = import_onnx(m.save("fuse.onnx"), {});
+    const Network& n = r.net;
+    CHECK(r.stats.fused_bn == 1);
+    CHECK(r.stats.fused_act == 1);
+    const Layer& conv = only(n, LayerKind::Conv);
+    CHECK((conv.relu && conv.act == Activation::Relu));
+    CHECK(count(n, LayerKind::BatchNorm) == 1);
+    CHECK(count(n, LayerKind::Activation) == 2);  // sigmoid (its input has two readers) and softmax
+    const Layer& silu = only(n, LayerKind::Eltwise);
+    CHECK(silu.eltwise_op == EltwiseOp::Mul);
+    REQUIRE(silu.inputs.size() == 2);
+    CHECK(n.layers[std::size_t(silu.inputs[0])].kind == LayerKind::BatchNorm);
+    CHECK(n.layers[std::size_t(silu.inputs[1])].act == Activation::Sigmoid);
+    CHECK(only(n, LayerKind::Activation, 1).act == Activation::Softmax);
+}
+
+TEST_CASE("Weights for the VTA: batch norm folded per channel, then symmetric int8", "[import]") {
+    // BatchNormalization: y = gamma (x - mean) / sqrt(var + eps) + beta, so the conv weights of
+    // output channel k scale by gamma_k / sqrt(var_k + eps): here 4 / sqrt(3 + 1) = 2 and
+    // 1 / sqrt(0 + 1) = 1. Weights {0.5, -1} -> {1, -1}; s = 1 / 127 -> {127, -127}.
+    Model m;
+    m.input("x", {1, 1, 4, 4}).tensor("w", {2, 1, 1, 1}, {0.5f, -1.0f}).output("y");
+    m.tensor("g", {2}, {4.0f, 1.0f}).tensor("b", {2}, {0.0f, 0.0f}).tensor("mu", {2}, {0.0f, 0.0f}).tensor("v", {2}, {3.0f, 0.0f});
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    attr(m.node("BatchNormalization", {"c", "g", "b", "mu", "v"}, {"y"}, "bn"), "epsilon", 1.0f);
+    ImportOptions o;
+    o.need_values = true;
+    const auto r = import_onnx(m.save("bnw.onnx"), o);
+    REQUIRE(r.values.size() == 1);
+    CHECK(r.values[0].weights == std::vector<std::int8_t>{127, -127});
+    CHECK(r.values[0].bias.empty());  // float biases are not converted
+    Model q;  // without the batch norm: {0.5, -1} -> round(63.5) = 64, -127
+    q.input("x", {1, 1, 4, 4}).tensor("w", {2, 1, 1, 1}, {0.5f, -1.0f}).output("y");
+    q.node("Conv", {"x", "w"}, {"y"}, "conv");
+    CHECK(import_onnx(q.save("w.onnx"), o).values[0].weights == std::vector<std::int8_t>{64, -127});
+}
+
+TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]") {
+    Model m(11);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("w2", {4, 4, 1, 1}).floats("lo", {0.0f}, true).floats("hi", {6.0f}, true);
+    m.output("l");
+    m.node("Conv", {"x", "w"}, {"c"}, "c1");
+    m.node("Clip", {"c", "lo", "hi"}, {"r6"}, "relu6");
+    m.node("Conv", {"r6", "w2"}, {"c2"}, "c2");
+    m.node("LeakyRelu", {"c2"}, {"l"}, "leaky");
+    const Network n = import_onnx(m.save("clip.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 2);
+    CHECK((n.layers[0].act == Activation::Relu6 && n.layers[0].relu));
+    CHECK((n.layers[1].act == Activation::LeakyRelu && !n.layers[1].relu));
+}
+
+TEST_CASE("Shape subgraphs fold to constants; Flatten / Reshape are layout only", "[import]") {
+    Model m;
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).init("fcw", {10, 144}).output("y");
+    m.ints("idx0", {0}).ints("minus1", {-1});
+    attr(m.node("Conv", {"x", "w"}, {"c"}, "conv"), "strides", std::vector<std::int64_t>{1, 1});  // 6x6
+    m.node("Shape", {"c"}, {"sh"}, "shape");
+    attr(m.node("Gather", {"sh", "idx0"}, {"n"}, "gather"), "axis", std::int64_t(0));
+    attr(m.node("Concat", {"n", "minus1"}, {"newshape"}, "concat_shape"), "axis", std::int64_t(0));
+    m.node("Reshape", {"c", "newshape"}, {"flat"}, "reshape");
+    attr(m.node("Gemm", {"flat", "fcw"}, {"y"}, "fc"), "transB", std::int64_t(1));
+    const auto r = import_onnx(m.save("shape.onnx"), {});
+    CHECK(r.stats.folded == 3);
+    REQUIRE(r.net.layers.size() == 2);
+    const Layer& fc = r.net.layers[1];
+    CHECK((fc.kind == LayerKind::FullyConnected && fc.C == 4 * 6 * 6 && fc.K == 10));
+    CHECK(fc.inputs == std::vector<int>{0});
+}
+
+TEST_CASE("Concat, Split, channel Slice and Resize", "[import]") {
+    Model m;
+    m.input("x", {1, 6, 4, 4}).floats("scales", {1.0f, 1.0f, 2.0f, 2.0f}).ints("st", {1}).ints("en", {3}).ints("ax", {1});
+    m.output("u").output("sl");
+    auto& sp = m.node("Split", {"x"}, {"a", "b"}, "split");
+    attr(sp, "axis", std::int64_t(1));
+    attr(m.node("Concat", {"b", "a", "x"}, {"cat"}, "cat"), "axis", std::int64_t(1));
+    m.node("Resize", {"cat", "", "scales"}, {"u"}, "up");
+    m.node("Slice", {"x", "st", "en", "ax"}, {"sl"}, "chan_slice");
+    const Network n = import_onnx(m.save("concat.onnx"), {}).net;
+    REQUIRE(count(n, LayerKind::Slice) == 3);
+    const Layer& s0 = only(n, LayerKind::Slice, 0);
+    const Layer& s1 = only(n, LayerKind::Slice, 1);
+    CHECK((s0.C == 6 && s0.K == 3 && s0.offset == 0 && s1.offset == 3));
+    const Layer& cat = only(n, LayerKind::Concat);
+    CHECK(cat.C == 12);
+    REQUIRE(cat.inputs.size() == 3);
+    CHECK(n.layers[std::size_t(cat.inputs[0])].name == s1.name);
+    CHECK(cat.inputs[2] == Layer::kNetInput);
+    const Layer& up = only(n, LayerKind::Resize);
+    CHECK((up.C == 12 && up.P() == 8 && up.Q() == 8 && up.resize_mode == ResizeMode::Nearest));
+    const Layer& cs = only(n, LayerKind::Slice, 2);
+    CHECK((cs.K == 2 && cs.offset == 1));
+    CHECK(n.total_macs() == 0);
+}
+
+TEST_CASE("Pad folds into the next conv; before a pool it is a layer", "[import]") {
+    Model m(13);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).ints("pads", {0, 0, 1, 2, 0, 0, 3, 4}).output("y").output("q");
+    m.node("Pad", {"x", "pads"}, {"xp"}, "pad");
+    m.node("Conv", {"xp", "w"}, {"y"}, "conv");
+    m.node("Pad", {"x", "pads"}, {"xq"}, "pad2");
+    auto& mp = m.node("MaxPool", {"xq"}, {"q"}, "pool");
+    attr(mp, "kernel_shape", std::vector<std::int64_t>{2, 2});
+    const auto r = import_onnx(m.save("pad.onnx"), {});
+    CHECK(r.stats.fused_pad == 1);
+    const Layer& c = only(r.net, LayerKind::Conv);
+    CHECK((c.pad_top == 1 && c.pad_left == 2 && c.pad_bottom == 3 && c.pad_right == 4));
+    CHECK((c.P() == 8 + 4 - 2 && c.Q() == 8 + 6 - 2));
+    const Layer& p = only(r.net, LayerKind::Pad);
+    CHECK((p.P() == 12 && p.Q() == 14));
+    CHECK(only(r.net, LayerKind::Pool).H == 12);
+
+    Model z(13);  // all-zero pads (as exported before DenseNet's pools): removed
+    z.input("x", {1, 3, 8, 8}).ints("pads", {0, 0, 0, 0, 0, 0, 0, 0}).output("q");
+    z.node("Pad", {"x", "pads"}, {"xp"}, "nopad");
+    attr(z.node("MaxPool", {"xp"}, {"q"}, "pool"), "kernel_shape", std::vector<std::int64_t>{2, 2});
+    const auto rz = import_onnx(z.save("zpad.onnx"), {});
+    REQUIRE(rz.net.layers.size() == 1);
+    CHECK(rz.net.layers[0].inputs == std::vector<int>{Layer::kNetInput});
+}
+
+TEST_CASE("MatMul with constant weights: fc, or a 1x1 conv over rows; two activations are unsupported", "[import]") {
+    Model m;
+    m.input("x", {1, 7, 16}).init("w", {16, 32}).output("y").output("z");
+    m.node("MatMul", {"x", "w"}, {"y"}, "proj");
+    m.node("MatMul", {"y", "yt"}, {"z"}, "attn");
+    attr(m.node("Transpose", {"y"}, {"yt"}, "t"), "perm", std::vector<std::int64_t>{0, 2, 1});
+    // Transpose after its reader in the file: the importer orders the graph itself.
+    try {
+        import_onnx(m.save("mm.onnx"), {});
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("node \"attn\" (MatMul)") && Catch::Contains("two activations"));
+    }
+    ImportOptions o;
+    o.allow_unsupported = true;
+    const auto r = import_onnx(m.save("mm.onnx"), o);
+    const Layer& l = r.net.layers.at(0);
+    CHECK((l.kind == LayerKind::Conv && l.C == 16 && l.K == 32 && l.H == 7 && l.W == 1 && l.R == 1));
+    CHECK(l.macs() == 7ull * 16 * 32);
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].name == "attn");
+}
+
+TEST_CASE("Quantized operators: precision from the tensor types", "[import]") {
+    Model m(10);
+    m.input("x", {1, 3, 8, 8}, onnx::TensorProto::UINT8).output("y", onnx::TensorProto::UINT8);
+    m.init("w", {4, 3, 3, 3}, onnx::TensorProto::UINT8).floats("xs", {0.1f}, true).floats("ws", {0.1f}, true).floats("ys", {0.1f}, true);
+    m.init("xz", {}, onnx::TensorProto::UINT8).init("wz", {}, onnx::TensorProto::UINT8).init("yz", {}, onnx::TensorProto::UINT8);
+    m.init("bias", {4}, onnx::TensorProto::INT32);
+    m.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"}, {"y"}, "qconv");
+    ImportOptions o;
+    o.need_values = true;
+    const auto r = import_onnx(m.save("qconv.onnx"), o);
+    CHECK(r.stats.quantized);
+    CHECK(r.net.precision_bits == 8);
+    REQUIRE(r.values.size() == 1);
+    CHECK(r.values[0].weights.size() == 4u * 27);
+    CHECK(r.values[0].bias.size() == 4u);
+    o.precision = 16;
+    CHECK_THROWS_WITH(import_onnx(m.save("qconv.onnx"), o), Catch::Contains("quantized to 8-bit") && Catch::Contains("--precision 16"));
+    ImportOptions f;
+    f.precision = 16;
+    CHECK(import_onnx(VP_SOURCE_DIR "/tests/data/onnx/alexnet.onnx", f).net.precision_bits == 16);  // a float model
+}
+
+TEST_CASE("Unsupported operators: every node listed with name and op type; --allow-unsupported skips them", "[import]") {
+    Model m;
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("z");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("Tanh", {"c"}, {"t"}, "tanh_1");
+    m.node("Erf", {"t"}, {"e"}, "erf_2");
+    m.node("Relu", {"e"}, {"z"}, "relu");
+    try {
+        import_onnx(m.save("unsup.onnx"), {});
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        const std::string s = e.what();
+        CHECK(s.find("2 unsupported node(s)") != std::string::npos);
+        CHECK(s.find("node \"tanh_1\" (Tanh)") != std::string::npos);
+        CHECK(s.find("node \"erf_2\" (Erf)") != std::string::npos);
+    }
+    ImportOptions o;
+    o.allow_unsupported = true;
+    const auto r = import_onnx(m.save("unsup.onnx"), o);
+    REQUIRE(r.skipped.size() == 2);
+    CHECK(r.summary().find("skipped node \"erf_2\" (Erf)") != std::string::npos);
+    const auto doc = r.workload_json();
+    REQUIRE(doc["skipped"].size() == 2);
+    CHECK(doc["skipped"][0]["op"] == "Tanh");
+    // The relu after the skipped nodes: a layer fed by the conv (same element count).
+    const Layer& relu = only(r.net, LayerKind::Activation);
+    CHECK(relu.inputs == std::vector<int>{0});
+}
+
+TEST_CASE("Unknown operators and other domains: listed; nodes after them are not blamed", "[import]") {
+    Model m;
+    auto* ms = m.m.add_opset_import();
+    ms->set_domain("com.microsoft");
+    ms->set_version(1);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("FooBar", {"c"}, {"t"}, "foo");  // no schema: shape inference cannot size "t"
+    m.node("FusedGemm", {"t"}, {"u"}, "ms").set_domain("com.microsoft");
+    m.node("Relu", {"u"}, {"y"}, "relu");
+    try {
+        import_onnx(m.save("unknown.onnx"), {});
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        const std::string s = e.what();
+        CHECK(s.find("2 unsupported node(s)") != std::string::npos);
+        CHECK(s.find("node \"foo\" (FooBar): operator not modelled") != std::string::npos);
+        CHECK(s.find("node \"ms\" (FusedGemm): operator of the domain \"com.microsoft\"") != std::string::npos);
+        CHECK(s.find("and 1 node(s) after them") != std::string::npos);
+        CHECK(s.find("\"relu\"") == std::string::npos);
+    }
+    ImportOptions o;
+    o.allow_unsupported = true;
+    const auto r = import_onnx(m.save("unknown.onnx"), o);
+    CHECK(r.net.layers.size() == 1);
+    REQUIRE(r.skipped.size() == 3);
+    CHECK(r.skipped[2].follows_skipped);
+}
+
+TEST_CASE("Dynamic shapes need --input-shape or --batch; batch becomes layer copies", "[import]") {
+    Model m;
+    m.input("x", {-1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    m.node("Conv", {"x", "w"}, {"y"}, "conv");
+    const std::string p = m.save("dyn.onnx");
+    CHECK_THROWS_WITH(import_onnx(p, {}), Catch::Contains("input \"x\"") && Catch::Contains("dynamic dimension \"N\"") &&
+                                              Catch::Contains("--input-shape"));
+    ImportOptions o;
+    o.batch = 3;
+    const auto r = import_onnx(p, o);
+    CHECK(r.net.batch == 3);
+    const Network e = expand_batch(r.net);
+    REQUIRE(e.layers.size() == 3);
+    CHECK(e.layers[2].name == "conv@b2");
+    CHECK(e.total_macs() == 3 * r.net.total_macs());
+    ImportOptions s;
+    s.input_shapes["x"] = {1, 3, 16, 16};
+    CHECK(import_onnx(p, s).net.layers[0].P() == 14);
+    s.input_shapes = {{"image", {1, 3, 16, 16}}};
+    CHECK_THROWS_WITH(import_onnx(p, s), Catch::Contains("not an input of the model (inputs: x)"));
+}
+
+TEST_CASE("The written workload parses back to the same network (regression)", "[import]") {
+    for (const char* f : {"resnet18", "squeezenet1_1", "inception_v3", "mobilenet_v2"}) {
+        INFO(f);
+        const auto r = import_onnx(std::string(VP_SOURCE_DIR) + "/tests/data/onnx/" + f + ".onnx", {});
+        const Network back = parse_network(nlohmann::json::parse(network_json_text(r.workload_json())), "back.json");
+        REQUIRE(back.layers.size() == r.net.layers.size());
+        CHECK(back.has_graph());
+        for (std::size_t i = 0; i < back.layers.size(); ++i) {
+            CHECK(back.layers[i].shape_key() == r.net.layers[i].shape_key());
+            CHECK(back.layers[i].inputs == r.net.layers[i].inputs);
+            CHECK(back.layers[i].act == r.net.layers[i].act);
+        }
+    }
+}

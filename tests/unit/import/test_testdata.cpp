@@ -1,0 +1,203 @@
+// Operator coverage on the single-operator models of Debian's libonnx-testdata (the ONNX
+// project's backend test cases): the layer the importer builds must produce the shape of the
+// expected output tensor that ships with each model (computed by ONNX's numpy reference), and
+// its MACs must equal the count derived from the test's own tensor dims. Inputs after the data
+// input (weights, scales, ...) become initializers, as in an exported model; the
+// pytorch-converted models (opset 6) go through ONNX's version converter to opset 7 first.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <onnx/onnx_pb.h>
+#include <onnx/version_converter/convert.h>
+
+#include "mapper/common/errors.h"
+#include "platform/import/onnx_import.h"
+
+using namespace vp::mapper;
+
+namespace {
+const std::string kData = "/usr/share/libonnx-testdata/data/";
+
+onnx::TensorProto read_pb(const std::string& path) {
+    onnx::TensorProto t;
+    std::ifstream f(path, std::ios::binary);
+    REQUIRE(f);
+    REQUIRE(t.ParseFromIstream(&f));
+    return t;
+}
+
+struct Case {
+    const char* dir;         // under /usr/share/libonnx-testdata/data/
+    int data_inputs;         // graph inputs kept as data; the others become initializers
+    const char* error = "";  // expected InputError substring ("" = imports)
+};
+
+// The model of `c` with its weight inputs as initializers, saved to a temporary file.
+// wd: dims of the weights of the model's convolution node (if any), as the test data give them.
+std::string prepare(const Case& c, std::vector<std::int64_t>& out_dims, std::vector<onnx::TensorProto>& inputs,
+                    std::vector<std::int64_t>& wd) {
+    const std::string dir = kData + c.dir;
+    onnx::ModelProto m;
+    {
+        std::ifstream f(dir + "/model.onnx", std::ios::binary);
+        REQUIRE(f);
+        REQUIRE(m.ParseFromIstream(&f));
+    }
+    if (m.opset_import(0).version() < 7) m = onnx::version_conversion::ConvertVersion(m, 7);
+    auto* g = m.mutable_graph();
+    for (int k = 0;; ++k) {
+        const std::string p = dir + "/test_data_set_0/input_" + std::to_string(k) + ".pb";
+        if (!std::filesystem::exists(p)) break;
+        inputs.push_back(read_pb(p));
+    }
+    const onnx::TensorProto out = read_pb(dir + "/test_data_set_0/output_0.pb");
+    out_dims.assign(out.dims().begin(), out.dims().end());
+    // Graph inputs without an initializer, in order, match input_<k>.pb.
+    std::vector<std::string> names;
+    for (const auto& v : g->input()) {
+        bool init = false;
+        for (const auto& t : g->initializer()) init = init || t.name() == v.name();
+        if (!init) names.push_back(v.name());
+    }
+    REQUIRE(names.size() == inputs.size());
+    google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> keep;
+    for (const auto& v : g->input()) {
+        const auto it = std::find(names.begin(), names.end(), v.name());
+        const int k = it == names.end() ? -1 : int(it - names.begin());
+        if (k >= c.data_inputs) {
+            onnx::TensorProto t = inputs[std::size_t(k)];
+            t.set_name(v.name());
+            *g->add_initializer() = t;
+        } else {
+            *keep.Add() = v;
+        }
+    }
+    g->mutable_input()->Swap(&keep);
+    for (const auto& n : g->node()) {
+        const int wi = n.op_type() == "QLinearConv" ? 3 : 1;
+        if (n.op_type().find("Conv") == std::string::npos || n.input_size() <= wi) continue;
+        for (const auto& t : g->initializer())
+            if (t.name() == n.input(wi)) wd.assign(t.dims().begin(), t.dims().end());
+    }
+    const auto tmp = std::filesystem::temp_directory_path() / "vp_import_testdata";
+    std::filesystem::create_directories(tmp);
+    const std::string path = (tmp / (std::filesystem::path(c.dir).filename().string() + ".onnx")).string();
+    std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+    return path;
+}
+
+std::int64_t prod(const std::vector<std::int64_t>& d, std::size_t from = 0) {
+    std::int64_t p = 1;
+    for (std::size_t k = from; k < d.size(); ++k) p *= d[k];
+    return p;
+}
+
+void check_case(const Case& c) {
+    INFO(c.dir);
+    std::vector<std::int64_t> od, wd;
+    std::vector<onnx::TensorProto> in;
+    const std::string path = prepare(c, od, in, wd);
+    if (*c.error) {
+        CHECK_THROWS_WITH(vp::import::import_onnx(path, {}), Catch::Contains(c.error));
+        return;
+    }
+    const auto r = vp::import::import_onnx(path, {});
+    REQUIRE(!r.net.layers.empty());
+    const Layer& l = r.net.layers.back();
+    const std::int64_t batch = r.net.batch;
+    INFO("layer " << l.name << " kind " << to_string(l.kind) << ", expected output dims size " << od.size());
+    CHECK(batch == od.at(0));
+    CHECK(std::int64_t(l.output_elems()) * batch == prod(od));  // the numpy reference's output tensor
+    if (od.size() >= 3) {
+        CHECK(l.K == od[1]);
+        CHECK(l.P() == od[2]);
+        CHECK(l.Q() == (od.size() == 4 ? od[3] : 1));
+    }
+    if (l.kind == LayerKind::Conv) {
+        // MACs from the test's tensors: output elements x (C / groups) x kernel elements, from the
+        // dims of the weights (ConvTranspose: weights [C, K / groups, R, S], its equivalent
+        // convolution counts the inserted zeros).
+        const bool transposed = std::string(c.dir).find("onvTranspose") != std::string::npos ||
+                                std::string(c.dir).find("convtranspose") != std::string::npos;
+        REQUIRE(!wd.empty());
+        {
+            const std::int64_t per_out = transposed ? wd[0] / l.groups * prod(wd, 2) : prod(wd, 1);
+            CHECK(l.macs() * std::uint64_t(batch) == std::uint64_t(prod(od) * per_out));
+        }
+    }
+    if (l.kind == LayerKind::FullyConnected) CHECK(l.macs() * std::uint64_t(batch) == std::uint64_t(prod(od) * l.C));
+}
+}  // namespace
+
+TEST_CASE("libonnx-testdata: convolutions (pads, strides, auto_pad, groups, depthwise, 1-D, integer, quantized)", "[import][testdata]") {
+    REQUIRE(std::filesystem::exists(kData + "node"));  // Debian package libonnx-testdata (scripts/setup.sh)
+    for (const Case& c : {Case{"node/test_basic_conv_with_padding", 1}, Case{"node/test_basic_conv_without_padding", 1},
+                          Case{"node/test_conv_with_autopad_same", 1}, Case{"node/test_conv_with_strides_and_asymmetric_padding", 1},
+                          Case{"node/test_conv_with_strides_no_padding", 1}, Case{"node/test_conv_with_strides_padding", 1},
+                          Case{"pytorch-converted/test_Conv2d", 1}, Case{"pytorch-converted/test_Conv2d_groups", 1},
+                          Case{"pytorch-converted/test_Conv2d_depthwise", 1}, Case{"pytorch-converted/test_Conv2d_depthwise_padded", 1},
+                          Case{"pytorch-converted/test_Conv2d_depthwise_strided", 1},
+                          Case{"pytorch-converted/test_Conv2d_depthwise_with_multiplier", 1},
+                          Case{"pytorch-converted/test_Conv2d_padding", 1}, Case{"pytorch-converted/test_Conv2d_strided", 1},
+                          Case{"pytorch-converted/test_Conv2d_no_bias", 1}, Case{"pytorch-converted/test_Conv1d", 1},
+                          Case{"pytorch-converted/test_Conv1d_groups", 1}, Case{"pytorch-converted/test_Conv1d_stride", 1},
+                          Case{"pytorch-converted/test_Conv1d_pad2", 1}, Case{"node/test_basic_convinteger", 1},
+                          Case{"node/test_convinteger_with_padding", 1}, Case{"node/test_convinteger_without_padding", 1},
+                          Case{"node/test_qlinearconv", 1}})
+        check_case(c);
+}
+
+TEST_CASE("libonnx-testdata: transposed convolutions", "[import][testdata]") {
+    for (const Case& c : {Case{"node/test_convtranspose", 1}, Case{"node/test_convtranspose_pads", 1},
+                          Case{"node/test_convtranspose_kernel_shape", 1}, Case{"node/test_convtranspose_output_shape", 1},
+                          Case{"node/test_convtranspose_1d", 1}, Case{"node/test_convtranspose_autopad_same", 1},
+                          Case{"pytorch-converted/test_ConvTranspose2d", 1}})
+        check_case(c);
+}
+
+TEST_CASE("libonnx-testdata: pooling (pads, strides, SAME, ceil_mode, 1-D, global)", "[import][testdata]") {
+    for (const char* d : {"test_maxpool_2d_default", "test_maxpool_2d_pads", "test_maxpool_2d_strides", "test_maxpool_2d_same_upper",
+                          "test_maxpool_2d_same_lower", "test_maxpool_2d_ceil", "test_maxpool_2d_precomputed_pads",
+                          "test_maxpool_2d_precomputed_same_upper", "test_maxpool_2d_precomputed_strides", "test_maxpool_1d_default",
+                          "test_maxpool_2d_uint8", "test_averagepool_2d_default", "test_averagepool_2d_pads",
+                          "test_averagepool_2d_strides", "test_averagepool_2d_same_upper", "test_averagepool_2d_same_lower",
+                          "test_averagepool_2d_ceil", "test_averagepool_2d_precomputed_pads",
+                          "test_averagepool_2d_pads_count_include_pad", "test_averagepool_1d_default", "test_globalaveragepool",
+                          "test_globalmaxpool", "test_globalaveragepool_precomputed"})
+        check_case(Case{(std::string("node/") + d).c_str(), 1});
+}
+
+TEST_CASE("libonnx-testdata: gemm, matmul, batch norm, concat, split, resize, pad, activations", "[import][testdata]") {
+    for (const Case& c :
+         {Case{"node/test_gemm_default_no_bias", 1}, Case{"node/test_gemm_default_vector_bias", 1},
+          Case{"node/test_gemm_default_matrix_bias", 1}, Case{"node/test_gemm_transposeB", 1}, Case{"node/test_gemm_alpha", 1},
+          Case{"node/test_gemm_beta", 1}, Case{"node/test_matmul_2d", 1}, Case{"pytorch-converted/test_Linear", 1},
+          Case{"node/test_matmulinteger", 1}, Case{"node/test_qlinearmatmul_2D", 1}, Case{"node/test_batchnorm_example", 1},
+          Case{"node/test_batchnorm_epsilon", 1}, Case{"node/test_concat_2d_axis_1", 2}, Case{"node/test_concat_3d_axis_1", 2},
+          Case{"node/test_resize_upsample_scales_nearest", 1}, Case{"node/test_resize_upsample_scales_linear", 1},
+          Case{"node/test_resize_downsample_scales_nearest", 1}, Case{"node/test_resize_upsample_sizes_nearest", 1},
+          Case{"node/test_upsample_nearest", 1}, Case{"node/test_constant_pad", 1}, Case{"node/test_reflect_pad", 1},
+          Case{"node/test_edge_pad", 1}, Case{"node/test_relu", 1}, Case{"node/test_clip", 1}, Case{"node/test_leakyrelu", 1},
+          Case{"node/test_sigmoid", 1}, Case{"node/test_hardsigmoid", 1}, Case{"node/test_softmax_axis_1", 1}})
+        check_case(c);
+}
+
+TEST_CASE("libonnx-testdata: what is rejected is rejected naming the node and the reason", "[import][testdata]") {
+    for (const Case& c : {Case{"pytorch-converted/test_Conv2d_dilated", 1, "dilation 2"},
+                          Case{"node/test_convtranspose_dilations", 1, "dilation 2"},
+                          Case{"pytorch-converted/test_Conv3d", 1, "3-D convolution"},
+                          Case{"node/test_maxpool_2d_dilations", 1, "dilated pooling"},
+                          Case{"node/test_maxpool_3d_default", 1, "3-D pooling"},
+                          Case{"node/test_maxpool_with_argmax_2d_precomputed_pads", 1, "Indices output"},
+                          Case{"node/test_gemm_transposeA", 1, "transA"}, Case{"node/test_matmul_3d", 1, "weights of rank 3"},
+                          Case{"node/test_concat_2d_axis_0", 2, "concat along axis 0"},
+                          Case{"node/test_resize_upsample_scales_cubic", 1, "resize mode \"cubic\""},
+                          Case{"node/test_batchnorm_example_training_mode", 1, "training mode"},
+                          Case{"node/test_split_equal_parts_1d", 1, "split along axis 0"}})
+        check_case(c);
+    // Opset 6 as it ships: out of range.
+    CHECK_THROWS_WITH(vp::import::import_onnx(kData + "pytorch-converted/test_Conv2d/model.onnx", {}),
+                      Catch::Contains("opset 6 is out of the supported range"));
+}
