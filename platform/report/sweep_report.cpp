@@ -92,7 +92,7 @@ void write_sweep_report(const std::string& dir) {
         }
     }
     static const std::set<std::string> kBook = {"point", "id", "hash", "dir", "folder", "exit", "exit_code", "status",
-                                                "error", "message", "seconds", "wall_time_s"};
+                                                "error", "message", "seconds", "wall_s"};
     std::vector<std::string> params, metrics, numeric_params;
     for (std::size_t c = 0; c < head.size(); ++c) {
         std::set<std::string> vals;

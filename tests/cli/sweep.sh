@@ -101,7 +101,7 @@ ok "the two core placements differ (the check above can fail)" \
 # 6. A key the platform does not read is refused before anything runs; --allow-unused runs it.
 err=$("$sweep" "$cfg" "$wl" --param nmp.n_tle=2,4 --out "$tmp/u" 2>&1); rc=$?
 ok "--param nmp.n_tle on a dram config exits 2" "[ $rc -eq 2 ]"
-ok "... naming the platform and what it reads" "[[ \"\$err\" == *'nmp.n_tle'*'the dram platform'*'it reads: platform, name, sim, trace, seed, dram'* ]]"
+ok "... naming the platform and what it reads" "[[ \"\$err\" == *'nmp.n_tle'*'the dram platform'*'it reads: platform, name, sim, stats, trace, seed, dram'* ]]"
 ok "... runs nothing and leaves no folder" "[ ! -e '$tmp/u' ]"
 err=$("$sweep" "$cfg" "$wl" --set nmp.n_tle=2 --param dram.queue_depth=8 --out "$tmp/u" 2>&1); rc=$?
 ok "--set nmp.n_tle on a dram config exits 2 too" "[ $rc -eq 2 ] && [[ \"\$err\" == *'does not read'* ]]"
