@@ -14,9 +14,14 @@ namespace vp::report {
 
 // Writes DIR/report.html. Throws vp::InputError when DIR is not a run folder (no stats.json).
 void write_report(const std::string& dir);
-// A sweep folder has sweep.csv: DIR/report.html compares the points, and every point folder
-// (a subfolder with stats.json) gets its own report.html. Throws vp::InputError.
-void write_sweep_report(const std::string& dir);
+// A vp-sweep folder (with sweep.csv): DIR/report.html compares the points, DIR/pareto.csv holds
+// the Pareto front when asked for, and every point's run folder gets its own report.html.
+// Throws vp::InputError (no sweep.csv, bad options).
+struct SweepOptions {
+    std::string stats;   // only the statistics whose name matches this ECMAScript regex ("" = all)
+    std::string pareto;  // "X,Y": the Pareto front of two statistics, "max:NAME" maximised ("" = none)
+};
+void write_sweep_report(const std::string& dir, const SweepOptions& opt = {});
 bool is_sweep_folder(const std::string& dir);
 
 // --- shared by the writers (report.cpp, report_data.cpp, sweep_report.cpp) ---

@@ -6,6 +6,9 @@
                                       statistic, no overlap, per-track durations == simulated time
   check_outputs.py report DOM OUT     report.html rendered by a browser (dumped DOM): no error, every
                                       chart drew marks, figures equal stats.json
+  check_outputs.py sweep DOM SWEEP [X,Y]  a sweep's report.html: no error, every unfolded chart drew
+                                      marks, the points' figures equal their stats.json, the points
+                                      that did not finish, and the Pareto front by sort and scan
 Prints what it checked; exit 1 on the first failure.
 """
 import csv
@@ -201,6 +204,91 @@ def check_report(dom_path, out):
     print("report: %d charts drawn, %d figures equal to stats.json, no error" % (drawn, n))
 
 
+def stat_value(stats, path):
+    """A figure of stats.json by its stats.csv / page name; None when absent."""
+    if path in stats["meta"]:
+        return stats["meta"][path]
+    if path.startswith("meta."):
+        return stats["meta"].get(path[5:])
+    parts = split_path(path)
+    node = stat_node(stats["stats"], ".".join(parts[:-1]))
+    if node is not None and isinstance(node, dict) and parts[-1] in node and not isinstance(node[parts[-1]], dict):
+        return node[parts[-1]]
+    node = stat_node(stats["stats"], path)
+    return None if node is None or not isinstance(node, dict) else node.get("value")
+
+
+def page_state(dom):
+    """The body's attributes and the drawn charts of a dumped DOM; fails on errors and empty charts."""
+    bodies = re.findall(r"<body([^>]*)>", dom)
+    if not bodies:
+        fail("no body in the dumped DOM")
+    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', bodies[-1]))
+    if attrs.get("data-done") != "1":
+        fail("the page did not finish rendering its charts: %s" % attrs)
+    if attrs.get("data-errors"):
+        fail("errors on the page: %s" % attrs["data-errors"])
+    drawn = []
+    for pre, cid, rest in re.findall(r'<div([^>]*) id="(c-[\w-]+)"([^>]*)>', dom):
+        m = re.search(r'data-marks="(\d+)"', pre + rest)
+        if m:
+            if int(m.group(1)) == 0:
+                fail("chart %s is empty" % cid)
+            drawn.append(cid)
+    if not drawn:
+        fail("no chart drawn")
+    return attrs, drawn
+
+
+def check_sweep(dom_path, sweep, pareto=None):
+    """A sweep report: rendered without error, one drawn chart per unfolded statistic (and the
+    Pareto chart), the points' figures equal to their own stats.json, and with --pareto X,Y the
+    front on the page equal to a sort-and-scan over the points' stats.json."""
+    dom = open(dom_path, encoding="utf-8", errors="replace").read()
+    attrs, drawn = page_state(dom)
+    opened = re.findall(r'<details id="d-stat-(\d+)" open', dom)
+    want = ["c-stat-" + i for i in opened] + (["c-pareto"] if pareto else [])
+    if sorted(drawn) != sorted(want):
+        fail("charts drawn %s, expected %s" % (sorted(drawn), sorted(want)))
+    rows = list(csv.DictReader(open(sweep + "/sweep.csv")))
+    stats = {}
+    for r in rows:
+        if r["state"] == "done":
+            stats[r["point"]] = json.load(open("%s/points/%s/run/stats.json" % (sweep, r["point"])))
+    n = 0
+    for point, path, value in re.findall(r'data-point="([^"]+)" data-stat="([^"]+)" data-value="([^"]+)"', dom):
+        want_v = stat_value(stats[point], path)
+        if want_v is None:
+            fail("point %s: the page shows %s, which its stats.json does not have" % (point, path))
+        if abs(float(value) - float(want_v)) > 1e-9 * max(1.0, abs(float(want_v))):
+            fail("point %s: %s: page %s, stats.json %s" % (point, path, value, want_v))
+        n += 1
+    if n < len(stats):
+        fail("only %d figures of %d done points carry their statistic" % (n, len(stats)))
+    unfinished = re.findall(r'<tr data-point="([^"]+)"><td>', dom)
+    if sorted(unfinished) != sorted(r["point"] for r in rows if r["state"] != "done"):
+        fail("points that did not finish: page %s, sweep.csv %s" % (sorted(unfinished),
+             sorted(r["point"] for r in rows if r["state"] != "done")))
+    msg = ""
+    if pareto:
+        names = pareto.split(",")
+        sign = [-1.0 if s.startswith("max:") else 1.0 for s in names]
+        names = [s[4:] if s.startswith("max:") else s for s in names]
+        pts = sorted((sign[0] * float(stat_value(s, names[0])), sign[1] * float(stat_value(s, names[1])), p)
+                     for p, s in stats.items())
+        best, last, front = float("inf"), None, []
+        for x, y, p in pts:
+            if y < best or (x, y) == last:
+                front.append(p)
+                best, last = y, (x, y)
+        shown = re.findall(r'<tr class="front" data-point="([^"]+)"', dom)
+        if sorted(shown) != sorted(front):
+            fail("Pareto front: page %s, sort-and-scan %s" % (sorted(shown), sorted(front)))
+        msg = ", Pareto front of %d points" % len(front)
+    print("sweep report: %d charts drawn, %d figures equal to the points' stats.json, %d unfinished%s, no error"
+          % (len(drawn), n, len(unfinished), msg))
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 3:
         print(__doc__)
@@ -212,6 +300,8 @@ if __name__ == "__main__":
         check_timeline(sys.argv[2])
     elif what == "report":
         check_report(sys.argv[2], sys.argv[3])
+    elif what == "sweep":
+        check_sweep(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         print(__doc__)
         sys.exit(2)
