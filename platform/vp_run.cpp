@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <cstring>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -131,6 +132,9 @@ public:
     double elapsed() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     }
+    // CPU time of the process over the same span (all threads): on a shared machine, a measure
+    // of the simulation's own cost that other jobs do not inflate.
+    double cpu_elapsed() const { return double(std::clock() - m_cpu_start) / CLOCKS_PER_SEC; }
 
 private:
     bool m_enabled;
@@ -138,6 +142,7 @@ private:
     double m_last = 0;
     bool m_printed = false;
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+    std::clock_t m_cpu_start = std::clock();
 };
 
 std::uint64_t to_ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
@@ -287,6 +292,7 @@ int run_main(const Options& o) {
     }
     progress.end();
     const double wall = progress.elapsed();
+    const double cpu = progress.cpu_elapsed();
     const std::uint64_t end_ps = to_ps(end_time);
     plat->finish();
     registry.close(end_ps);
@@ -322,6 +328,7 @@ int run_main(const Options& o) {
     }
     out.write("stats.csv", hdr.str() + "\n" + row.str() + "\n");
     nlohmann::json runinfo = {{"wall_time_s", wall},
+                              {"cpu_time_s", cpu},
                               {"sim_time_ns", sim_ns},
                               {"delta_cycles", sc_core::sc_delta_count()},
                               {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},

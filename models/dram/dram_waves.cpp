@@ -1,17 +1,11 @@
 #include "models/dram/dram_waves.h"
 
-#include <cstdio>
 #include <limits>
 
 namespace vp::dram {
 
 namespace {
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-std::string two_digits(unsigned v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "%02u", v);
-    return b;
-}
 }  // namespace
 
 std::uint64_t DramWaves::text(const char* s) {
@@ -25,7 +19,9 @@ DramWaves::DramWaves(const DramParams& p, const std::string& prefix, trace::Trac
       m_ref_end(std::size_t(p.channels) * p.ranks, 0) {
     using trace::Display;
     for (unsigned c = 0; c < p.channels; ++c) {
-        const std::string ch = prefix + ".ch" + std::to_string(c);
+        // Named as the channel's and banks' statistics (one name per module across stats, VCD
+        // and .gtkw): dram.channel[c].cmd, dram.channel[c][.rank[r]].bank[b].state.
+        const std::string ch = prefix + ".channel[" + std::to_string(c) + "]";
         Channel& s = m_ch[c];
         s.cmd = tracer.add(ch + ".cmd", 24, Display::Ascii);
         s.rank = tracer.add(ch + ".cmd_rank", 8);
@@ -35,10 +31,11 @@ DramWaves::DramWaves(const DramParams& p, const std::string& prefix, trace::Trac
         m_active = m_active || s.cmd || s.rank || s.bank || s.row || s.column;
         for (unsigned r = 0; r < p.ranks; ++r)
             for (unsigned b = 0; b < p.banks(); ++b) {
-                const std::string n = ch + ".rank" + std::to_string(r) + ".bank" + two_digits(b);
+                const std::string n = ch + (p.ranks > 1 ? ".rank[" + std::to_string(r) + "]" : std::string()) + ".bank[" +
+                                      std::to_string(b) + "]";
                 Bank& k = m_banks[(std::size_t(c) * p.ranks + r) * p.banks() + b];
-                k.state = tracer.add(n + "_state", 24, Display::Ascii);
-                k.row = tracer.add(n + "_row", 24);
+                k.state = tracer.add(n + ".state", 24, Display::Ascii);
+                k.row = tracer.add(n + ".row", 24);
                 m_active = m_active || k.state || k.row;
                 if (k.state) k.state->set(text("IDL"), 0);
             }

@@ -1,7 +1,8 @@
 #pragma once
 // DRAM commands and bank states as waveform signals, so that GTKWave shows why the
 // data bus is idle: per channel the command on the bus (ASCII), its rank, bank, row and
-// column; per bank its state (IDL / OPN / REF, ASCII) and open row. Created only when
+// column; per bank its state (IDL / OPN / REF, ASCII) and open row. Signals are named like
+// the channel's and banks' statistics (dram.channel[0].cmd, dram.channel[0].bank[3].state). Created only when
 // tracing is on; the channel calls it through its observer pointer, so an untraced run
 // pays nothing.
 #include <cstdint>

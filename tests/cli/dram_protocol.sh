@@ -46,11 +46,19 @@ ok "traced run exits 0" "[ $? -eq 0 ]"
 "$vp_run" "$root/configs/dram-ddr4.yaml" "$tmp/mix.json" --out "$tmp/u" --quiet
 ok "tracing changes no statistic" \
    "diff <(grep -v -e config_hash -e delta_cycles '$tmp/t/stats.json') <(grep -v -e config_hash -e delta_cycles '$tmp/u/stats.json')"
-for s in cmd cmd_rank cmd_bank cmd_row cmd_column bank00_state bank15_row; do
+for s in cmd cmd_rank cmd_bank cmd_row cmd_column; do
   ok "the VCD declares $s" "grep -q ' $s ' '$tmp/t/trace.vcd'"
 done
-ok "the command signal is shown as ASCII in the .gtkw" "grep -A1 '^@820' '$tmp/t/trace.gtkw' | grep -q 'dram.ch0.cmd\['"
-ok "bank states have their own group per rank" "grep -q '^-dram.ch0.rank0' '$tmp/t/trace.gtkw'"
+ok "the VCD has a scope per bank, named as the bank's statistics" \
+   "grep -q 'scope module bank\[15\] ' '$tmp/t/trace.vcd' && grep -q ' state ' '$tmp/t/trace.vcd'"
+ok "the command signal is shown as ASCII in the .gtkw" "grep -A1 '^@820' '$tmp/t/trace.gtkw' | grep -q 'dram.channel\[0\].cmd\['"
+ok "bank states have their own group per bank" "grep -q '^-dram.channel\[0\].bank\[3\]$' '$tmp/t/trace.gtkw'"
+ok "every bank signal is named like a statistic of stats.json" "/usr/bin/python3 -c '
+import json, re, sys
+st = json.load(open(sys.argv[1]))[\"stats\"]
+names = re.findall(r\"^(dram\.channel\[\d+\]\.bank\[\d+\])\.(?:state|row)\", open(sys.argv[2]).read(), re.M)
+ok = names and all(n.split(\".\")[2] in st[\"dram\"][n.split(\".\")[1]] for n in names)
+sys.exit(0 if ok else 1)' '$tmp/t/stats.json' '$tmp/t/trace.gtkw'"
 # "ACT" in ASCII is 0x414354 = 010000010100001101010100.
 ok "ACT commands appear in the VCD" "grep -q '^b10000010100001101010100 ' '$tmp/t/trace.vcd'"
 echo "$pass passed, $fail failed"
