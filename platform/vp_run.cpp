@@ -18,6 +18,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/builders/platform.h"
+#include "platform/config/number_text.h"
 #include "platform/config/platform_spec.h"
 #include "platform/run/cli_args.h"
 #include "platform/run/input_check.h"
@@ -37,6 +38,7 @@ struct Options {
     std::vector<std::string> sets;
     bool trace = false, quiet = false, has_seed = false, check = false, allow_unused = false;
     std::uint64_t seed = 0;
+    std::string seed_text;
     run::ImportCli onnx;
 };
 
@@ -54,7 +56,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "override a configuration value, e.g. --set dram.scheduler=fcfs (repeatable)")(
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
-        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)")(
+        "seed", po::value<std::string>(&o.seed_text), "random seed 0..18446744073709551615 (overrides the config's seed)")(
         "check", po::bool_switch(&o.check),
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
         "allow-unused", po::bool_switch(&o.allow_unused),
@@ -80,6 +82,12 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    // Parsed here, not by program_options, which reads "-1" as 2^64-1.
+    if (o.has_seed && config::parse_uint_text(o.seed_text, UINT64_MAX, o.seed) != config::NumberText::Ok) {
+        std::cerr << "vp-run: error: --seed: expected an integer 0.." << UINT64_MAX << ", found \""
+                  << o.seed_text << "\"\n";
+        return 2;
+    }
     if (vm.count("refine")) {
         const int k = vm["refine"].as<int>();
         if (k < 1) {
@@ -145,6 +153,9 @@ int run_main(const Options& o) {
     if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
     run::OutputDir out(o.out);
+    if (!o.quiet)
+        for (const std::string& d : out.removed_stale())
+            std::cerr << "vp-run: removed " << d << " (left by a run that no longer exists)\n";
     const std::string resolved = config::to_yaml(spec);
     out.write("config.yaml", resolved);
     // A relative dram.record_trace is written into the output folder, with the other outputs.

@@ -1,0 +1,16 @@
+#pragma once
+// JSON text -> document, with every failure an InputError naming the source, line and column:
+// syntax errors, numbers beyond the double range (11e3096), and nesting deeper than
+// kMaxJsonDepth (the document is later dumped and compared recursively, so unbounded nesting
+// would be a stack overflow).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace vp {
+
+constexpr int kMaxJsonDepth = 256;
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
+}  // namespace vp
