@@ -16,7 +16,7 @@ opts=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=2560 -malloc_limit_mb=20
 cd "$src"   # relative paths in inputs resolve as in the replay
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 set +e
-"$bin" "${opts[@]}" "$@" "$work/corpus" "$work/seeds" 2>&1 | tee "$work/last.log" | grep -E "^#[0-9]+ +(INITED|DONE)|ERROR|SUMMARY|stat::|fuzz:" || true
+"$bin" "${opts[@]}" "$@" "$work/corpus" "$work/seeds" 2>&1 | tee "$work/last.log" | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|SUMMARY|stat::|fuzz:"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
   echo "fuzz $name: FAILED (exit $status); the input is in $work/artifacts/, full log $work/last.log" >&2

@@ -89,6 +89,37 @@ std::size_t too_deep_offset(const std::string& text) {
 }
 }  // namespace
 
+std::size_t invalid_utf8_at(const std::string& s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned c = p[i];
+        std::size_t len;
+        unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+        if (c < 0x80) len = 1;
+        else if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;       // overlong
+            else if (c == 0xED) hi = 0x9F;  // surrogates
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;       // overlong
+            else if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
+        } else {
+            return i;
+        }
+        if (i + len > n) return i;
+        for (std::size_t k = 1; k < len; ++k) {
+            const unsigned b = p[i + k];
+            if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+        }
+        i += len;
+    }
+    return std::string::npos;
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
     nlohmann::json doc;
     LocatingSax sax(doc);
