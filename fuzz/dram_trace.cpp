@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         dram::TraceRequest r;
         std::uint64_t n = 0;
         while (reader.next(r)) {
-            if (r.bytes == 0 || r.bytes > (1u << 20)) fuzz::violated("request of " + std::to_string(r.bytes) + " bytes");
+            if (r.bytes == 0 || r.bytes > (1u << 20))
+                fuzz::violated("request of " + std::to_string(r.bytes) + " bytes");
             ++n;
         }
         if (n > size) fuzz::violated("more requests than bytes in the file");

@@ -3,6 +3,7 @@
 // checks: an input is either accepted or rejected with vp::InputError (exit code 2 in the
 // tools). Any other exception aborts, so that libFuzzer (and the corpus replay) reports it as a
 // finding, like a crash, a hang past -timeout or a sanitizer report.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include <unistd.h>
 
@@ -57,7 +59,17 @@ inline std::string source_path(const std::string& rel) { return std::string(VP_S
 // a path); the same file is overwritten by every input.
 inline std::string scratch_file(const std::string& name, const std::string& data) {
     const char* tmp = std::getenv("TMPDIR");
-    const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/vp-fuzz-" + std::to_string(::getpid()) + "-" + name;
+    const std::string dir = tmp && *tmp ? tmp : "/tmp";
+    const std::string path = dir + "/vp-fuzz-" + std::to_string(::getpid()) + "-" + name;
+    struct Remover {  // the scratch files go with the process
+        std::vector<std::string> paths;
+        ~Remover() {
+            for (const auto& p : paths) std::remove(p.c_str());
+        }
+    };
+    static Remover remover;
+    if (std::find(remover.paths.begin(), remover.paths.end(), path) == remover.paths.end())
+        remover.paths.push_back(path);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(data.data(), std::streamsize(data.size()));
     if (!out) violated("cannot write the scratch file " + path);

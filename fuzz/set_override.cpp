@@ -3,6 +3,7 @@
 // following line is one --set argument.
 #include <vector>
 
+#include "fuzz/config_round_trip.h"
 #include "fuzz/fuzz_target.h"
 #include "mapper/common/input_file.h"
 #include "platform/config/platform_spec.h"
@@ -31,15 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const std::string path = fuzz::source_path(std::string("configs/") + kConfigs[pick]);
     fuzz::expect_clean([&] {
-        const config::PlatformSpec spec = config::parse_platform(texts[pick], path, sets, allow_unused);
-        const std::string resolved = config::to_yaml(spec);
-        std::string again;
-        try {
-            again = config::to_yaml(config::parse_platform(resolved, path, {}));
-        } catch (const InputError& e) {
-            fuzz::violated(std::string("the resolved configuration does not load: ") + e.what() + "\n" + resolved);
-        }
-        if (again != resolved) fuzz::violated("the resolved configuration does not reproduce itself:\n" + resolved);
+        fuzz::check_config_round_trip(config::parse_platform(texts[pick], path, sets, allow_unused), path);
     });
     return 0;
 }

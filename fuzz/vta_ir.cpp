@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::expect_clean([&] {
         mapper::vta::IrParseOptions opt;
         opt.base_dir = fuzz::source_path("workloads/vta");
-        const mapper::vta::Program p = mapper::vta::parse_program(parse_json_text(fuzz::text(data, size), path), path, opt);
+        const nlohmann::json doc = parse_json_text(fuzz::text(data, size), path);
+        const mapper::vta::Program p = mapper::vta::parse_program(doc, path, opt);
         (void)mapper::vta::compile(p, vta.vta.core, {});
     });
     return 0;

@@ -48,8 +48,8 @@ void YamlCheck::expect_map() const {
 void YamlCheck::allow_only(const std::vector<std::string>& known) const {
     expect_map();
     for (auto it = m_node.begin(); it != m_node.end(); ++it) {
-        if (!it->first.IsScalar()) fail("expected key names, found a " + std::string(it->first.IsMap() ? "mapping" : "list") +
-                                        " as a key");
+        if (!it->first.IsScalar())
+            fail(std::string("expected key names, found a ") + (it->first.IsMap() ? "mapping" : "list") + " as a key");
         const std::string k = it->first.Scalar();
         if (std::find(known.begin(), known.end(), k) != known.end()) continue;
         std::string msg = "unknown key \"" + k + "\"";
