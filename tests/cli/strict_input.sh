@@ -62,7 +62,10 @@ ok "a finished run leaves no owner file" "[ ! -e '$tmp/runs/new/.vp-owner' ]"
 # A killed run leaves its folder behind; the next run clears it.
 "$vp_run" "$cfg" "$root/workloads/traffic/mixed.json" --out "$tmp/runs/killed" --quiet --set sim.threads=1 &
 victim=$!
-for _ in $(seq 100); do [ -d "$tmp/runs/killed.incomplete-$victim" ] && break; sleep 0.05; done
+# Wait (up to 60 s on a loaded machine) until it has created its temporary folder or finished.
+for _ in $(seq 1200); do
+  { [ -d "$tmp/runs/killed.incomplete-$victim" ] || ! kill -0 $victim 2>/dev/null; } && break; sleep 0.05
+done
 kill -9 $victim 2>/dev/null; wait $victim 2>/dev/null
 ok "a killed run leaves its temporary folder" "[ -d '$tmp/runs/killed.incomplete-$victim' ] || [ -d '$tmp/runs/killed' ]"
 "$vp_run" "$cfg" "$wl" --out "$tmp/runs/after" --quiet
