@@ -147,6 +147,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     spec.nmp.arch.dram = dram_figures(spec.dram);
     try {
         spec.sim.validate("sim");
+        spec.stats.validate("stats");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
