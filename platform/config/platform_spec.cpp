@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "mapper/common/errors.h"
 #include "mapper/common/input_file.h"
 #include "platform/config/bindings.h"
@@ -116,6 +118,9 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
+        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                         ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) + " levels)");
     } catch (const YAML::ParserException& e) {
         throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                          ": YAML syntax error: " + e.msg);

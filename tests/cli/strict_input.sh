@@ -7,7 +7,7 @@ set -u
 vp_run=$1; root=$2
 strict=$root/tests/data/strict
 . "$root/tests/cli/lib/expect_input_error.sh"
-run_corpus "$strict" "$root/configs/dram-ddr3.yaml" "$root/workloads/traffic/stream.json" 8
+run_corpus "$strict" "$root/configs/dram-ddr3.yaml" "$root/workloads/traffic/stream.json" 9
 cfg=$root/configs/dram-ddr3.yaml; wl=$root/workloads/traffic/stream.json
 
 # Command line.
