@@ -25,6 +25,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/builders/platform.h"
+#include "platform/config/number_text.h"
 #include "platform/config/platform_spec.h"
 #include "platform/report/report.h"
 #include "platform/run/cli_args.h"
@@ -49,6 +50,7 @@ struct Options {
     bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false,
          allow_unused = false;
     std::uint64_t seed = 0;
+    std::string seed_text;
     run::ImportCli onnx;
 };
 
@@ -68,7 +70,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "timeline", po::bool_switch(&o.timeline), "write OUT/timeline.json (Perfetto / chrome://tracing)")(
         "strict", po::bool_switch(&o.strict), "treat warnings (a trace filter that matches nothing) as errors (exit 2)")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
-        "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)")(
+        "seed", po::value<std::string>(&o.seed_text), "random seed 0..18446744073709551615 (overrides the config's seed)")(
         "check", po::bool_switch(&o.check),
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
         "allow-unused", po::bool_switch(&o.allow_unused),
@@ -95,6 +97,12 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    // Parsed here, not by program_options, which reads "-1" as 2^64-1.
+    if (o.has_seed && config::parse_uint_text(o.seed_text, UINT64_MAX, o.seed) != config::NumberText::Ok) {
+        std::cerr << "vp-run: error: --seed: expected an integer 0.." << UINT64_MAX << ", found \""
+                  << o.seed_text << "\"\n";
+        return 2;
+    }
     if (vm.count("refine")) {
         const int k = vm["refine"].as<int>();
         if (k < 1) {
@@ -206,6 +214,9 @@ int run_main(const Options& o) {
     if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
     run::OutputDir out(o.out);
+    if (!o.quiet)
+        for (const std::string& d : out.removed_stale())
+            std::cerr << "vp-run: removed " << d << " (left by a run that no longer exists)\n";
     const std::string resolved = config::to_yaml(spec);
     out.write("config.yaml", resolved);
     // A relative dram.record_trace is written into the output folder, with the other outputs.

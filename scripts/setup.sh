@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
-#   scripts/setup.sh [--test]   --test adds what the test suite runs besides the build:
+#   scripts/setup.sh [--test|--fuzz]   --test adds what the test suite runs besides the build:
 #                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel,
-#                               chromium and its font (headless, renders report.html in the report test)
+#                               chromium and its font (headless, renders report.html in the report test);
+#                               --fuzz adds clang and libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
 # libonnx-dev + libprotobuf-dev: the ONNX importer; python3-onnx and libonnx-testdata: its tests
 # (models built with onnx.helper, the ONNX backend's single-operator models).
@@ -12,6 +13,7 @@ pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-de
       libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 case "${1:-}" in
   --test) pkgs+=(slurm-wlm munge parallel chromium fonts-dejavu-core) ;;
+  --fuzz) pkgs+=(clang libfuzzer-14-dev) ;;
   "") ;;
   *) echo "setup: unknown argument $1" >&2; exit 2 ;;
 esac

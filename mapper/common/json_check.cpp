@@ -100,13 +100,18 @@ void JsonCheck::allow_only(const std::vector<std::string>& known) const {
 
 std::int64_t JsonCheck::as_int(std::int64_t min, std::int64_t max) const {
     std::int64_t v = 0;
+    const std::string range = "(expected " + std::to_string(min) + ".." + std::to_string(max) + ")";
     if (m_value.is_number_integer()) {
         if (m_value.is_number_unsigned() && m_value.get<std::uint64_t>() > std::uint64_t(INT64_MAX))
-            fail("integer too large (expected " + std::to_string(min) + ".." + std::to_string(max) + ")");
+            fail("value " + m_value.dump() + " out of range " + range);
         v = m_value.get<std::int64_t>();
     } else if (m_value.is_number_float()) {
+        // Integers beyond 64 bits arrive as doubles (1e22, or 23 digits written out).
         double d = m_value.get<double>();
-        if (std::floor(d) != d || std::fabs(d) > 9.0e18) fail("expected an integer, found " + m_value.dump());
+        if (std::floor(d) != d) fail("expected an integer " + range + ", found " + m_value.dump());
+        // 2^63 itself does not fit: the cast below is defined only strictly inside (-2^63, 2^63).
+        if (!(d >= double(min) && d <= double(max)) || std::fabs(d) >= 9223372036854775808.0)
+            fail("value " + m_value.dump() + " out of range " + range);
         v = static_cast<std::int64_t>(d);
     } else {
         fail(std::string("expected an integer, found ") + type_name(m_value));

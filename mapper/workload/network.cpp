@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "mapper/common/json_check.h"
+#include "mapper/common/json_text.h"
 
 namespace vp::mapper {
 
@@ -419,29 +421,7 @@ Network expand_batch(const Network& net) {
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // Turn the byte offset into line:column.
-        std::size_t line = 1, col = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                col = 1;
-            } else {
-                ++col;
-            }
-        }
-        std::string what = e.what();
-        auto pos = what.find("syntax error");
-        throw InputError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": JSON " +
-                         (pos == std::string::npos ? what : what.substr(pos)));
-    }
+    return parse_json_text(read_input_file(path, "a JSON file"), path);
 }
 
 Network load_network(const std::string& path) { return parse_network(read_json_file(path), path); }

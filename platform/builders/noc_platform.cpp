@@ -17,26 +17,7 @@ NocPlatform::NocPlatform(RunContext& ctx) : m_ctx(ctx), m_noc(ctx.spec.noc), m_t
                          ") runs synthetic traffic workloads (\"kind\": \"noc_traffic\")");
     // The workload's fields override the config's `traffic` section (--set traffic.* changes
     // what the workload leaves open).
-    JsonCheck j(wl.doc, wl.path);
-    j.allow_only({"kind", "name", "description", "rate", "pattern", "packet_flits", "hotspot_fraction", "hotspot_node",
-                  "warmup_cycles", "measure_cycles", "drain_max_cycles", "inject_while_draining"});
-    auto& t = m_traffic;
-    if (j.has("rate")) t.rate = j.at("rate").as_number(0.0, 1.0);
-    if (j.has("pattern")) t.pattern = j.at("pattern").as_string();
-    t.packet_flits = std::uint32_t(j.get_int("packet_flits", 1, 65535, t.packet_flits));
-    if (j.has("hotspot_fraction")) t.hotspot_fraction = j.at("hotspot_fraction").as_number(0.0, 1.0);
-    t.hotspot_node = std::uint32_t(j.get_int("hotspot_node", 0, 1 << 20, t.hotspot_node));
-    t.warmup_cycles = std::uint64_t(j.get_int("warmup_cycles", 0, std::int64_t(1) << 40, std::int64_t(t.warmup_cycles)));
-    t.measure_cycles = std::uint64_t(j.get_int("measure_cycles", 1, std::int64_t(1) << 40, std::int64_t(t.measure_cycles)));
-    t.drain_max_cycles =
-        std::uint64_t(j.get_int("drain_max_cycles", 0, std::int64_t(1) << 40, std::int64_t(t.drain_max_cycles)));
-    if (j.has("inject_while_draining")) t.inject_while_draining = j.at("inject_while_draining").as_bool();
-    t.seed = ctx.spec.seed;
-    try {
-        t.validate("traffic", m_noc);
-    } catch (const InputError& e) {
-        throw InputError(wl.path + " (merged with " + ctx.spec.source + "): " + e.what());
-    }
+    m_traffic = workload::noc_traffic(wl, ctx.spec.traffic, m_noc, ctx.spec.seed, ctx.spec.source);
     m_run = std::make_unique<noc::SyntheticRun>(m_noc, m_traffic, ctx.stats);
     const auto period_ps = std::uint64_t(1e6 / ctx.spec.mesh.noc_mhz + 0.5);
     m_trace = std::make_unique<noc::NocTrace>(ctx.tracer, "noc", const_cast<noc::Network&>(m_run->network()), period_ps);

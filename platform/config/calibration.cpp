@@ -1,8 +1,9 @@
 #include "platform/config/calibration.h"
 
-#include <fstream>
+#include <filesystem>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "platform/config/bindings.h"
 
 namespace vp::config {
@@ -65,14 +66,16 @@ YAML::Node calibration_key(const PlatformSpec& spec) {
 }
 
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec) {
-    std::ifstream in(path);
-    if (!in) throw InputError("tso.calibration: cannot open calibration file " + path);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw InputError("tso.calibration: cannot open calibration file " + path);
+    const std::string text = read_input_file(path, "a calibration file (vp-calibrate)");
     YAML::Node root;
     try {
-        root = YAML::Load(in);
-    } catch (const YAML::ParserException& e) {
+        root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
         throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
     }
+    check_unique_keys(root, path);
     YamlCheck top(root, path, "");
     top.expect_map();
     top.allow_only({"platform", "model", "made_for", "coefficients", "fit"});

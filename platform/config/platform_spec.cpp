@@ -6,7 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "platform/config/bindings.h"
 #include "platform/config/platform_keys.h"
 #include "platform/config/calibration.h"
@@ -97,24 +100,41 @@ namespace {
 }
 }  // namespace
 
+std::string platform_names() {
+    std::string list;
+    for (PlatformKind k : {PlatformKind::Dram, PlatformKind::Nmp, PlatformKind::Mesh, PlatformKind::Vta,
+                           PlatformKind::Noc})
+        list += (list.empty() ? "" : ", ") + std::string(to_string(k));
+    return list;
+}
+
 PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
                            bool allow_unused) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot open file");
+    return parse_platform(read_input_file(path, "a YAML platform configuration"), path, overrides, allow_unused);
+}
+
+PlatformSpec parse_platform(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
+                            bool allow_unused) {
     YAML::Node root;
     try {
-        root = YAML::Load(in);
+        root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
+        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                         ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) + " levels)");
     } catch (const YAML::ParserException& e) {
         throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                          ": YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {
+        throw InputError(path + ": YAML error: " + e.msg);
     }
+    check_unique_keys(root, path);
     if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
     for (const auto& o : overrides) apply_override(root, o);
     PlatformSpec spec;
     spec.source = path;
     YamlCheck top(root, path, "");
     top.expect_map();
-    if (!top.has("platform")) top.fail("missing required key \"platform\" (one of: dram, nmp, mesh, vta)");
+    if (!top.has("platform")) top.fail("missing required key \"platform\" (one of: " + platform_names() + ")");
     YamlReader r(top);
     try {
         bind(r, spec);

@@ -83,6 +83,11 @@ struct PlatformSpec {
 // key the chosen platform does not read (platform_keys.h) is an error unless allow_unused.
 PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
                            bool allow_unused = false);
+// The same from the file's text; `path` names it in errors and anchors relative paths.
+PlatformSpec parse_platform(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
+                            bool allow_unused = false);
+// "dram, nmp, mesh, vta, noc": every platform, for messages.
+std::string platform_names();
 // The resolved configuration as YAML (every parameter, defaults included).
 std::string to_yaml(const PlatformSpec& spec);
 

@@ -1,11 +1,11 @@
 #include "platform/config/yaml_check.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
+#include <unordered_map>
 
 #include "mapper/common/errors.h"
 #include "mapper/common/json_check.h"
+#include "platform/config/number_text.h"
 
 namespace vp::config {
 
@@ -48,7 +48,9 @@ void YamlCheck::expect_map() const {
 void YamlCheck::allow_only(const std::vector<std::string>& known) const {
     expect_map();
     for (auto it = m_node.begin(); it != m_node.end(); ++it) {
-        std::string k = it->first.as<std::string>();
+        if (!it->first.IsScalar())
+            fail(std::string("expected key names, found a ") + (it->first.IsMap() ? "mapping" : "list") + " as a key");
+        const std::string k = it->first.Scalar();
         if (std::find(known.begin(), known.end(), k) != known.end()) continue;
         std::string msg = "unknown key \"" + k + "\"";
         std::string near = nearest_name(k, known);
@@ -57,11 +59,10 @@ void YamlCheck::allow_only(const std::vector<std::string>& known) const {
         for (const auto& s : known) list += (list.empty() ? "" : ", ") + s;
         msg += "; known keys here: " + list;
         YamlCheck child(it->second, m_file, key(k));
-        if (!(it->second.Tag() == kSetTag)) {
-            YAML::Mark m = it->first.Mark();
+        const YAML::Mark m = it->first.Mark();
+        if (it->second.Tag() != kSetTag && !m.is_null())
             throw InputError(m_file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " +
                              key(k) + ": " + msg);
-        }
         child.fail(msg);
     }
 }
@@ -72,40 +73,46 @@ std::string YamlCheck::as_string() const {
 }
 
 std::int64_t YamlCheck::as_int(std::int64_t min, std::int64_t max) const {
-    std::string s = trim(as_string());
-    errno = 0;
-    char* end = nullptr;
-    long long v = std::strtoll(s.c_str(), &end, 0);
-    if (s.empty() || *end || errno == ERANGE) fail("expected an integer, found \"" + s + "\"");
-    if (v < min || v > max)
-        fail("value " + s + " out of range (expected " + std::to_string(min) + ".." + std::to_string(max) + ")");
-    return v;
+    const std::string s = trim(as_string());
+    const std::string range = "(expected " + std::to_string(min) + ".." + std::to_string(max) + ")";
+    std::int64_t v = 0;
+    switch (parse_int_text(s, min, max, v)) {
+    case NumberText::Ok: return v;
+    case NumberText::OutOfRange: fail("value " + s + " out of range " + range);
+    case NumberText::Malformed: break;
+    }
+    fail("expected an integer " + range + ", found \"" + s + "\"");
 }
 
 std::uint64_t YamlCheck::as_uint(std::uint64_t max) const {
-    std::string s = trim(as_string());
-    errno = 0;
-    char* end = nullptr;
-    if (!s.empty() && s[0] == '-') fail("expected a non-negative integer, found \"" + s + "\"");
-    unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-    if (s.empty() || *end || errno == ERANGE) fail("expected a non-negative integer, found \"" + s + "\"");
-    if (v > max) fail("value " + s + " out of range (expected 0.." + std::to_string(max) + ")");
-    return v;
+    const std::string s = trim(as_string());
+    const std::string range = "(expected 0.." + std::to_string(max) + ")";
+    std::uint64_t v = 0;
+    switch (parse_uint_text(s, max, v)) {
+    case NumberText::Ok: return v;
+    case NumberText::OutOfRange: fail("value " + s + " out of range " + range);
+    case NumberText::Malformed: break;
+    }
+    fail("expected a non-negative integer, found \"" + s + "\" " + range);
 }
 
 double YamlCheck::as_double() const {
-    std::string s = trim(as_string());
-    errno = 0;
-    char* end = nullptr;
-    double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end || errno == ERANGE || v != v) fail("expected a number, found \"" + s + "\"");
-    return v;
+    const std::string s = trim(as_string());
+    double v = 0;
+    switch (parse_float_text(s, v)) {
+    case NumberText::Ok: return v;
+    case NumberText::OutOfRange:
+        fail("value " + s + " out of range (expected a finite number, magnitude at most 1.7976931348623157e308)");
+    case NumberText::Malformed: break;
+    }
+    fail("expected a number, found \"" + s + "\"");
 }
 
 bool YamlCheck::as_bool() const {
-    std::string s = as_string();
-    if (s == "true" || s == "True" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "False" || s == "no" || s == "off") return false;
+    // The YAML 1.2 core schema's booleans, and yes/no/on/off of YAML 1.1.
+    const std::string s = as_string();
+    if (s == "true" || s == "True" || s == "TRUE" || s == "yes" || s == "on") return true;
+    if (s == "false" || s == "False" || s == "FALSE" || s == "no" || s == "off") return false;
     fail("expected true or false, found \"" + s + "\"");
 }
 
@@ -121,6 +128,40 @@ std::vector<std::string> YamlCheck::as_string_list() const {
         out.push_back(m_node[i].Scalar());
     }
     return out;
+}
+
+namespace {
+std::string line_of(const YAML::Mark& m) { return m.is_null() ? std::string("?") : std::to_string(m.line + 1); }
+
+void unique_keys(const YAML::Node& n, const std::string& where, bool lines, const std::string& path,
+                 std::size_t& budget) {
+    if (budget == 0) throw InputError(where + ": too many nodes (aliases nested too deep?)");
+    --budget;
+    if (n.IsSequence()) {
+        for (std::size_t i = 0; i < n.size(); ++i)
+            unique_keys(n[i], where, lines, path + "[" + std::to_string(i) + "]", budget);
+        return;
+    }
+    if (!n.IsMap()) return;
+    std::unordered_map<std::string, YAML::Mark> seen;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+        const std::string k = it->first.IsScalar() ? it->first.Scalar() : YAML::Dump(it->first);
+        const std::string sub = path.empty() ? k : path + "." + k;
+        const YAML::Mark m = it->first.Mark();
+        auto [prev, fresh] = seen.emplace(k, m);
+        if (!fresh) {
+            if (!lines) throw InputError(where + ": " + sub + ": duplicate key \"" + k + "\"");
+            throw InputError(where + ":" + line_of(m) + ": " + sub + ": duplicate key \"" + k + "\" (first on line " +
+                             line_of(prev->second) + ", again on line " + line_of(m) + ")");
+        }
+        unique_keys(it->second, where, lines, sub, budget);
+    }
+}
+}  // namespace
+
+void check_unique_keys(const YAML::Node& root, const std::string& where) {
+    std::size_t budget = 1000000;
+    unique_keys(root, where, where.rfind("--set", 0) != 0, "", budget);
 }
 
 void apply_override(YAML::Node& root, const std::string& assignment) {
@@ -146,6 +187,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
         throw InputError("--set " + path + ": cannot parse value \"" + value + "\": " + e.msg);
     }
     if (!parsed.IsDefined() || parsed.IsNull()) parsed = YAML::Node(value);
+    check_unique_keys(parsed, "--set " + path);
     parsed.SetTag(kSetTag);
     // Walk with explicit node copies (yaml-cpp nodes are handles).
     std::vector<YAML::Node> chain{root};
@@ -155,7 +197,10 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
             throw InputError("--set " + path + ": \"" + keys[i] + "\" is not a section");
         YAML::Node next = cur[keys[i]];
         if (!next.IsDefined() || next.IsNull()) {
-            cur[keys[i]] = YAML::Node(YAML::NodeType::Map);
+            // A section created by --set is named as such in errors (it has no place in the file).
+            YAML::Node section(YAML::NodeType::Map);
+            section.SetTag(kSetTag);
+            cur[keys[i]] = section;
             next = cur[keys[i]];
         }
         chain.push_back(next);

@@ -41,6 +41,12 @@ private:
     std::string m_path;
 };
 
+// Throws InputError for a mapping that defines a key twice (yaml-cpp keeps both entries and
+// lookups silently return the first), naming the key and both lines. `where` names the file
+// (or "--set key"). Also bounds the number of nodes visited, so that aliases cannot make the
+// walk exponential.
+void check_unique_keys(const YAML::Node& root, const std::string& where);
+
 // Applies "a.b.c=value" to the tree (value parsed as YAML, so lists and maps work).
 // The created/overwritten node is tagged so that errors say it came from --set.
 void apply_override(YAML::Node& root, const std::string& assignment);

@@ -45,7 +45,9 @@ void apply_input_shapes(LoadedModel& m, const ImportOptions& opt) {
     auto inputs = data_inputs(*m.model.mutable_graph());
     if (inputs.empty()) throw InputError(m.path + ": the model has no data input");
     for (const auto& [name, dims] : opt.input_shapes) {
-        auto it = std::find_if(inputs.begin(), inputs.end(), [&](const onnx::ValueInfoProto* v) { return v->name() == name; });
+        const std::string& wanted = name;  // C++17: a lambda cannot capture a structured binding
+        auto it = std::find_if(inputs.begin(), inputs.end(),
+                               [&](const onnx::ValueInfoProto* v) { return v->name() == wanted; });
         if (it == inputs.end()) {
             std::string names;
             for (const auto* v : inputs) names += (names.empty() ? "" : ", ") + v->name();

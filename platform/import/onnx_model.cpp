@@ -1,5 +1,6 @@
 #include "platform/import/onnx_model.h"
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 
 namespace vp::import {
 
@@ -188,6 +190,29 @@ LoadedModel load_model(const std::string& path) {
         throw InputError(path + ": opset " + std::to_string(m.opset) + " is out of the supported range " +
                          std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset) +
                          " (convert it with onnx.version_converter)");
+    // Names end up in the workload document (JSON, which is UTF-8 only) and in messages.
+    auto check_text = [&](const std::string& text, const std::string& what) {
+        const std::size_t at = invalid_utf8_at(text);
+        if (at == std::string::npos) return;
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(text[at])));
+        throw InputError(path + ": " + what + " is not valid UTF-8 (byte " + byte + " at offset " + std::to_string(at) +
+                         ")");
+    };
+    const auto& g = m.model.graph();
+    check_text(m.model.producer_name(), "the producer name");
+    check_text(g.name(), "the graph name");
+    for (int i = 0; i < g.node_size(); ++i) {
+        const auto& n = g.node(i);
+        const std::string what = "node #" + std::to_string(i);
+        check_text(n.name(), "the name of " + what);
+        check_text(n.op_type(), "the operator type of " + what);
+        for (const auto& x : n.input()) check_text(x, "an input name of " + what);
+        for (const auto& x : n.output()) check_text(x, "an output name of " + what);
+    }
+    for (const auto& t : g.initializer()) check_text(t.name(), "an initializer name");
+    for (const auto& v : g.input()) check_text(v.name(), "a graph input name");
+    for (const auto& v : g.output()) check_text(v.name(), "a graph output name");
     // External data must stay inside the model's folder (a model must not read arbitrary files).
     const fs::path base = fs::weakly_canonical(fs::absolute(m.dir));
     auto check_ext = [&](const TensorProto& t, const std::string& what) {

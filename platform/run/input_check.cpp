@@ -49,6 +49,8 @@ void check_workload_kind(const config::PlatformSpec& spec, const workload::Workl
         throw InputError(wl.path + ": the " + config::to_string(spec.kind) + " platform runs " + wants + ", not a " +
                          kind_name(k) + " workload; " + spec.source + " selects platform: " +
                          config::to_string(spec.kind));
+    // The noc platform merges the workload's fields over the config's traffic section.
+    if (spec.kind == PlatformKind::Noc) (void)workload::noc_traffic(wl, spec.traffic, spec.noc, spec.seed, spec.source);
 }
 
 void check_overrides_for_workload(const config::PlatformSpec& spec, const workload::Workload& wl,

@@ -3,7 +3,9 @@
 #include <cctype>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "mapper/common/json_check.h"
+#include "mapper/common/json_text.h"
 #include "mapper/vta/net_graph.h"
 
 namespace vp::workload {
@@ -104,9 +106,38 @@ Workload load_onnx(const std::string& path, const import::ImportOptions& opt) {
 
 Workload load_workload(const std::string& path, const import::ImportOptions& onnx) {
     if (import::is_onnx_path(path)) return load_onnx(path, onnx);
+    return parse_workload(read_input_file(path, "a JSON workload file or an .onnx model"), path);
+}
+
+noc::TrafficParams noc_traffic(const Workload& wl, const noc::TrafficParams& config_traffic, const noc::NocParams& noc,
+                               std::uint64_t seed, const std::string& config_source) {
+    JsonCheck j(wl.doc, wl.path);
+    j.allow_only({"kind", "name", "description", "rate", "pattern", "packet_flits", "hotspot_fraction", "hotspot_node",
+                  "warmup_cycles", "measure_cycles", "drain_max_cycles", "inject_while_draining"});
+    noc::TrafficParams t = config_traffic;
+    if (j.has("rate")) t.rate = j.at("rate").as_number(0.0, 1.0);
+    if (j.has("pattern")) t.pattern = j.at("pattern").as_string();
+    t.packet_flits = std::uint32_t(j.get_int("packet_flits", 1, 65535, t.packet_flits));
+    if (j.has("hotspot_fraction")) t.hotspot_fraction = j.at("hotspot_fraction").as_number(0.0, 1.0);
+    t.hotspot_node = std::uint32_t(j.get_int("hotspot_node", 0, 1 << 20, t.hotspot_node));
+    t.warmup_cycles = std::uint64_t(j.get_int("warmup_cycles", 0, std::int64_t(1) << 40, std::int64_t(t.warmup_cycles)));
+    t.measure_cycles = std::uint64_t(j.get_int("measure_cycles", 1, std::int64_t(1) << 40, std::int64_t(t.measure_cycles)));
+    t.drain_max_cycles =
+        std::uint64_t(j.get_int("drain_max_cycles", 0, std::int64_t(1) << 40, std::int64_t(t.drain_max_cycles)));
+    if (j.has("inject_while_draining")) t.inject_while_draining = j.at("inject_while_draining").as_bool();
+    t.seed = seed;
+    try {
+        t.validate("traffic", noc);
+    } catch (const InputError& e) {
+        throw InputError(wl.path + " (merged with " + config_source + "): " + e.what());
+    }
+    return t;
+}
+
+Workload parse_workload(const std::string& text, const std::string& path) {
     Workload w;
     w.path = path;
-    w.doc = mapper::read_json_file(path);
+    w.doc = parse_json_text(text, path);
     JsonCheck root(w.doc, path);
     root.expect_object();
     std::string kind;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "mapper/workload/network.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/traffic_params.h"
 #include "models/tgen/trace_player_params.h"
 #include "models/tgen/traffic_params.h"
 #include "platform/import/onnx_import.h"
@@ -38,5 +40,12 @@ struct Workload {
 // ending in .onnx is imported with `onnx` (docs/onnx-import.md). A network with "batch": N
 // comes back as N copies of its layers (mapper::expand_batch).
 Workload load_workload(const std::string& path, const import::ImportOptions& onnx = {});
+// The same for a JSON workload's text; `path` names it in errors and anchors relative paths.
+Workload parse_workload(const std::string& text, const std::string& path);
+
+// A noc_traffic workload's fields over the configuration's `traffic` section (the workload's
+// value wins), validated against the NoC. Throws InputError naming the workload and the config.
+noc::TrafficParams noc_traffic(const Workload& wl, const noc::TrafficParams& config_traffic, const noc::NocParams& noc,
+                               std::uint64_t seed, const std::string& config_source);
 
 }  // namespace vp::workload

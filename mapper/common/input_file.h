@@ -1,0 +1,11 @@
+#pragma once
+// Reading an input file (configuration, workload, calibration) whole, with the errors a user
+// can act on: a missing file, a folder given where a file is expected, a read error.
+#include <string>
+
+namespace vp {
+
+// Throws InputError "path: cannot open file" / "path: is a folder, expected <what>".
+std::string read_input_file(const std::string& path, const std::string& what);
+
+}  // namespace vp
