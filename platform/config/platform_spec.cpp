@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "mapper/common/errors.h"
@@ -162,8 +163,11 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
         const auto abs = std::filesystem::absolute(cal, ec);
         if (!ec) cal = abs.lexically_normal().string();
         spec.tso.calibration = cal;
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
-            spec.tso.coefficients = load_calibration(cal, spec);
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
+            std::vector<std::string> warnings;  // another nmp section: advisory
+            spec.tso.coefficients = load_calibration(cal, spec, &warnings);
+            for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+        }
     }
     return spec;
 }

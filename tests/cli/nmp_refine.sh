@@ -67,8 +67,15 @@ echo '{"name": "tiny", "precision": 8, "layers": [{"name": "fc1", "type": "fc", 
 bad "K beyond the candidates" 'layer \"fc1\" has only' "$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/x" --refine 40
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
-bad "calibration for another nmp" "calibration made for nmp.dma_max_outstanding" \
-  "$vp_map" "$cfg" "$tmp/net.json" --set nmp.dma_max_outstanding=16
+sed 's/^platform: nmp/platform: mesh/' "$root/configs/calibration/nmp-ddr3-1600.yaml" > "$tmp/cal_mesh.yaml"
+sed "s|^\( *calibration:\).*|\1 $tmp/cal_mesh.yaml|" "$cfg" > "$tmp/cfg_mesh_cal.yaml"
+bad "calibration for another platform" "calibration made for platform = mesh" \
+  "$vp_map" "$tmp/cfg_mesh_cal.yaml" "$tmp/net.json"
+# Another nmp section: the coefficients are advisory, a warning naming the key and both values.
+"$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/w.json" --quiet --set nmp.dma_max_outstanding=16 2> "$tmp/e"
+ok "calibration for another nmp: exit 0" '[ $? -eq 0 ]'
+ok "calibration for another nmp: warning" \
+  'grep -q "warning: .*calibration made for nmp.dma_max_outstanding = 8.*has nmp.dma_max_outstanding = 16" "$tmp/e"'
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/y.json" --quiet --set nmp.dma_max_outstanding=16 --set tso.calibration=none
 ok "tso.calibration=none accepts any parameters" '[ $? -eq 0 ]'
 ok "no output folder after a bad run" '[ ! -e "$tmp/x" ]'
