@@ -151,7 +151,7 @@ void NmpPlatform::summary(std::ostream& os) const {
        << tr.candidates << (m_refine ? " refinement candidates " : " layers ") << std::setprecision(3)
        << tr.spearman_rho << "\n";
     if (m_refine)
-        os << "  refined        " << m_refine->k << " candidates per distinct shape simulated on their own\n";
+        os << "  refined        " << m_refine->k << " candidates per layer, each simulated after the predecessor layer's pick\n";
     os << std::setprecision(2) << "  DRAM           " << (j["bytes_read"]["value"].get<double>() +
                                                           j["bytes_written"]["value"].get<double>()) * 1e-6
        << " MB, " << j["bandwidth"]["value"].get<double>() << " GB/s, row hit rate "

@@ -112,6 +112,7 @@ void bind(V& v, TsoConfig& t) {
     v.field("fixed_slicing", t.fixed_slicing);
     v.field("fixed_schedule", t.fixed_schedule);
     v.field("fixed_tile", t.fixed_tile);
+    v.field("fixed_layers", t.fixed_layers);
 }
 
 template <typename V>

@@ -42,7 +42,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             mapper::tso::print_table(table, res);
             char line[256];
             std::snprintf(line, sizeof line,
-                          "refined: %d candidates per distinct shape simulated on their own; |sim/est - 1| over layers: "
+                          "refined: %d candidates per layer simulated after the predecessor's pick; |sim/est - 1| over layers: "
                           "median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
                           ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
             table << line;
