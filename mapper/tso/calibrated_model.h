@@ -20,6 +20,8 @@
 // bytes (expected bursts (bytes + txns * (B - 1)) / B, every transfer alike) plus T_MAC + T_SW
 // of the critical TLT; replay() walks the critical TLE's tile sequence with the exact
 // transactions and the compute overlap.
+#include <algorithm>
+
 #include "mapper/tso/time_model.h"
 
 namespace vp::mapper::tso {
@@ -36,9 +38,13 @@ public:
     const TsoCoefficients& coefficients() const { return m_c; }
 
 private:
-    // DMA time of the critical TLE at bus slowdown s.
-    double tle_dma_s(const CostCounts& k, const NmpParams& hw, double s) const;
-    double slowdown(const CostCounts& k, const NmpParams& hw) const;
+    // DMA time of the critical TLE at bus slowdown s: fixed + max(little, bus * s).
+    struct DmaTerms {
+        double fixed = 0, little = 0, bus = 0;
+        double at(double s) const { return fixed + std::max(little, bus * s); }
+    };
+    DmaTerms dma_terms(const CostCounts& k, const NmpParams& hw) const;
+    double slowdown(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const;
 
     TsoCoefficients m_c;
 };

@@ -23,7 +23,7 @@ std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const
         const ConvCostModel cm(conv, hw, p);  // TLESlicing (Algorithm 13)
         for (TltSchedule q : kAllSchedules) {
             if (fq && *fq != q) continue;
-            TopChoices top(keep);
+            TopChoices top(keep, &all);
             fn(cm, q, model, hw, top);  // TLTTiling (Algorithm 14)
             if (top.list().empty()) continue;
             if (cand) cand[int(p)][int(q)] = top.list().front().times.total_s;
