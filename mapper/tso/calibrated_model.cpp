@@ -35,7 +35,8 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
     const double bursts = (double(k.tle_bytes) + n * (B - 1)) / B;
     const double L = txn_latency_s(d, false, std::ceil(txn / B));
     const double t_b = d.burst_cycles * d.tck_ns * 1e-9;
-    t.fixed = xfers * L * m_c.latency_scale + n * m_c.txn_ns * 1e-9;
+    t.fixed = xfers * L * m_c.latency_scale + n * m_c.txn_ns * 1e-9 +
+              double(k.out_stores) * m_c.turnaround_ns * 1e-9;  // all TLEs' stores: each turns the bus for all
     t.little = n * L / hw.dma_max_outstanding;
     t.bus = bursts * t_b * m_c.bus_scale;
     return t;
@@ -47,7 +48,7 @@ double CalibratedModel::slowdown(const CostCounts& k, const NmpParams& hw, const
                         double(k.sw_instr) * hw.sw_cycles_per_instr * cyc;
     const double dma = t.at(1.0);
     const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
-    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * duty;
+    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * (m_c.sync + (1.0 - m_c.sync) * duty);
 }
 
 CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) const {
@@ -77,6 +78,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9;
     const double bus = t_b * m_c.bus_scale * slowdown(c.counts, hw, dma_terms(c.counts, hw));
     const double O = hw.dma_max_outstanding;
+    const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
 
     auto xfer = [&](bool write, const Box& b) {
         std::uint64_t n = 0, bursts = 0, first = 0;
@@ -116,7 +118,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
         }
         case OpKind::StoreOut:
             wait_for(busy[std::size_t(op.tlt)]);
-            x = xfer(true, op_box(op, conv, addr));
+            x = xfer(true, op_box(op, conv, addr)) + turn;
             break;
         }
         now += x;

@@ -102,6 +102,8 @@ void bind(V& v, mapper::tso::TsoCoefficients& c) {
     v.field("contention", c.contention);
     v.field("txn_ns", c.txn_ns);
     v.field("compute_scale", c.compute_scale);
+    v.field("sync", c.sync);
+    v.field("turnaround_ns", c.turnaround_ns);
 }
 
 template <typename V>
