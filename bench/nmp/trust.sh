@@ -46,7 +46,7 @@ for p in "${precs[@]}"; do for net in "${nets[@]}"; do
       jq -r --arg n "$net" --arg p "$p" --arg m "$mode" '. as $r | range(0; .simulation | length) as $i
         | $r.simulation[$i] as $s | ($r.convs[$i].refine // null) as $f
         | [$n, $p, $m, $s.layer, $s.simulated_cycles,
-           (if $f then $f.candidates[$f.pick].simulated_cycles else "" end),
+           (if $f then $f.candidates[$f.used // $f.pick].simulated_cycles else "" end),
            (if $f then $f.candidates[0].simulated_cycles else "" end)] | map(tostring) | join(",")' \
         "$d/mapping.json" >> "$tmp/layers.csv"
     fi

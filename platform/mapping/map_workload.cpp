@@ -38,6 +38,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             for (std::size_t i = 0; i < res.convs.size(); ++i) r.json["convs"][i]["refine"] = ref.per_conv[i];
             const auto tr = refine::trust_of(ref.pick_est, ref.pick_sim, ref.cand_est, ref.cand_sim);
             r.json["refine"] = ref.k;
+            r.json["refine_network"] = ref.network;
             r.json["trust"] = tr.to_json();
             mapper::tso::print_table(table, res);
             char line[256];

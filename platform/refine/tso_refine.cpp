@@ -31,6 +31,46 @@ json child_layer(const json& layer, const char* name) {
     return l;
 }
 
+void set_choice(mapper::tso::ConvMapping& c, const ChoiceCost& choice, int n_tle, int n_tlt) {
+    c.best = choice;
+    c.tle = mapper::tso::tle_slicing(c.best.slicing, c.conv.P, c.conv.M, n_tle);
+    c.tlt.clear();
+    for (const auto& sl : c.tle) c.tlt.push_back(mapper::tso::tlt_filter_split(sl.filters, n_tlt));
+}
+
+// The context of a layer in the network is more than its predecessor (the refresh phase of
+// the DRAM depends on the time of every earlier layer), so the refined mapping is simulated in
+// full next to the unrefined one and kept only when it is not slower.
+void network_check(TsoRefinement& r, mapper::tso::TsoResult& map, const workload::Workload& wl,
+                   const config::PlatformSpec& spec, SimSetup setup) {
+    json doc = wl.doc;
+    auto& layers = doc.at("layers");
+    for (std::size_t i = 0; i < layers.size(); ++i) layers[i] = child_layer(layers[i], ("l" + std::to_string(i)).c_str());
+    std::string refined, unrefined;
+    for (const auto& c : map.convs) {
+        const std::string n = (refined.empty() ? "l" : ";l") + std::to_string(c.layer_index) + "=";
+        refined += n + choice_text(c.best);
+        unrefined += n + choice_text(c.ranked[0]);
+    }
+    setup.stat_path = "nmp.cycles";
+    const auto res = simulate_candidates(spec, setup, {{doc, {"tso.fixed_layers=" + refined}},
+                                                       {doc, {"tso.fixed_layers=" + unrefined}}});
+    for (const auto& x : res)
+        if (!x.ok) throw SimulationError("refinement: simulation of the whole network: " + x.error);
+    const bool keep = res[0].value <= res[1].value;
+    r.network = {{"refined_cycles", res[0].value},
+                 {"unrefined_cycles", res[1].value},
+                 {"kept", keep ? "refined" : "unrefined"}};
+    for (std::size_t i = 0; i < map.convs.size(); ++i) {
+        r.per_conv[i]["used"] = keep ? r.per_conv[i]["pick"] : json(0);
+        if (!keep) {
+            set_choice(map.convs[i], map.convs[i].ranked[0], map.hw.n_tle, map.hw.n_tlt);
+            r.pick_est[i] = map.convs[i].ranked[0].times.total_cycles;
+            r.pick_sim[i] = r.per_conv[i]["candidates"][0]["simulated_cycles"].get<double>();
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> tso_choice_sets(const ChoiceCost& c) {
@@ -112,12 +152,10 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
         if (memo_layer.at(key) != c.layer_name) r.per_conv[i]["same_simulation_as"] = memo_layer.at(key);
         r.pick_est[i] = c.ranked[std::size_t(pick)].times.total_cycles;
         r.pick_sim[i] = s[std::size_t(pick)];
-        c.best = c.ranked[std::size_t(pick)];
-        c.tle = mapper::tso::tle_slicing(c.best.slicing, c.conv.P, c.conv.M, map.hw.n_tle);
-        c.tlt.clear();
-        for (const auto& sl : c.tle) c.tlt.push_back(mapper::tso::tlt_filter_split(sl.filters, map.hw.n_tlt));
+        set_choice(c, c.ranked[std::size_t(pick)], map.hw.n_tle, map.hw.n_tlt);
         prev_key = shape;
     }
+    network_check(r, map, wl, spec, setup);
     return r;
 }
 

@@ -29,6 +29,12 @@ ok "vp-run --refine 3 exit 0" '[ $? -eq 0 ]'
 m=$tmp/r/mapping.json
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/unrefined.json" --quiet
 ok "refine recorded" '[ "$(jq .refine "$m")" = 3 ]'
+# The whole-network check: the kept mapping is not slower than the other one, and the run
+# itself (which simulates the kept mapping) gives the recorded figure.
+ok "network check: kept mapping not slower" \
+  'jq -e ".refine_network | if .kept == \"refined\" then .refined_cycles <= .unrefined_cycles else .unrefined_cycles < .refined_cycles end" "$m" > /dev/null'
+ok "network check: the run reproduces the kept figure" \
+  '[ "$(jq ".refine_network | if .kept == \"refined\" then .refined_cycles else .unrefined_cycles end" "$m")" = "$(jq .stats.nmp.cycles.value "$tmp/r/stats.json")" ]'
 ok "trust recorded" 'jq -e ".trust.spearman_rho and .trust.median_abs_sim_over_est_minus_1 >= 0" "$m" > /dev/null'
 choice() { jq -r '"\(.slicing)/\(.schedule)/\(.tile | map(tostring) | join(","))"' <<< "$1"; }
 for i in 0 1 2; do
@@ -59,7 +65,13 @@ for i in 0 1 2; do
   ok "$name: pick ($(jq .convs[$i].refine.pick "$m")) == fastest candidate ($best_j)" \
     "[ \"$(jq .convs[$i].refine.pick "$m")\" = \"$best_j\" ]"
   ok "$name: pick ($best) not slower than the unrefined pick ($first)" "awk -v a=$best -v b=$first 'BEGIN { exit !(a <= b) }'"
-  want=$(jq -c ".convs[$i].refine.candidates[$best_j] | [.slicing, .schedule, .tile]" "$m")
+  used=$(jq ".convs[$i].refine.used" "$m")
+  if [ "$(jq -r .refine_network.kept "$m")" = refined ]; then
+    ok "$name: the refined network uses the pick" "[ \"$used\" = \"$best_j\" ]"
+  else
+    ok "$name: the unrefined network is kept: candidate 0 used" "[ \"$used\" = 0 ]"
+  fi
+  want=$(jq -c ".convs[$i].refine.candidates[$used] | [.slicing, .schedule, .tile]" "$m")
   have=$(jq -c ".convs[$i] | [.slicing, .schedule, [.tile.T_M, .tile.T_N, .tile.T_R, .tile.T_C]]" "$m")
   ok "$name: mapping uses the pick" '[ "$want" = "$have" ]'
 done
