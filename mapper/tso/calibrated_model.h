@@ -13,8 +13,10 @@
 //       + n * txn_ns
 // L = frontend + half a tCK to the next edge + CL (CWL for writes) + the transaction's bursts
 // on the bus; O = dma_max_outstanding: Little's law caps one engine's rate at O / L. The data
-// bus is shared: s = 1 + contention * (active TLEs - 1) * d, d = the share of a TLE's time
-// spent in DMA (from the closed form at s = 1).
+// bus is shared: s = 1 + contention * (active TLEs - 1) * (sync + (1 - sync) * d), d = the
+// share of a TLE's time spent in DMA (from the closed form at s = 1); sync is the part of the
+// sharing that does not scale with d (the TLEs run the same tile sequence from the same
+// barrier, so their transfers meet). Every OUT store transfer adds turnaround_ns * active TLEs.
 //
 // screen() evaluates the same formula on the aggregate counts of the TLE that moves the most
 // bytes (expected bursts (bytes + txns * (B - 1)) / B, every transfer alike) plus T_MAC + T_SW
