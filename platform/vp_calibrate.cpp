@@ -107,11 +107,14 @@ double* coef(tso::TsoCoefficients& c, int i) {
     case 1: return &c.bus_scale;
     case 2: return &c.contention;
     case 3: return &c.txn_ns;
-    default: return &c.compute_scale;
+    case 4: return &c.compute_scale;
+    case 5: return &c.sync;
+    default: return &c.turnaround_ns;
     }
 }
-constexpr int kCoefs = 5;
-const char* kCoefNames[kCoefs] = {"latency_scale", "bus_scale", "contention", "txn_ns", "compute_scale"};
+constexpr int kCoefs = 7;
+const char* kCoefNames[kCoefs] = {"latency_scale", "bus_scale", "contention",   "txn_ns",
+                                  "compute_scale", "sync",      "turnaround_ns"};
 
 double sumsq(const std::vector<double>& r) {
     double s = 0;
@@ -175,6 +178,8 @@ tso::TsoCoefficients fit(const std::vector<Sample>& ss, const tso::NmpParams& hw
             n.contention = std::clamp(n.contention, 0.0, 20.0);
             n.txn_ns = std::clamp(n.txn_ns, -100.0, 100.0);
             n.compute_scale = std::clamp(n.compute_scale, 0.1, 10.0);
+            n.sync = std::clamp(n.sync, 0.0, 1.0);
+            n.turnaround_ns = std::clamp(n.turnaround_ns, 0.0, 1000.0);
             const auto rn = residuals(ss, hw, n);
             if (sumsq(rn) < cost) {
                 c = n;

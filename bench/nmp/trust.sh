@@ -41,14 +41,22 @@ for p in "${precs[@]}"; do for net in "${nets[@]}"; do
         ([.simulation[].estimated_cycles] | add), $w] | map(tostring) | join(",")' "$d/mapping.json")
     echo "$row" >> "$csv"; echo "$row" >&2
     if [ "$mode" = calibrated ] || [ "$mode" = refined ]; then
-      jq -r --arg n "$net" --arg p "$p" --arg m "$mode" '.simulation[] | [$n, $p, $m, .layer, .simulated_cycles] | map(tostring) | join(",")' \
+      # refined: also the pick's own candidate simulation (after its predecessor) and the
+      # unrefined choice's (candidate 0) in that same simulation context.
+      jq -r --arg n "$net" --arg p "$p" --arg m "$mode" '. as $r | range(0; .simulation | length) as $i
+        | $r.simulation[$i] as $s | ($r.convs[$i].refine // null) as $f
+        | [$n, $p, $m, $s.layer, $s.simulated_cycles,
+           (if $f then $f.candidates[$f.used // $f.pick].simulated_cycles else "" end),
+           (if $f then $f.candidates[0].simulated_cycles else "" end)] | map(tostring) | join(",")' \
         "$d/mapping.json" >> "$tmp/layers.csv"
     fi
   done
 done; done
-# Per layer: refined vs unrefined simulated cycles (full-network simulations).
-echo "network,precision,layer,unrefined_cycles,refined_cycles,refined_over_unrefined" > "$out/refine_layers.csv"
-awk -F, '$3 == "calibrated" { u[$1 "," $2 "," $4] = $5; ord[++n] = $1 "," $2 "," $4 } $3 == "refined" { r[$1 "," $2 "," $4] = $5 }
-  END { for (i = 1; i <= n; i++) { k = ord[i]; if (k in r) printf "%s,%s,%s,%.6f\n", k, u[k], r[k], r[k] / u[k] } }' \
+# Per layer: refined vs unrefined simulated cycles (full-network simulations), and the
+# refinement's own context simulation of the pick and of the unrefined choice (candidate 0).
+echo "network,precision,layer,unrefined_cycles,refined_cycles,refined_over_unrefined,context_pick_cycles,context_unrefined_cycles" > "$out/refine_layers.csv"
+awk -F, '$3 == "calibrated" { u[$1 "," $2 "," $4] = $5; ord[++n] = $1 "," $2 "," $4 }
+  $3 == "refined" { k = $1 "," $2 "," $4; r[k] = $5; cp[k] = $6; cu[k] = $7 }
+  END { for (i = 1; i <= n; i++) { k = ord[i]; if (k in r) printf "%s,%s,%s,%.6f,%s,%s\n", k, u[k], r[k], r[k] / u[k], cp[k], cu[k] } }' \
   "$tmp/layers.csv" >> "$out/refine_layers.csv"
 echo "trust: wrote $csv and $out/refine_layers.csv" >&2

@@ -23,36 +23,41 @@ double txn_latency_s(const DramFigures& d, bool write, double bursts) {
 
 }  // namespace
 
-double CalibratedModel::tle_dma_s(const CostCounts& k, const NmpParams& hw, double s) const {
+CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
     const DramFigures& d = hw.dram;
     const double B = d.burst_bytes, txn = hw.txn_bytes();
     const double n = double(k.tle_txns), xfers = double(k.tle_transfers);
-    if (n <= 0) return 0;
+    DmaTerms t;
+    if (n <= 0) return t;
     // Monotone in every count (the search's bound relies on it): a fixed latency per
     // transaction of txn_bytes, every transfer pays one latency, the rest is the larger of
     // the Little's-law and the bus time.
     const double bursts = (double(k.tle_bytes) + n * (B - 1)) / B;
     const double L = txn_latency_s(d, false, std::ceil(txn / B));
     const double t_b = d.burst_cycles * d.tck_ns * 1e-9;
-    return xfers * L * m_c.latency_scale +
-           std::max(n * L / hw.dma_max_outstanding, bursts * t_b * m_c.bus_scale * s) + n * m_c.txn_ns * 1e-9;
+    t.fixed = xfers * L * m_c.latency_scale + n * m_c.txn_ns * 1e-9 +
+              double(k.out_stores) * m_c.turnaround_ns * 1e-9;  // all TLEs' stores: each turns the bus for all
+    t.little = n * L / hw.dma_max_outstanding;
+    t.bus = bursts * t_b * m_c.bus_scale;
+    return t;
 }
 
-double CalibratedModel::slowdown(const CostCounts& k, const NmpParams& hw) const {
+double CalibratedModel::slowdown(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const {
     const double cyc = hw.cycle_s();
     const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale +
                         double(k.sw_instr) * hw.sw_cycles_per_instr * cyc;
-    const double dma = tle_dma_s(k, hw, 1.0);
+    const double dma = t.at(1.0);
     const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
-    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * duty;
+    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * (m_c.sync + (1.0 - m_c.sync) * duty);
 }
 
 CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) const {
     CostTimes t;
     const double cyc = hw.cycle_s();
+    const DmaTerms d = dma_terms(k, hw);
     t.t_mac_s = double(k.mac_cycles) * cyc * m_c.compute_scale;
     t.t_sw_s = double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc;
-    t.t_dram_s = tle_dma_s(k, hw, slowdown(k, hw));
+    t.t_dram_s = d.at(slowdown(k, hw, d));
     t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s;
     t.total_cycles = t.total_s / cyc;
     return t;
@@ -71,8 +76,9 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const DramFigures& d = hw.dram;
     const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
     const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9;
-    const double bus = t_b * m_c.bus_scale * slowdown(c.counts, hw);
+    const double bus = t_b * m_c.bus_scale * slowdown(c.counts, hw, dma_terms(c.counts, hw));
     const double O = hw.dma_max_outstanding;
+    const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
 
     auto xfer = [&](bool write, const Box& b) {
         std::uint64_t n = 0, bursts = 0, first = 0;
@@ -112,7 +118,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
         }
         case OpKind::StoreOut:
             wait_for(busy[std::size_t(op.tlt)]);
-            x = xfer(true, op_box(op, conv, addr));
+            x = xfer(true, op_box(op, conv, addr)) + turn;
             break;
         }
         now += x;

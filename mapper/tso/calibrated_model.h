@@ -13,13 +13,17 @@
 //       + n * txn_ns
 // L = frontend + half a tCK to the next edge + CL (CWL for writes) + the transaction's bursts
 // on the bus; O = dma_max_outstanding: Little's law caps one engine's rate at O / L. The data
-// bus is shared: s = 1 + contention * (active TLEs - 1) * d, d = the share of a TLE's time
-// spent in DMA (from the closed form at s = 1).
+// bus is shared: s = 1 + contention * (active TLEs - 1) * (sync + (1 - sync) * d), d = the
+// share of a TLE's time spent in DMA (from the closed form at s = 1); sync is the part of the
+// sharing that does not scale with d (the TLEs run the same tile sequence from the same
+// barrier, so their transfers meet). Every OUT store transfer adds turnaround_ns * active TLEs.
 //
 // screen() evaluates the same formula on the aggregate counts of the TLE that moves the most
 // bytes (expected bursts (bytes + txns * (B - 1)) / B, every transfer alike) plus T_MAC + T_SW
 // of the critical TLT; replay() walks the critical TLE's tile sequence with the exact
 // transactions and the compute overlap.
+#include <algorithm>
+
 #include "mapper/tso/time_model.h"
 
 namespace vp::mapper::tso {
@@ -36,9 +40,13 @@ public:
     const TsoCoefficients& coefficients() const { return m_c; }
 
 private:
-    // DMA time of the critical TLE at bus slowdown s.
-    double tle_dma_s(const CostCounts& k, const NmpParams& hw, double s) const;
-    double slowdown(const CostCounts& k, const NmpParams& hw) const;
+    // DMA time of the critical TLE at bus slowdown s: fixed + max(little, bus * s).
+    struct DmaTerms {
+        double fixed = 0, little = 0, bus = 0;
+        double at(double s) const { return fixed + std::max(little, bus * s); }
+    };
+    DmaTerms dma_terms(const CostCounts& k, const NmpParams& hw) const;
+    double slowdown(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const;
 
     TsoCoefficients m_c;
 };

@@ -22,6 +22,8 @@ void TsoCoefficients::validate(const std::string& p) const {
     req(contention, 0, 100, "contention");
     req(txn_ns, -1000, 1000, "txn_ns");
     req(compute_scale, 0, 100, "compute_scale");
+    req(sync, 0, 1, "sync");
+    req(turnaround_ns, 0, 10000, "turnaround_ns");
 }
 
 CostTimes TimeModel::replay(const ConvShape&, const NmpParams& hw, const ChoiceCost& c) const {

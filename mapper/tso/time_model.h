@@ -28,6 +28,11 @@ struct TsoCoefficients {
     double contention = 1.0;     // x DRAM demand of the other TLEs during a transfer (bus sharing)
     double txn_ns = 0.0;         // per DMA transaction [ns] (request handshake, response order)
     double compute_scale = 1.0;  // x MAC unit time (Eq. 7) exposed on the critical path
+    // Share of the bus contention that does not scale with a TLE's DMA duty: the TLEs run the
+    // same tile sequence from the same barrier, so their transfers meet (0: contention x duty,
+    // 1: every active TLE transfers whenever this one does).
+    double sync = 0.0;
+    double turnaround_ns = 0.0;  // per OUT store transfer and active TLE [ns] (write-to-read turnarounds)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 
@@ -39,6 +40,13 @@ void TopChoices::consider(const ChoiceCost& c) {
     if (m_list.size() > m_keep) m_list.pop_back();
 }
 
+double TopChoices::prune_s() const {
+    double t = full() ? worst_s() : std::numeric_limits<double>::infinity();
+    if (m_shared && m_shared->full() && !m_list.empty())
+        t = std::min(t, std::max(m_shared->worst_s(), m_list.front().times.total_s));
+    return t;
+}
+
 void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw, TopChoices& top) {
     const ConvShape& c = m.conv();
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
@@ -73,11 +81,12 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
             // largest value over all T_N): IN passes and nmp_conv2d count fall with T_M and
             // T_N, W bursts sum ceil(n_k*x) >= ceil(N*x), every other term is fixed here, and
             // the time is monotone in every count. Skipping when bound >= best keeps the optimum.
-            if (top.full()) {
+            const double bound_s = top.prune_s();
+            if (bound_s < std::numeric_limits<double>::infinity()) {
                 const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? u64(c.N) : 1) * rs * eb)});
                 if (m_hi < 1) continue;
                 const CostCounts lb = m.counts(q, c.N, int(m_hi), rc);
-                if (model.screen(lb, hw).total_s >= top.worst_s()) continue;
+                if (model.screen(lb, hw).total_s >= bound_s) continue;
             }
             for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
                 const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : t_n;

@@ -10,7 +10,10 @@
 // the one kept (the candidate list holds one T_M per (T_R, T_C, T_N)). It also stops
 // a loop once a bound of Eq. 2 fails, as every constraint is monotone in that loop variable,
 // and skips a (T_R, T_C) pair whose lower bound (counts at T_N = N and the largest T_M,
-// see tlt_tiling.cpp) is not below the worst kept time once `keep` tiles are kept.
+// see tlt_tiling.cpp) is not below TopChoices::prune_s(): the worst kept time once `keep`
+// tiles are kept, or, with a shared list of the whole search, the larger of this list's best
+// and the shared list's worst (a shortlist of several candidates then prunes almost as much
+// as keeping one).
 // tlt_tiling_brute_force() enumerates every tile of the domain with no pruning at all; the
 // tests check that both give the same optimum time.
 #include <vector>
@@ -33,15 +36,24 @@ struct ChoiceCost {
 // an equal one, so ties keep the first found).
 class TopChoices {
 public:
-    explicit TopChoices(int keep) : m_keep(keep < 1 ? 1 : std::size_t(keep)) { m_list.reserve(m_keep + 1); }
+    // `shared`: the list of the whole search (every slicing and schedule) that this list's
+    // choices feed afterwards; it tightens prune_s().
+    explicit TopChoices(int keep, const TopChoices* shared = nullptr)
+        : m_keep(keep < 1 ? 1 : std::size_t(keep)), m_shared(shared) {
+        m_list.reserve(m_keep + 1);
+    }
     bool full() const { return m_list.size() >= m_keep; }
     double worst_s() const { return m_list.back().times.total_s; }
     bool would_keep(double t) const { return !full() || t < worst_s(); }
+    // A choice whose time is >= this can change neither this list's best nor the shared list
+    // (nor this list, when it has no shared list): the bound below which a search must look.
+    double prune_s() const;
     void consider(const ChoiceCost& c);
     const std::vector<ChoiceCost>& list() const { return m_list; }
 
 private:
     std::size_t m_keep;
+    const TopChoices* m_shared;
     std::vector<ChoiceCost> m_list;
 };
 

@@ -23,7 +23,7 @@ std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const
         const ConvCostModel cm(conv, hw, p);  // TLESlicing (Algorithm 13)
         for (TltSchedule q : kAllSchedules) {
             if (fq && *fq != q) continue;
-            TopChoices top(keep);
+            TopChoices top(keep, &all);
             fn(cm, q, model, hw, top);  // TLTTiling (Algorithm 14)
             if (top.list().empty()) continue;
             if (cand) cand[int(p)][int(q)] = top.list().front().times.total_s;
@@ -68,7 +68,15 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
     }
     if (model->shortlist() > 0) {  // final estimate of the shortlist: the replay
         for (auto& c : r.ranked) c.times = model->replay(conv, hw, c);
-        std::stable_sort(r.ranked.begin(), r.ranked.end(),
+        // The pick without refinement is the best replay of the screen's shortlist; when more
+        // candidates are kept (refinement with K > shortlist) it stays first, so that it is
+        // always among the simulated candidates and the refined pick can only be faster.
+        const std::size_t n_short = std::min(r.ranked.size(), std::size_t(model->shortlist()));
+        std::size_t pick = 0;
+        for (std::size_t i = 1; i < n_short; ++i)
+            if (r.ranked[i].times.total_s < r.ranked[pick].times.total_s) pick = i;
+        std::rotate(r.ranked.begin(), r.ranked.begin() + std::ptrdiff_t(pick), r.ranked.begin() + std::ptrdiff_t(pick) + 1);
+        std::stable_sort(r.ranked.begin() + 1, r.ranked.end(),
                          [](const ChoiceCost& a, const ChoiceCost& b) { return a.times.total_s < b.times.total_s; });
     }
     if (int(r.ranked.size()) > std::max(1, opt.keep_candidates)) r.ranked.resize(std::size_t(std::max(1, opt.keep_candidates)));
@@ -117,10 +125,21 @@ TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt
     res.hw = hw;
     res.options = opt;
 
-    // Distinct shapes in order of first appearance (deterministic).
+    // Layers mapped with a given choice (tso.fixed_layers), by name.
+    std::map<std::string, std::size_t> fixed_of;
+    for (std::size_t f = 0; f < opt.fixed_layers.size(); ++f) {
+        const std::string& n = opt.fixed_layers[f].layer;
+        const auto it = std::find_if(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == n; });
+        if (it == net.layers.end() || !is_tso_layer(*it))
+            throw InputError("tso.fixed_layers: the workload has no conv or fc layer named \"" + n + "\"");
+        if (!fixed_of.emplace(n, f).second)
+            throw InputError("tso.fixed_layers: layer \"" + n + "\" given twice");
+    }
+    // Distinct shapes (with their fixed choice, if any) in order of first appearance.
     std::map<std::string, int> first_of_key;
     std::vector<int> layer_of_unique;
     std::vector<int> unique_of_conv;
+    std::vector<int> fixed_of_unique;  // index into opt.fixed_layers, -1: searched
     for (std::size_t i = 0; i < net.layers.size(); ++i) {
         const Layer& l = net.layers[i];
         if (!is_tso_layer(l)) {
@@ -130,8 +149,14 @@ TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt
         ConvMapping cm;
         cm.layer_index = int(i);
         cm.layer_name = l.name;
-        auto ins = first_of_key.emplace(l.shape_key(), int(layer_of_unique.size()));
-        if (ins.second) layer_of_unique.push_back(int(i));
+        const auto fx = fixed_of.find(l.name);
+        const int fixed = fx == fixed_of.end() ? -1 : int(fx->second);
+        auto ins = first_of_key.emplace(l.shape_key() + (fixed < 0 ? "" : "#fixed" + std::to_string(fixed)),
+                                        int(layer_of_unique.size()));
+        if (ins.second) {
+            layer_of_unique.push_back(int(i));
+            fixed_of_unique.push_back(fixed);
+        }
         else cm.shared_with = net.layers[std::size_t(layer_of_unique[std::size_t(ins.first->second)])].name;
         unique_of_conv.push_back(ins.first->second);
         res.convs.push_back(std::move(cm));
@@ -151,7 +176,17 @@ TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt
 #pragma omp task firstprivate(u)
         {
             try {
-                solved[std::size_t(u)] = map_conv(shapes[std::size_t(u)], hw, opt);
+                const int f = fixed_of_unique[std::size_t(u)];
+                if (f < 0) {
+                    solved[std::size_t(u)] = map_conv(shapes[std::size_t(u)], hw, opt);
+                } else {
+                    TsoOptions one = opt;
+                    const auto& c = opt.fixed_layers[std::size_t(f)];
+                    one.fixed_slicing = c.slicing;
+                    one.fixed_schedule = c.schedule;
+                    one.fixed_tile = c.tile;
+                    solved[std::size_t(u)] = map_conv(shapes[std::size_t(u)], hw, one);
+                }
             } catch (...) {
                 errors[std::size_t(u)] = std::current_exception();
             }

@@ -25,8 +25,9 @@ struct ConvMapping {
     // or excluded by a fixed mode.
     double candidates_s[3][3] = {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}};
     bool fallback = false;       // fixed mode infeasible for this conv: unconstrained best used
-    // The best TsoOptions::keep_candidates choices, best first by the final estimate
-    // (ranked[0] == best); simulation in the loop picks among them.
+    // The best TsoOptions::keep_candidates choices by the final estimate; ranked[0] == best is
+    // the pick without refinement (also when more candidates than the model's shortlist are
+    // kept), the rest best first. Simulation in the loop picks among them.
     std::vector<ChoiceCost> ranked;
 };
 

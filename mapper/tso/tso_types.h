@@ -80,6 +80,15 @@ struct TsoOptions {
     // With fixed_slicing and fixed_schedule: map every conv with exactly this tile (T_M,
     // T_N, T_R, T_C; t_h, t_l ignored). Used to simulate one candidate on its own.
     std::optional<Tile> fixed_tile;
+    // Per layer (by name): map that conv with exactly this choice, the others as usual. Used to
+    // simulate one candidate after its predecessor with the predecessor's chosen mapping.
+    struct LayerChoice {
+        std::string layer;
+        TleSlicing slicing = TleSlicing::KS;
+        TltSchedule schedule = TltSchedule::IS;
+        Tile tile;
+    };
+    std::vector<LayerChoice> fixed_layers;
     int threads = 1;                           // OpenMP threads (Algorithm 19)
     // Candidates kept per conv, best first by the final estimate (>= 1; simulation in the
     // loop asks for more).

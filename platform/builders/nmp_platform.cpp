@@ -179,7 +179,11 @@ void NmpPlatform::summary(std::ostream& os) const {
        << tr.candidates << (m_refine ? " refinement candidates " : " layers ") << std::setprecision(3)
        << tr.spearman_rho << "\n";
     if (m_refine)
-        os << "  refined        " << m_refine->k << " candidates per distinct shape simulated on their own\n";
+        os << "  refined        " << m_refine->k
+           << " candidates per layer, each simulated after the predecessor layer's pick; whole network: refined "
+           << std::setprecision(0) << m_refine->network.value("refined_cycles", 0.0) << " vs unrefined "
+           << m_refine->network.value("unrefined_cycles", 0.0) << " cycles, kept "
+           << m_refine->network.value("kept", std::string("?")) << "\n";
     os << std::setprecision(2) << "  DRAM           " << (j["bytes_read"]["value"].get<double>() +
                                                           j["bytes_written"]["value"].get<double>()) * 1e-6
        << " MB, " << j["bandwidth"]["value"].get<double>() << " GB/s, row hit rate "
@@ -201,6 +205,7 @@ void NmpPlatform::write_outputs(const run::OutputDir& out) const {
     if (m_refine) {
         for (std::size_t i = 0; i < m_map.convs.size(); ++i) j["convs"][i]["refine"] = m_refine->per_conv[i];
         j["refine"] = m_refine->k;
+        j["refine_network"] = m_refine->network;
     }
     j["trust"] = trust().to_json();
     out.write("mapping.json", j.dump(2) + "\n");

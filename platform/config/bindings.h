@@ -109,6 +109,8 @@ void bind(V& v, mapper::tso::TsoCoefficients& c) {
     v.field("contention", c.contention);
     v.field("txn_ns", c.txn_ns);
     v.field("compute_scale", c.compute_scale);
+    v.field("sync", c.sync);
+    v.field("turnaround_ns", c.turnaround_ns);
 }
 
 template <typename V>
@@ -119,6 +121,7 @@ void bind(V& v, TsoConfig& t) {
     v.field("fixed_slicing", t.fixed_slicing);
     v.field("fixed_schedule", t.fixed_schedule);
     v.field("fixed_tile", t.fixed_tile);
+    v.field("fixed_layers", t.fixed_layers);
 }
 
 template <typename V>

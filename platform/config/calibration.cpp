@@ -65,7 +65,8 @@ YAML::Node calibration_key(const PlatformSpec& spec) {
     return n;
 }
 
-mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec) {
+mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec,
+                                              std::vector<std::string>* warnings) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw InputError("tso.calibration: cannot open calibration file " + path);
     const std::string text = read_input_file(path, "a calibration file (vp-calibrate)");
@@ -85,11 +86,27 @@ mapper::tso::TsoCoefficients load_calibration(const std::string& path, const Pla
         top.at("model").fail("calibration files are for the \"calibrated\" model");
     YAML::Node made = root["made_for"];
     made["platform"] = root["platform"];
-    std::string want, have;
-    const std::string key = first_mismatch(made, calibration_key(spec), "", want, have);
-    if (!key.empty())
-        throw InputError(path + ": calibration made for " + key + " = " + want + ", but the configuration (" +
-                         spec.source + ") has " + key + " = " + have + " (run vp-calibrate for this configuration)");
+    const YAML::Node cur = calibration_key(spec);
+    // Another platform or DRAM is another machine: the coefficients do not apply (exit 2).
+    // Another nmp section (DMA depth, MB sizes, ...) keeps the physics the model prices from
+    // the configuration itself; the fitted corrections are then advisory: a warning.
+    auto describe = [&](const std::string& key, const std::string& want, const std::string& have) {
+        return path + ": calibration made for " + key + " = " + want + ", but the configuration (" + spec.source +
+               ") has " + key + " = " + have;
+    };
+    for (const char* sec : {"platform", "dram", "nmp"}) {
+        YAML::Node w, h;
+        w[sec] = made[sec];
+        h[sec] = cur[sec];
+        std::string want, have;
+        const std::string key = first_mismatch(w, h, "", want, have);
+        if (key.empty()) continue;
+        if (std::string(sec) != "nmp")
+            throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
+        if (warnings)
+            warnings->push_back(describe(key, want, have) +
+                                "; using its coefficients anyway (advisory: run vp-calibrate for this configuration)");
+    }
     mapper::tso::TsoCoefficients c;
     YamlReader r(top.at("coefficients"));
     r.node().expect_map();

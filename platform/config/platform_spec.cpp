@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <yaml-cpp/depthguard.h>
@@ -48,9 +49,33 @@ mapper::tso::Tile parse_tile(const std::string& s, const std::string& what) {
     t.t_c = v[3];
     return t;
 }
+// "LAYER=SLICING/SCHEDULE/T_M,T_N,T_R,T_C;..." (tso.fixed_layers).
+std::vector<mapper::tso::TsoOptions::LayerChoice> parse_layer_choices(const std::string& s, const std::string& what) {
+    std::vector<mapper::tso::TsoOptions::LayerChoice> out;
+    if (s == "none") return out;
+    std::istringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ';')) {
+        const auto eq = item.rfind('=');
+        const auto s1 = eq == std::string::npos ? eq : item.find('/', eq);
+        const auto s2 = s1 == std::string::npos ? s1 : item.find('/', s1 + 1);
+        if (eq == 0 || s2 == std::string::npos)
+            throw InputError(what + ": expected none or \"LAYER=SLICING/SCHEDULE/T_M,T_N,T_R,T_C\" items separated by "
+                             "';', found \"" + item + "\"");
+        mapper::tso::TsoOptions::LayerChoice c;
+        c.layer = item.substr(0, eq);
+        c.slicing = mapper::tso::parse_slicing(item.substr(eq + 1, s1 - eq - 1), what + " (" + c.layer + ")");
+        c.schedule = mapper::tso::parse_schedule(item.substr(s1 + 1, s2 - s1 - 1), what + " (" + c.layer + ")");
+        c.tile = parse_tile(item.substr(s2 + 1), what + " (" + c.layer + ")");
+        out.push_back(c);
+    }
+    if (out.empty()) throw InputError(what + ": expected none or at least one LAYER=SLICING/SCHEDULE/T_M,T_N,T_R,T_C");
+    return out;
+}
 }  // namespace
 
 void TsoConfig::validate(const std::string& k) const {
+    parse_layer_choices(fixed_layers, k + ".fixed_layers");
     mapper::tso::make_time_model(dram_model, coefficients, k + ".dram_model");
     coefficients.validate(k + ".coefficients");
     if (fixed_slicing != "none") mapper::tso::parse_slicing(fixed_slicing, k + ".fixed_slicing");
@@ -68,6 +93,7 @@ mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
     if (fixed_slicing != "none") o.fixed_slicing = mapper::tso::parse_slicing(fixed_slicing, "tso.fixed_slicing");
     if (fixed_schedule != "none") o.fixed_schedule = mapper::tso::parse_schedule(fixed_schedule, "tso.fixed_schedule");
     if (fixed_tile != "none") o.fixed_tile = parse_tile(fixed_tile, "tso.fixed_tile");
+    o.fixed_layers = parse_layer_choices(fixed_layers, "tso.fixed_layers");
     o.threads = int(threads);
     return o;
 }
@@ -183,8 +209,11 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         const auto abs = std::filesystem::absolute(cal, ec);
         if (!ec) cal = abs.lexically_normal().string();
         spec.tso.calibration = cal;
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
-            spec.tso.coefficients = load_calibration(cal, spec);
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
+            std::vector<std::string> warnings;  // another nmp section: advisory
+            spec.tso.coefficients = load_calibration(cal, spec, &warnings);
+            for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+        }
     }
     return spec;
 }

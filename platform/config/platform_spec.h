@@ -44,6 +44,9 @@ struct TsoConfig {
     std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM
     std::string fixed_schedule = "none";  // none | IS | OS | WS
     std::string fixed_tile = "none";      // none | "T_M,T_N,T_R,T_C" (needs both fixed_* above)
+    // none | "LAYER=SLICING/SCHEDULE/T_M,T_N,T_R,T_C;...": those layers mapped with exactly that
+    // choice (how --refine simulates a candidate after its predecessor's pick)
+    std::string fixed_layers = "none";
     void validate(const std::string& prefix) const;
     mapper::tso::TsoOptions options(unsigned threads) const;
 };

@@ -38,11 +38,12 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             for (std::size_t i = 0; i < res.convs.size(); ++i) r.json["convs"][i]["refine"] = ref.per_conv[i];
             const auto tr = refine::trust_of(ref.pick_est, ref.pick_sim, ref.cand_est, ref.cand_sim);
             r.json["refine"] = ref.k;
+            r.json["refine_network"] = ref.network;
             r.json["trust"] = tr.to_json();
             mapper::tso::print_table(table, res);
             char line[256];
             std::snprintf(line, sizeof line,
-                          "refined: %d candidates per distinct shape simulated on their own; |sim/est - 1| over layers: "
+                          "refined: %d candidates per layer simulated after the predecessor's pick; |sim/est - 1| over layers: "
                           "median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
                           ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
             table << line;

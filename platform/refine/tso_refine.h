@@ -1,8 +1,11 @@
 #pragma once
-// Simulation in the loop for the TSO mapper (nmp): for every distinct conv shape, the K best
-// candidates of the estimate (ConvMapping::ranked) are simulated each on its own (a
-// single-layer workload forced to that choice with tso.fixed_*), and the fastest in
-// simulation becomes the mapping of every layer of that shape.
+// Simulation in the loop for the TSO mapper (nmp): in network order, the K best candidates of
+// every conv/fc layer (ConvMapping::ranked; ranked[0] is the pick without refinement) are
+// simulated each in a child run of two layers, the predecessor with its refined pick and the
+// candidate (tso.fixed_layers), measuring the candidate layer only; the fastest becomes the
+// layer's mapping. Equal contexts (predecessor shape and pick, layer shape) are simulated once.
+// Last, the refined and the unrefined mappings are simulated in full; the refined one is kept
+// only when it is not slower (per conv "used" is then "pick", else 0).
 #include <string>
 #include <vector>
 
@@ -18,7 +21,9 @@ struct TsoRefinement {
     int k = 0;
     std::vector<nlohmann::json> per_conv;     // per conv of the mapping: candidates and pick
     std::vector<double> cand_est, cand_sim;   // every simulated candidate [cycles]
-    std::vector<double> pick_est, pick_sim;   // per conv: the pick's estimate and simulation
+    std::vector<double> pick_est, pick_sim;   // per conv: the used choice's estimate and simulation (in context)
+    // Whole-network check: refined_cycles, unrefined_cycles, kept ("refined" | "unrefined").
+    nlohmann::json network;
 };
 
 // The candidate count must be >= k for every shape (vp::InputError naming the layer).

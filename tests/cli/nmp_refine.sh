@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Simulation in the loop and the calibration file, end to end on a small network:
-#  * vp-run --refine 3: for every distinct layer shape, the pick is the fastest of its 3
-#    candidates when THIS SCRIPT simulates each candidate on its own (its own single-layer
-#    workload and tso.fixed_* overrides, a separate vp-run per candidate); the recorded
-#    simulated cycles equal those runs; layers of the same shape share the pick;
+#  * vp-run --refine 3: for every layer, the pick is the fastest of its 3 candidates when THIS
+#    SCRIPT simulates each candidate itself, in the network's context: its own workload of the
+#    previous layer (forced to the pick recorded for it) followed by the layer (forced to the
+#    candidate, tso.fixed_layers), a separate vp-run per candidate, reading the layer's own
+#    cycles; the recorded simulated cycles equal those runs; candidate 0 is the pick without
+#    refinement (vp-map), so the refined pick is never slower in that simulation;
 #  * vp-map --refine 3 records the same candidates and picks; trust figures present;
 #  * bad input (exit 2, message naming the problem): --refine 0, K beyond a layer's candidate
-#    count, a calibration file made for another DRAM preset or another nmp parameter.
+#    count, a calibration file made for another DRAM preset or platform, tso.fixed_layers
+#    naming no layer; a calibration made for another nmp section is a warning.
 set -u
 vp_run=$1; root=$2; bindir=$3
 vp_map=$bindir/vp-map
@@ -24,29 +27,54 @@ JSON
 "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/r" --quiet --refine 3 --set sim.threads=2
 ok "vp-run --refine 3 exit 0" '[ $? -eq 0 ]'
 m=$tmp/r/mapping.json
+"$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/unrefined.json" --quiet
 ok "refine recorded" '[ "$(jq .refine "$m")" = 3 ]'
+# The whole-network check: the kept mapping is not slower than the other one, and the run
+# itself (which simulates the kept mapping) gives the recorded figure.
+ok "network check: kept mapping not slower" \
+  'jq -e ".refine_network | if .kept == \"refined\" then .refined_cycles <= .unrefined_cycles else .unrefined_cycles < .refined_cycles end" "$m" > /dev/null'
+ok "network check: the run reproduces the kept figure" \
+  '[ "$(jq ".refine_network | if .kept == \"refined\" then .refined_cycles else .unrefined_cycles end" "$m")" = "$(jq .stats.nmp.cycles.value "$tmp/r/stats.json")" ]'
 ok "trust recorded" 'jq -e ".trust.spearman_rho and .trust.median_abs_sim_over_est_minus_1 >= 0" "$m" > /dev/null'
-for i in 0 1; do
+choice() { jq -r '"\(.slicing)/\(.schedule)/\(.tile | map(tostring) | join(","))"' <<< "$1"; }
+for i in 0 1 2; do
   name=$(jq -r ".convs[$i].layer" "$m")
-  jq --argjson i "$i" '.layers = [.layers[$i]]' "$tmp/net.json" > "$tmp/one.json"
-  best=""; best_j=-1
+  fixed=""
+  if [ "$i" -gt 0 ]; then  # the previous layer with the pick recorded for it
+    p=$((i - 1)); pname=$(jq -r ".convs[$p].layer" "$m")
+    jq --argjson i "$i" --argjson p "$p" '.layers = [.layers[$p], .layers[$i]]' "$tmp/net.json" > "$tmp/ctx.json"
+    pc=$(jq -c ".convs[$p].refine.candidates[.convs[$p].refine.pick]" "$m")
+    fixed="$pname=$(choice "$pc");"
+    ok "$name: simulated after $pname" '[ "$(jq -r ".convs[$i].refine.after" "$m")" = "$pname" ]'
+  else
+    jq '.layers = [.layers[0]]' "$tmp/net.json" > "$tmp/ctx.json"
+  fi
+  c0=$(jq -c ".convs[$i].refine.candidates[0] | [.slicing, .schedule, .tile]" "$m")
+  u=$(jq -c ".convs[$i] | [.slicing, .schedule, [.tile.T_M, .tile.T_N, .tile.T_R, .tile.T_C]]" "$tmp/unrefined.json")
+  ok "$name: candidate 0 ($c0) == the pick without refinement ($u)" '[ "$c0" = "$u" ]'
+  best=""; best_j=-1; first=""
   for j in 0 1 2; do
     c=$(jq -c ".convs[$i].refine.candidates[$j]" "$m")
-    tile=$(jq -r '.tile | map(tostring) | join(",")' <<< "$c")
-    "$vp_run" "$cfg" "$tmp/one.json" --out "$tmp/c$j" --quiet --set "tso.fixed_slicing=$(jq -r .slicing <<< "$c")" \
-      --set "tso.fixed_schedule=$(jq -r .schedule <<< "$c")" --set "tso.fixed_tile=$tile"
-    got=$(jq '.stats.nmp.cycles.value' "$tmp/c$j/stats.json")
+    "$vp_run" "$cfg" "$tmp/ctx.json" --out "$tmp/c$j" --quiet --set "tso.fixed_layers=$fixed$name=$(choice "$c")"
+    got=$(jq --arg n "layer[$name]" '.stats.nmp[$n].cycles.value' "$tmp/c$j/stats.json")
     rec=$(jq '.simulated_cycles' <<< "$c")
     ok "$name candidate $j: recorded cycles ($rec) == own simulation ($got)" "[ \"$rec\" = \"$got\" ]"
+    [ -z "$first" ] && first=$got
     if [ -z "$best" ] || awk -v a="$got" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$got; best_j=$j; fi
   done
   ok "$name: pick ($(jq .convs[$i].refine.pick "$m")) == fastest candidate ($best_j)" \
     "[ \"$(jq .convs[$i].refine.pick "$m")\" = \"$best_j\" ]"
-  want=$(jq -c ".convs[$i].refine.candidates[$best_j] | [.slicing, .schedule, .tile]" "$m")
+  ok "$name: pick ($best) not slower than the unrefined pick ($first)" "awk -v a=$best -v b=$first 'BEGIN { exit !(a <= b) }'"
+  used=$(jq ".convs[$i].refine.used" "$m")
+  if [ "$(jq -r .refine_network.kept "$m")" = refined ]; then
+    ok "$name: the refined network uses the pick" "[ \"$used\" = \"$best_j\" ]"
+  else
+    ok "$name: the unrefined network is kept: candidate 0 used" "[ \"$used\" = 0 ]"
+  fi
+  want=$(jq -c ".convs[$i].refine.candidates[$used] | [.slicing, .schedule, .tile]" "$m")
   have=$(jq -c ".convs[$i] | [.slicing, .schedule, [.tile.T_M, .tile.T_N, .tile.T_R, .tile.T_C]]" "$m")
   ok "$name: mapping uses the pick" '[ "$want" = "$have" ]'
 done
-ok "a2 shares a's pick" '[ "$(jq -c ".convs[0] | [.slicing, .schedule, .tile]" "$m")" = "$(jq -c ".convs[2] | [.slicing, .schedule, .tile]" "$m")" ]'
 
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/map.json" --quiet --refine 3
 ok "vp-map --refine 3 exit 0" '[ $? -eq 0 ]'
@@ -67,10 +95,23 @@ echo '{"name": "tiny", "precision": 8, "layers": [{"name": "fc1", "type": "fc", 
 bad "K beyond the candidates" 'layer \"fc1\" has only' "$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/x" --refine 40
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
-bad "calibration for another nmp" "calibration made for nmp.dma_max_outstanding" \
-  "$vp_map" "$cfg" "$tmp/net.json" --set nmp.dma_max_outstanding=16
+sed 's/^platform: nmp/platform: mesh/' "$root/configs/calibration/nmp-ddr3-1600.yaml" > "$tmp/cal_mesh.yaml"
+sed "s|^\( *calibration:\).*|\1 $tmp/cal_mesh.yaml|" "$cfg" > "$tmp/cfg_mesh_cal.yaml"
+bad "calibration for another platform" "calibration made for platform = mesh" \
+  "$vp_map" "$tmp/cfg_mesh_cal.yaml" "$tmp/net.json"
+# Another nmp section: the coefficients are advisory, a warning naming the key and both values.
+"$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/w.json" --quiet --set nmp.dma_max_outstanding=16 2> "$tmp/e"
+ok "calibration for another nmp: exit 0" '[ $? -eq 0 ]'
+ok "calibration for another nmp: warning" \
+  'grep -q "warning: .*calibration made for nmp.dma_max_outstanding = 8.*has nmp.dma_max_outstanding = 16" "$tmp/e"'
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/y.json" --quiet --set nmp.dma_max_outstanding=16 --set tso.calibration=none
 ok "tso.calibration=none accepts any parameters" '[ $? -eq 0 ]'
+bad "tso.fixed_layers naming no layer" 'tso.fixed_layers: the workload has no conv or fc layer named \"zz\"' \
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set "tso.fixed_layers=zz=KS/OS/1,1,1,1"
+bad "tso.fixed_layers malformed" 'tso.fixed_layers: expected none or' \
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set "tso.fixed_layers=a=KS"
+bad "tso.fixed_layers tile that does not fit" 'tso.fixed_tile 24,8,20,18' \
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set "tso.fixed_layers=a=KS/OS/24,8,20,18"
 ok "no output folder after a bad run" '[ ! -e "$tmp/x" ]'
 
 echo "$pass passed, $fail failed"

@@ -125,3 +125,56 @@ TEST_CASE("pruned search equals brute force under the calibrated screen", "[tso]
     }
     CHECK(found > 500);
 }
+
+// Regression (both sides use the same cost functions): a (slicing, schedule) search that
+// prunes against the larger of its own best and the whole search's shortlist worst so far
+// keeps the same pair best and the same whole-search shortlist as searches that prune against
+// their own 8 best only; the unrefined pick stays first when refinement asks for more
+// candidates than the model's shortlist.
+TEST_CASE("shared shortlist bound keeps the shortlist and the unrefined pick leads any longer list", "[tso][search]") {
+    std::mt19937_64 rng(4242);
+    TsoCoefficients coef;
+    coef.contention = 2.0;
+    coef.sync = 0.7;
+    coef.turnaround_ns = 20.0;
+    const auto model = make_time_model("calibrated", coef);
+    int found = 0;
+    for (int it = 0; it < 120; ++it) {
+        const Layer l = random_layer(rng, 8, 20, 10);
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        INFO("iteration " << it);
+        TopChoices all_own(8), all_shared(8);
+        for (TleSlicing p : kAllSlicings) {
+            const ConvCostModel m(c, hw, p);
+            for (TltSchedule q : kAllSchedules) {
+                TopChoices own(8), shared(8, &all_shared);
+                tlt_tiling(m, q, *model, hw, own);
+                tlt_tiling(m, q, *model, hw, shared);
+                REQUIRE(own.list().empty() == shared.list().empty());
+                if (own.list().empty()) continue;
+                CHECK(own.list()[0].times.total_s == shared.list()[0].times.total_s);
+                for (const auto& x : own.list()) all_own.consider(x);
+                for (const auto& x : shared.list()) all_shared.consider(x);
+            }
+        }
+        REQUIRE(all_own.list().size() == all_shared.list().size());
+        if (all_own.list().empty()) continue;
+        ++found;
+        for (std::size_t i = 0; i < all_own.list().size(); ++i)
+            CHECK(all_own.list()[i].times.total_s == all_shared.list()[i].times.total_s);
+        TsoOptions one, many;
+        one.model = many.model = model;
+        one.keep_candidates = 1;
+        many.keep_candidates = 20;
+        const ConvMapping a = map_conv(c, hw, one), b = map_conv(c, hw, many);
+        CHECK(b.ranked.front().times.total_s == a.best.times.total_s);
+        CHECK(b.ranked.front().tile.t_m == a.best.tile.t_m);
+        CHECK(b.ranked.front().tile.t_n == a.best.tile.t_n);
+        CHECK(b.ranked.front().tile.t_r == a.best.tile.t_r);
+        CHECK(b.ranked.front().tile.t_c == a.best.tile.t_c);
+        for (std::size_t i = 2; i < b.ranked.size(); ++i)
+            CHECK(b.ranked[i - 1].times.total_s <= b.ranked[i].times.total_s);
+    }
+    CHECK(found > 60);
+}
