@@ -19,7 +19,8 @@ YAML::Node as_node(const char* key, T& v) {
     return YAML::Load(out.c_str())[key];
 }
 
-// First key (dotted) whose value differs between `want` and `have`; "" when equal.
+}  // namespace
+
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path,
                            std::string& want_v, std::string& have_v) {
     if (want.IsMap()) {
@@ -52,15 +53,18 @@ std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const
     return path;
 }
 
-}  // namespace
-
 YAML::Node calibration_key(const PlatformSpec& spec) {
     YAML::Node n;
     n["platform"] = to_string(spec.kind);
     n["dram"] = as_node("dram", const_cast<dram::DramParams&>(spec.dram));
     // Keys that observe a run without changing its timing do not invalidate a calibration.
     for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format"}) n["dram"].remove(k);
-    n["nmp"] = as_node("nmp", const_cast<nmp::NmpModelParams&>(spec.nmp));
+    if (spec.kind == PlatformKind::Vta) {
+        n["vta"] = as_node("vta", const_cast<vta::VtaParams&>(spec.vta));
+        n["vta"].remove("watchdog_cycles");  // deadlock detection only
+    } else {
+        n["nmp"] = as_node("nmp", const_cast<nmp::NmpModelParams&>(spec.nmp));
+    }
     return n;
 }
 

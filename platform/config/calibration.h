@@ -18,8 +18,12 @@
 
 namespace vp::config {
 
-// The sections of `spec` a calibration depends on, as YAML (the resolved values).
+// The sections of `spec` a calibration depends on, as YAML (the resolved values): platform,
+// dram and the platform's own section (nmp, or vta for the VTA compiler's estimate).
 YAML::Node calibration_key(const PlatformSpec& spec);
+// First key (dotted) whose value differs between `want` and `have`; "" when equal.
+std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path, std::string& want_v,
+                           std::string& have_v);
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec);
 // The file content; `fit` is stored as given.
 std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit);
