@@ -33,8 +33,11 @@ public:
         const DramFigures& d = hw.dram;
         const double ck = d.tck_ns * hw.vta.clock_mhz * 1e-3;  // core cycles per DRAM clock
         // Accepted in cycle t, schedulable from t + 1 + frontend; half a DRAM clock of alignment.
-        m_lat_rd = (double(d.frontend_latency_ck) + 1.5 + d.CL) * ck;
-        m_lat_wr = (double(d.frontend_latency_ck) + 1.5 + d.CWL) * ck;
+        // Refresh: a request meets a refresh with probability tRFC / tREFI and then waits tRFC / 2
+        // on average (expected delay tRFC^2 / (2 tREFI)).
+        const double refresh = d.refresh && d.tREFI > 0 ? double(d.tRFC) * d.tRFC / (2.0 * d.tREFI) : 0.0;
+        m_lat_rd = (double(d.frontend_latency_ck) + 1.5 + d.CL + refresh) * ck;
+        m_lat_wr = (double(d.frontend_latency_ck) + 1.5 + d.CWL + refresh) * ck;
         m_burst = double(d.burst_cycles) * ck;
         m_burst_bytes = d.burst_bytes;
         m_bus_bytes = hw.vta.dma_bus_bytes();

@@ -10,7 +10,8 @@
 //    dependency queues is the program's own, not an assumption;
 //  * a LOAD/STORE is cut into transactions as the DMA port cuts it (dma_chunk_bytes per row);
 //    at most dma_outstanding are in flight; each is served after the DRAM latency (frontend,
-//    CL or CWL, its bursts: the DRAM preset of the simulation) no earlier than the DRAM data bus
+//    CL or CWL, its bursts, the expected refresh wait tRFC^2 / (2 tREFI): the DRAM preset of
+//    the simulation) no earlier than the DRAM data bus
 //    frees, and its data then occupies the port's bus for ceil(bytes / bus bytes) core cycles,
 //    one response after the other (the port's response channel);
 //  * GEMM/ALU: overhead + micro-ops x cycles per micro-op + pipeline latency, as the model.

@@ -21,6 +21,11 @@ struct StrategyCandidate {
 // True for the layers whose programs depend on the strategy (conv and fc).
 bool has_strategy_choice(const Layer& l);
 
+// The compiled programs of `l` run on its own with strategy `strategy` (input, weights and bias
+// generated from opt.seed; images dropped: the instruction streams only). Throws
+// vp::InputError when the strategy cannot map the layer.
+std::vector<CompiledProgram> layer_programs(const Layer& l, const VtaConfig& cfg, const DriverOptions& opt, int strategy);
+
 // Distinct candidates, best estimate first (ties: lower strategy number). `opt` gives the
 // estimate and compile options; its strategy fields are ignored. Throws vp::InputError when no
 // strategy maps the layer.

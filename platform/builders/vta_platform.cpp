@@ -9,24 +9,13 @@
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
 #include "models/common/invariant_check.h"
-#include "platform/config/hw_figures.h"
 #include "platform/refine/child_runner.h"
 
 namespace vp::platform {
 
 namespace mv = mapper::vta;
 
-mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) {
-    mv::DriverOptions o = spec.vta_compiler;
-    o.seed = spec.seed;
-    // The estimate: the model named in the YAML, the simulated core's and DRAM's figures.
-    mv::EstimateParams& est = o.estimate;
-    est.model = mv::parse_estimate_model(o.estimate_model, "vta_compiler.estimate_model");
-    est.hw = config::vta_figures(spec.vta, spec.dram);
-    est.coef = o.coefficients;
-    est.double_buffer = o.double_buffer;
-    return o;
-}
+mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) { return refine::vta_driver_options(spec); }
 
 VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
     const auto& spec = ctx.spec;

@@ -4,6 +4,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/vta/strategy_candidates.h"
+#include "platform/config/hw_figures.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
 
@@ -25,6 +26,17 @@ std::string shape_key(const mapper::Layer& l) {
 }
 
 }  // namespace
+
+mv::DriverOptions vta_driver_options(const config::PlatformSpec& spec) {
+    mv::DriverOptions o = spec.vta_compiler;
+    o.seed = spec.seed;
+    mv::EstimateParams& est = o.estimate;
+    est.model = mv::parse_estimate_model(o.estimate_model, "vta_compiler.estimate_model");
+    est.hw = config::vta_figures(spec.vta, spec.dram);
+    est.coef = o.coefficients;
+    est.double_buffer = o.double_buffer;
+    return o;
+}
 
 VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, const config::PlatformSpec& spec,
                          const std::string& vp_run) {

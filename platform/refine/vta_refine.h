@@ -23,6 +23,10 @@ struct VtaRefinement {
     std::vector<double> cand_est, cand_sim;  // every simulated candidate [cycles]
 };
 
+// The compiler options a vta configuration resolves to: vta_compiler, the seed, and the estimate
+// (model by name, hardware figures of the simulated core and DRAM, coefficients).
+mapper::vta::DriverOptions vta_driver_options(const config::PlatformSpec& spec);
+
 // K < 1 or K > 4 is vp::InputError. A shape with fewer distinct candidates than K simulates
 // the ones it has (one: nothing to simulate).
 VtaRefinement refine_vta(const mapper::vta::NetGraph& g, const mapper::vta::DriverOptions& opt,
