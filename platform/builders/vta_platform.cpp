@@ -185,7 +185,8 @@ void VtaPlatform::summary(std::ostream& os) const {
     const refine::Trust tr = trust();
     os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate, |sim/est - 1| over "
        << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
-       << " %; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
+       << " %; Spearman rho over " << tr.candidates
+       << (m_refine && !m_refine->cand_sim.empty() ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.spearman_rho << "\n";
     if (m_refine) {
         std::size_t shapes = 0;
@@ -211,7 +212,7 @@ refine::Trust VtaPlatform::trust() const {
         sim.push_back(s);
     }
     // Spearman over the simulated candidates: the refinement's, else the layers themselves.
-    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
+    if (m_refine && !m_refine->cand_sim.empty()) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
     return refine::trust_of(est, sim, est, sim);
 }
 

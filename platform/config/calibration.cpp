@@ -68,9 +68,9 @@ YAML::Node calibration_key(const PlatformSpec& spec) {
     return n;
 }
 
-mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec) {
+YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key) {
     std::ifstream in(path);
-    if (!in) throw InputError("tso.calibration: cannot open calibration file " + path);
+    if (!in) throw InputError(include_key + ": cannot open calibration file " + path);
     YAML::Node root;
     try {
         root = YAML::Load(in);
@@ -84,13 +84,19 @@ mapper::tso::TsoCoefficients load_calibration(const std::string& path, const Pla
         if (!top.has(k)) top.fail(std::string("missing key \"") + k + "\" (not a vp-calibrate file?)");
     if (top.at("model").as_string() != "calibrated")
         top.at("model").fail("calibration files are for the \"calibrated\" model");
-    YAML::Node made = root["made_for"];
+    YAML::Node made = YAML::Clone(root["made_for"]);
     made["platform"] = root["platform"];
     std::string want, have;
     const std::string key = first_mismatch(made, calibration_key(spec), "", want, have);
     if (!key.empty())
         throw InputError(path + ": calibration made for " + key + " = " + want + ", but the configuration (" +
                          spec.source + ") has " + key + " = " + have + " (run vp-calibrate for this configuration)");
+    return root;
+}
+
+mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec) {
+    const YAML::Node root = read_calibration_file(path, spec, "tso.calibration");
+    YamlCheck top(root, path, "");
     mapper::tso::TsoCoefficients c;
     YamlReader r(top.at("coefficients"));
     r.node().expect_map();
@@ -100,24 +106,32 @@ mapper::tso::TsoCoefficients load_calibration(const std::string& path, const Pla
     return c;
 }
 
-std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit) {
+std::string calibration_file_text(const PlatformSpec& spec, const YAML::Node& coefficients, const YAML::Node& fit,
+                                  const std::string& include_key) {
     YAML::Node key = calibration_key(spec);
+    const std::string own = spec.kind == PlatformKind::Vta ? "vta" : "nmp";
     YAML::Emitter out;
-    out << YAML::Comment("written by vp-calibrate; include it with tso.calibration: <this file>");
+    out << YAML::Comment("written by vp-calibrate; include it with " + include_key + ": <this file>");
     out << YAML::BeginMap;
     out << YAML::Key << "platform" << YAML::Value << key["platform"].as<std::string>();
     out << YAML::Key << "model" << YAML::Value << "calibrated";
     out << YAML::Key << "made_for" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "dram" << YAML::Value << key["dram"];
-    out << YAML::Key << "nmp" << YAML::Value << key["nmp"];
+    out << YAML::Key << own << YAML::Value << key[own];
     out << YAML::EndMap;
-    out << YAML::Key << "coefficients" << YAML::Value << YAML::BeginMap;
-    YamlWriter w(out);
-    bind(w, const_cast<mapper::tso::TsoCoefficients&>(c));
-    out << YAML::EndMap;
+    out << YAML::Key << "coefficients" << YAML::Value << coefficients;
     out << YAML::Key << "fit" << YAML::Value << fit;
     out << YAML::EndMap;
     return std::string(out.c_str()) + "\n";
+}
+
+std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit) {
+    YAML::Emitter e;
+    e << YAML::BeginMap;
+    YamlWriter w(e);
+    bind(w, const_cast<mapper::tso::TsoCoefficients&>(c));
+    e << YAML::EndMap;
+    return calibration_file_text(spec, YAML::Load(e.c_str()), fit, "tso.calibration");
 }
 
 }  // namespace vp::config

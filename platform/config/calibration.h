@@ -24,6 +24,12 @@ YAML::Node calibration_key(const PlatformSpec& spec);
 // First key (dotted) whose value differs between `want` and `have`; "" when equal.
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path, std::string& want_v,
                            std::string& have_v);
+// Opens a calibration file, checks its layout and that it was made for `spec`; returns its root
+// (the caller binds "coefficients"). `include_key` names the including key in errors.
+YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key);
+// A calibration file for `spec` around `coefficients` (a YAML map).
+std::string calibration_file_text(const PlatformSpec& spec, const YAML::Node& coefficients, const YAML::Node& fit,
+                                  const std::string& include_key);
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec);
 // The file content; `fit` is stored as given.
 std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit);
