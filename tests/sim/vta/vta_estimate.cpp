@@ -51,7 +51,7 @@ struct Bench : sc_core::sc_module {
     }
     void run() {
         std::mt19937_64 g(5);
-        const int shapes[][3] = {{64, 512, 64}, {256, 1024, 256}, {48, 2048, 32}, {512, 256, 128}};
+        const int shapes[][3] = {{64, 512, 64}, {128, 1024, 128}, {48, 2048, 32}, {512, 256, 128}};
         for (const auto& sh : shapes)
             for (int s = 1; s <= 4; ++s)
                 for (bool dbuf : {false, true})
