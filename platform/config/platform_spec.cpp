@@ -145,6 +145,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.nmp.arch.dram = dram_figures(spec.dram);
     try {
         spec.sim.validate("sim");
+        spec.stats.validate("stats");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
