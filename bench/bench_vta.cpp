@@ -1,6 +1,7 @@
 // VTA benchmark / per-layer report: runs one network on the timed VTA model (host + core +
 // DDR3-1600, default VtaParams) and prints the wall time, simulated MACs per wall second and
-// optionally one CSV row per layer (cycles, estimated cycles, DRAM bytes, MACs).
+// optionally one CSV row per layer (cycles, estimated cycles of the calibrated model with its
+// physical figures, DRAM bytes, MACs).
 //   bench_vta NET.json [--strategy 1|2|3|4|auto] [--double-buffer] [--seed N] [--csv FILE] [--verify]
 // NET.json: a network (read as a chain) or a "vta_network". --verify re-runs the network on the
 // untimed executor and compares every layer (not timed). Measured, never asserted on.
@@ -17,6 +18,7 @@
 #include "models/dram/dram_controller.h"
 #include "models/vta/vta_core.h"
 #include "models/vta/vta_host.h"
+#include "platform/config/hw_figures.h"
 
 using namespace vp::mapper::vta;
 
@@ -54,12 +56,17 @@ int sc_main(int argc, char** argv) {
         vp::stats::Registry reg;
         vp::SimControl ctrl;
         vp::vta::VtaParams p;
-        NetworkDriver drv(g, p.core, o);
         vp::dram::DramController dram("dram", vp::dram::DramParams{}, reg);
         vp::vta::VtaCore core("vta", p, reg, &ctrl);
         for (auto* d : {&core.fetch_dma, &core.load_dma, &core.compute_dma, &core.store_dma}) d->socket.bind(dram.socket);
+        // The calibrated (pipelined) estimate with the physical figures (coefficients 1, 1, 0, 0;
+        // vp-run reads configs/calibration/vta-*.yaml instead).
         EstimateParams est;
+        est.model = EstimateModel::Calibrated;
+        est.hw = vp::config::vta_figures(p, vp::dram::DramParams{});
         est.double_buffer = o.double_buffer;
+        o.estimate = est;
+        NetworkDriver drv(g, p.core, o);
         vp::vta::VtaHost host("host", core, dram.store(), &ctrl, [&](ProgramJob& j) { return drv.next(j); },
                               [&](const ProgramJob& j, const std::vector<std::int8_t>& r) { drv.complete(j, r); }, est);
         const auto t0 = std::chrono::steady_clock::now();

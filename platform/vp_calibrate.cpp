@@ -28,6 +28,7 @@
 #include "platform/refine/child_runner.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
+#include "platform/refine/vta_calibrate.h"
 #include "vp_version.h"
 
 namespace po = boost::program_options;
@@ -216,9 +217,10 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         std::uint64_t seed, unsigned jobs) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
+    if (spec.kind == config::PlatformKind::Vta) return refine::calibrate_vta(spec, out, n_shapes, seed, jobs);
     if (spec.kind != config::PlatformKind::Nmp)
-        throw InputError(config + ": vp-calibrate fits the TSO time model of the nmp platform (platform: " +
-                         config::to_string(spec.kind) + ")");
+        throw InputError(config + ": vp-calibrate fits the TSO time model (nmp) or the VTA compiler estimate (vta), not platform " +
+                         config::to_string(spec.kind));
     const tso::NmpParams& hw = spec.nmp.arch;
     // The design: every shape at 8 and 16 bit, up to four choices each.
     std::vector<Sample> ss;

@@ -18,6 +18,10 @@ void DriverOptions::validate(const std::string& prefix) const {
     if (!(host_ns_per_byte >= 0) || host_ns_per_byte > 1e6) throw InputError(prefix + ".host_ns_per_byte: expected 0..1e6 ns");
     if (!(host_ns_per_program >= 0) || host_ns_per_program > 1e9)
         throw InputError(prefix + ".host_ns_per_program: expected 0..1e9 ns");
+    parse_estimate_model(estimate_model, prefix + ".estimate_model");
+    coefficients.validate(prefix + ".coefficients");
+    for (int s : layer_strategy)
+        if (s < 0 || s > 4) throw InputError(prefix + ": a per-layer strategy must be 1..4");
 }
 
 namespace {
@@ -286,15 +290,15 @@ bool NetworkDriver::next(ProgramJob& job) {
     switch (l.kind) {
         case LayerKind::Conv:
             if (l.groups == 1) {
-                p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy);
+                p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
             } else {
                 const int m = pack_groups(l, m_cfg.block());
                 const int g0 = m_part * m, mm = std::min(m, l.groups - g0);
-                p = lower_group_pack(l, operand(i, 0), d.weights, d.bias, d.requant, g0, mm, m_opt.strategy);
+                p = lower_group_pack(l, operand(i, 0), d.weights, d.bias, d.requant, g0, mm, m_opt.strategy_of(i));
                 job.ch0 = g0 * (l.K / l.groups);
             }
             break;
-        case LayerKind::FullyConnected: p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy); break;
+        case LayerKind::FullyConnected: p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i)); break;
         case LayerKind::Pool:
             if (const int band = pool_band(l); band > 0) {
                 const int p0 = m_part * band, p1 = std::min(l.P(), p0 + band);

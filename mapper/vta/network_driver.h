@@ -43,8 +43,19 @@ struct DriverOptions {
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;
     double host_ns_per_program = kHostNsPerProgram;
-    EstimateParams estimate;     // core timing for STRATEGY auto (set by the platform)
+    // Estimate of STRATEGY auto and of the reports: model name (cycle_estimate.h), its
+    // calibration file (vp-calibrate; relative to the config; "none": `coefficients`).
+    std::string estimate_model = "calibrated";
+    std::string calibration = "none";
+    VtaCoefficients coefficients;
+    EstimateParams estimate;     // resolved by the platform (model, hardware figures, coefficients)
+    // Per layer (network order) a strategy that overrides `strategy` (0: none); set by the
+    // refinement (--refine K), never read from YAML.
+    std::vector<int> layer_strategy;
     void validate(const std::string& prefix) const;
+    int strategy_of(std::size_t layer) const {
+        return layer < layer_strategy.size() && layer_strategy[layer] > 0 ? layer_strategy[layer] : strategy;
+    }
 };
 
 // Everything generated for one layer (the independent reference in the tests uses it as data).

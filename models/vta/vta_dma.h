@@ -13,6 +13,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "mapper/vta/vta_timing.h"
 #include "models/common/payload_pool.h"
 
 namespace vp::vta {
@@ -31,7 +32,7 @@ public:
     // One transaction: `bytes` at `addr` (callers split rows with max_chunk()).
     struct Row { std::uint64_t addr; std::uint32_t bytes; };
     // Largest transaction holding whole elements of `unit` bytes (one element if larger than a burst).
-    unsigned max_chunk(unsigned unit) const { return m_burst >= unit ? m_burst / unit * unit : unit; }
+    unsigned max_chunk(unsigned unit) const { return mapper::vta::dma_chunk_bytes(m_burst, unit); }
     // Issues every row (in order, tag = index) and waits for all completions. Call from an SC_THREAD.
     void read(const std::vector<Row>& rows, unsigned unit, const Chunk& deliver);
     void write(const std::vector<Row>& rows, unsigned unit, const Chunk& fill);

@@ -9,31 +9,24 @@
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
 #include "models/common/invariant_check.h"
+#include "platform/refine/child_runner.h"
 
 namespace vp::platform {
 
 namespace mv = mapper::vta;
 
-mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) {
-    mv::DriverOptions o = spec.vta_compiler;
-    o.seed = spec.seed;
-    return o;
-}
+mv::DriverOptions VtaPlatform::driver_options(const config::PlatformSpec& spec) { return refine::vta_driver_options(spec); }
 
 VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_opt(driver_options(ctx.spec)) {
     const auto& spec = ctx.spec;
     const auto& wl = ctx.workload;
     spec.vta.validate("vta");
-    mv::EstimateParams est;
-    est.bus_bytes = spec.vta.dma_bus_bits / 8;
-    est.gemm_cycles_per_uop = spec.vta.gemm_cycles_per_uop;
-    est.alu_cycles_per_uop = spec.vta.alu_cycles_per_uop;
-    est.pipeline_latency = spec.vta.pipeline_latency;
-    est.insn_overhead = spec.vta.insn_overhead;
-    est.double_buffer = m_opt.double_buffer;
-    m_opt.estimate = est;
+    const mv::EstimateParams est = m_opt.estimate;
     vta::VtaHost::Next next;
     vta::VtaHost::Complete complete;
+    if (spec.mapper.refine > 0 && wl.kind != workload::WorkloadKind::Network)
+        throw InputError(wl.path + ": mapper.refine: the vta platform refines the partitioning strategy per layer of a "
+                         "network; a VTA IR program names its STRATEGY itself");
     if (wl.kind == workload::WorkloadKind::VtaIr) {
         m_ir = true;
         const mv::Program p = mv::load_program(wl.path, spec.seed);
@@ -63,6 +56,10 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
             throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
         g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
         g.bias_values = wl.bias_values;
+        if (spec.mapper.refine > 0) {  // simulation in the loop: per-layer strategies
+            m_refine = refine::refine_vta(g, m_opt, spec, refine::sibling_program("vp-run"));
+            m_opt.layer_strategy = m_refine->strategy;
+        }
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();
         next = [d](mv::ProgramJob& j) { return d->next(j); };
@@ -221,6 +218,39 @@ void VtaPlatform::summary(std::ostream& os) const {
     os << "  DRAM           " << std::setprecision(0) << rd << " bytes read, " << wr << " bytes written\n";
     os << std::setprecision(3) << "  host           " << host / 1000.0 << " us (time model: " << m_opt.host_ns_per_byte
        << " ns/byte + " << m_opt.host_ns_per_program << " ns/program)\n";
+    if (!m_driver) return;
+    const refine::Trust tr = trust();
+    os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate, |sim/est - 1| over "
+       << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
+       << " %; Spearman rho over " << tr.candidates
+       << (m_refine && !m_refine->cand_sim.empty() ? " refinement candidates " : " layers ")
+       << std::setprecision(3) << tr.spearman_rho << "\n";
+    if (m_refine) {
+        std::size_t shapes = 0;
+        for (std::size_t i = 0; i < m_refine->per_layer.size(); ++i)
+            shapes += !m_refine->per_layer[i].is_null() && !m_refine->per_layer[i].contains("shared_with");
+        os << "  refined        " << m_refine->k << " best strategies of " << shapes
+           << " distinct conv/fc shapes simulated on their own (" << m_refine->cand_sim.size() << " simulations)\n";
+    }
+}
+
+std::vector<std::pair<double, double>> VtaPlatform::layer_est_sim() const {
+    std::vector<std::pair<double, double>> v;
+    for (const auto& l : m_layer_stats)
+        if (l->programs.value() > 0 && l->est_cycles.value() > 0)
+            v.emplace_back(double(l->est_cycles.value()), double(l->cycles.value()));
+    return v;
+}
+
+refine::Trust VtaPlatform::trust() const {
+    std::vector<double> est, sim;
+    for (const auto& [e, s] : layer_est_sim()) {
+        est.push_back(e);
+        sim.push_back(s);
+    }
+    // Spearman over the simulated candidates: the refinement's, else the layers themselves.
+    if (m_refine && !m_refine->cand_sim.empty()) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
+    return refine::trust_of(est, sim, est, sim);
 }
 
 void VtaPlatform::write_outputs(const run::OutputDir& out) const {
@@ -259,6 +289,11 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                           {"mode", m_ir ? "vta_ir" : "network"},
                           {"double_buffer", m_opt.double_buffer},
                           {"strategy_option", m_opt.strategy == 0 ? nlohmann::json("auto") : nlohmann::json(m_opt.strategy)},
+                          {"estimate_model", mv::to_string(m_opt.estimate.model)},
+                          {"estimate_coefficients", {{"latency_scale", m_opt.estimate.coef.latency_scale},
+                                                     {"bus_scale", m_opt.estimate.coef.bus_scale},
+                                                     {"txn_cycles", m_opt.estimate.coef.txn_cycles},
+                                                     {"insn_cycles", m_opt.estimate.coef.insn_cycles}}},
                           {"estimate_note", "ratio = estimated / simulated cycles (mapper/vta/cycle_estimate.h)"},
                           {"programs", progs}};
     if (m_driver) {
@@ -268,12 +303,19 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
             nlohmann::json in = nlohmann::json::array();
             for (int s : g.inputs[i]) in.push_back(s >= 0 ? g.net.layers[std::size_t(s)].name : s == mv::NetGraph::kNetInput ? "input" : "generated");
             nlohmann::json lj = {{"name", g.net.layers[i].name}, {"inputs", in}, {"programs", m_driver->parts(i)}};
+            if (m_driver->parts(i) > 0) {
+                lj["estimated_cycles"] = m_layer_stats[i]->est_cycles.value();
+                lj["simulated_cycles"] = m_layer_stats[i]->cycles.value();
+            }
+            if (m_refine && !m_refine->per_layer[i].is_null()) lj["refine"] = m_refine->per_layer[i];
             if (g.net.layers[i].kind == mapper::LayerKind::Conv || g.net.layers[i].kind == mapper::LayerKind::FullyConnected)
                 lj["requant"] = {{"mul", m_driver->data(i).requant.mul}, {"shift", m_driver->data(i).requant.shift},
                                  {"relu", m_driver->data(i).requant.relu}};
             layers.push_back(lj);
         }
         doc["layers"] = layers;
+        doc["refine"] = m_refine ? m_refine->k : 0;
+        doc["trust"] = trust().to_json();
     }
     out.write("mapping.json", doc.dump(2) + "\n");
     std::filesystem::create_directories(out.file("outputs"));

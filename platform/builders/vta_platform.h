@@ -6,6 +6,8 @@
 // outputs equal the untimed executor's bit for bit and that the simulated MACs equal the
 // compiler's; writes mapping.json and OUT/outputs/<name>.bin + manifest.json.
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "mapper/vta/network_driver.h"
@@ -13,6 +15,8 @@
 #include "models/vta/vta_core.h"
 #include "models/vta/vta_host.h"
 #include "platform/builders/platform.h"
+#include "platform/refine/trust.h"
+#include "platform/refine/vta_refine.h"
 
 namespace vp::platform {
 
@@ -40,6 +44,9 @@ private:
         std::vector<std::int8_t> data;
     };
     std::vector<Output> outputs() const;
+    // Per layer with programs: (estimated, simulated) cycles; and the trust figures over them.
+    std::vector<std::pair<double, double>> layer_est_sim() const;
+    refine::Trust trust() const;
     // Per-layer statistics (stats.json: vta_layers.layer[<name>].cycles ...), filled in finish().
     struct LayerStats {
         stats::Group group;
@@ -56,6 +63,7 @@ private:
     std::vector<std::unique_ptr<LayerStats>> m_layer_stats;
     // Network mode
     std::unique_ptr<mapper::vta::NetworkDriver> m_driver;
+    std::optional<refine::VtaRefinement> m_refine;  // --refine K
     // IR mode
     bool m_ir = false, m_ir_issued = false;
     mapper::vta::CompiledProgram m_ir_prog;

@@ -249,6 +249,14 @@ void bind(V& v, noc::TrafficParams& t) {
 }
 
 template <typename V>
+void bind(V& v, mapper::vta::VtaCoefficients& c) {
+    v.field("latency_scale", c.latency_scale);
+    v.field("bus_scale", c.bus_scale);
+    v.field("txn_cycles", c.txn_cycles);
+    v.field("insn_cycles", c.insn_cycles);
+}
+
+template <typename V>
 void bind(V& v, mapper::vta::DriverOptions& o) {
     std::string strategy = o.strategy == 0 ? "auto" : std::to_string(o.strategy);
     v.field("strategy", strategy);
@@ -260,6 +268,9 @@ void bind(V& v, mapper::vta::DriverOptions& o) {
     v.field("double_buffer", o.double_buffer);
     v.field("host_ns_per_byte", o.host_ns_per_byte);
     v.field("host_ns_per_program", o.host_ns_per_program);
+    v.field("estimate_model", o.estimate_model);
+    v.field("calibration", o.calibration);
+    v.section("coefficients", [&](auto& x) { bind(x, o.coefficients); });
 }
 
 template <typename V>

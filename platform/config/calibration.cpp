@@ -20,7 +20,8 @@ YAML::Node as_node(const char* key, T& v) {
     return YAML::Load(out.c_str())[key];
 }
 
-// First key (dotted) whose value differs between `want` and `have`; "" when equal.
+}  // namespace
+
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path,
                            std::string& want_v, std::string& have_v) {
     if (want.IsMap()) {
@@ -53,22 +54,25 @@ std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const
     return path;
 }
 
-}  // namespace
-
 YAML::Node calibration_key(const PlatformSpec& spec) {
     YAML::Node n;
     n["platform"] = to_string(spec.kind);
     n["dram"] = as_node("dram", const_cast<dram::DramParams&>(spec.dram));
     // Keys that observe a run without changing its timing do not invalidate a calibration.
     for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format"}) n["dram"].remove(k);
-    n["nmp"] = as_node("nmp", const_cast<nmp::NmpModelParams&>(spec.nmp));
+    if (spec.kind == PlatformKind::Vta) {
+        n["vta"] = as_node("vta", const_cast<vta::VtaParams&>(spec.vta));
+        n["vta"].remove("watchdog_cycles");  // deadlock detection only
+    } else {
+        n["nmp"] = as_node("nmp", const_cast<nmp::NmpModelParams&>(spec.nmp));
+    }
     return n;
 }
 
-mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec,
-                                              std::vector<std::string>* warnings) {
+YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key,
+                                 std::vector<std::string>* warnings) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw InputError("tso.calibration: cannot open calibration file " + path);
+    if (!std::filesystem::exists(path, ec)) throw InputError(include_key + ": cannot open calibration file " + path);
     const std::string text = read_input_file(path, "a calibration file (vp-calibrate)");
     YAML::Node root;
     try {
@@ -84,29 +88,36 @@ mapper::tso::TsoCoefficients load_calibration(const std::string& path, const Pla
         if (!top.has(k)) top.fail(std::string("missing key \"") + k + "\" (not a vp-calibrate file?)");
     if (top.at("model").as_string() != "calibrated")
         top.at("model").fail("calibration files are for the \"calibrated\" model");
-    YAML::Node made = root["made_for"];
+    YAML::Node made = YAML::Clone(root["made_for"]);
     made["platform"] = root["platform"];
     const YAML::Node cur = calibration_key(spec);
-    // Another platform or DRAM is another machine: the coefficients do not apply (exit 2).
-    // Another nmp section (DMA depth, MB sizes, ...) keeps the physics the model prices from
-    // the configuration itself; the fitted corrections are then advisory: a warning.
     auto describe = [&](const std::string& key, const std::string& want, const std::string& have) {
         return path + ": calibration made for " + key + " = " + want + ", but the configuration (" + spec.source +
                ") has " + key + " = " + have;
     };
-    for (const char* sec : {"platform", "dram", "nmp"}) {
+    // Another platform or DRAM is another machine: the coefficients do not apply (exit 2). With
+    // `warnings`, another platform section (nmp: DMA depth, MB sizes, ...) keeps the physics the
+    // model prices from the configuration itself; the fitted corrections are then advisory.
+    const std::string own = spec.kind == PlatformKind::Vta ? "vta" : "nmp";
+    for (const std::string& sec : {std::string("platform"), std::string("dram"), own}) {
         YAML::Node w, h;
         w[sec] = made[sec];
         h[sec] = cur[sec];
         std::string want, have;
         const std::string key = first_mismatch(w, h, "", want, have);
         if (key.empty()) continue;
-        if (std::string(sec) != "nmp")
+        if (sec != own || !warnings)
             throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
-        if (warnings)
-            warnings->push_back(describe(key, want, have) +
-                                "; using its coefficients anyway (advisory: run vp-calibrate for this configuration)");
+        warnings->push_back(describe(key, want, have) +
+                            "; using its coefficients anyway (advisory: run vp-calibrate for this configuration)");
     }
+    return root;
+}
+
+mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec,
+                                              std::vector<std::string>* warnings) {
+    const YAML::Node root = read_calibration_file(path, spec, "tso.calibration", warnings);
+    YamlCheck top(root, path, "");
     mapper::tso::TsoCoefficients c;
     YamlReader r(top.at("coefficients"));
     r.node().expect_map();
@@ -116,24 +127,32 @@ mapper::tso::TsoCoefficients load_calibration(const std::string& path, const Pla
     return c;
 }
 
-std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit) {
+std::string calibration_file_text(const PlatformSpec& spec, const YAML::Node& coefficients, const YAML::Node& fit,
+                                  const std::string& include_key) {
     YAML::Node key = calibration_key(spec);
+    const std::string own = spec.kind == PlatformKind::Vta ? "vta" : "nmp";
     YAML::Emitter out;
-    out << YAML::Comment("written by vp-calibrate; include it with tso.calibration: <this file>");
+    out << YAML::Comment("written by vp-calibrate; include it with " + include_key + ": <this file>");
     out << YAML::BeginMap;
     out << YAML::Key << "platform" << YAML::Value << key["platform"].as<std::string>();
     out << YAML::Key << "model" << YAML::Value << "calibrated";
     out << YAML::Key << "made_for" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "dram" << YAML::Value << key["dram"];
-    out << YAML::Key << "nmp" << YAML::Value << key["nmp"];
+    out << YAML::Key << own << YAML::Value << key[own];
     out << YAML::EndMap;
-    out << YAML::Key << "coefficients" << YAML::Value << YAML::BeginMap;
-    YamlWriter w(out);
-    bind(w, const_cast<mapper::tso::TsoCoefficients&>(c));
-    out << YAML::EndMap;
+    out << YAML::Key << "coefficients" << YAML::Value << coefficients;
     out << YAML::Key << "fit" << YAML::Value << fit;
     out << YAML::EndMap;
     return std::string(out.c_str()) + "\n";
+}
+
+std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit) {
+    YAML::Emitter e;
+    e << YAML::BeginMap;
+    YamlWriter w(e);
+    bind(w, const_cast<mapper::tso::TsoCoefficients&>(c));
+    e << YAML::EndMap;
+    return calibration_file_text(spec, YAML::Load(e.c_str()), fit, "tso.calibration");
 }
 
 }  // namespace vp::config

@@ -2,9 +2,9 @@
 // Calibration files of the TSO time model (written by vp-calibrate, included by a config
 // with tso.calibration: FILE). A file records the platform and the resolved dram and nmp
 // sections it was fitted for (made_for) and the fitted coefficients. A configuration for
-// another platform or DRAM cannot use it (vp::InputError naming the key and both values); one
-// whose nmp section differs gets a warning (the coefficients are corrections of the physics,
-// which the model still takes from the configuration) and the coefficients.
+// another platform or DRAM cannot use it (vp::InputError naming the key and both values); for the
+// TSO model one whose nmp section differs gets a warning (the coefficients are corrections of the
+// physics, which the model still takes from the configuration) and the coefficients.
 //
 //   platform: nmp
 //   model: calibrated
@@ -21,8 +21,20 @@
 
 namespace vp::config {
 
-// The sections of `spec` a calibration depends on, as YAML (the resolved values).
+// The sections of `spec` a calibration depends on, as YAML (the resolved values): platform,
+// dram and the platform's own section (nmp, or vta for the VTA compiler's estimate).
 YAML::Node calibration_key(const PlatformSpec& spec);
+// First key (dotted) whose value differs between `want` and `have`; "" when equal.
+std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path, std::string& want_v,
+                           std::string& have_v);
+// Opens a calibration file, checks its layout and that it was made for `spec`; returns its root
+// (the caller binds "coefficients"). `include_key` names the including key in errors. A differing
+// platform section (nmp, vta) is an error, or with `warnings` a line appended there.
+YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key,
+                                 std::vector<std::string>* warnings = nullptr);
+// A calibration file for `spec` around `coefficients` (a YAML map).
+std::string calibration_file_text(const PlatformSpec& spec, const YAML::Node& coefficients, const YAML::Node& fit,
+                                  const std::string& include_key);
 // Warnings (one line each, without a prefix) are appended to `warnings` when given.
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec,
                                               std::vector<std::string>* warnings = nullptr);

@@ -33,4 +33,11 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     return f;
 }
 
+mapper::vta::VtaFigures vta_figures(const vta::VtaParams& v, const dram::DramParams& d) {
+    mapper::vta::VtaFigures f;
+    f.dram = dram_figures(d);
+    f.vta = v;  // the VtaTiming part of the simulated core's parameters
+    return f;
+}
+
 }  // namespace vp::config

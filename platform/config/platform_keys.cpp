@@ -22,7 +22,7 @@ const std::vector<std::string> kMesh = with_common({"mesh", "core", "energy", "m
 const std::vector<std::string> kNoc = with_common({"seed", "mesh.width", "mesh.height", "mesh.noc_mhz",
                                                    "mesh.packet.flit_bits", "mesh.packet.header_flits", "noc",
                                                    "traffic"});
-const std::vector<std::string> kVta = with_common({"seed", "dram", "vta", "vta_compiler"});
+const std::vector<std::string> kVta = with_common({"seed", "dram", "vta", "vta_compiler", "mapper.refine"});
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "platform/config/platform_keys.h"
 #include "platform/config/calibration.h"
 #include "platform/config/hw_figures.h"
+#include "platform/config/vta_calibration.h"
 
 namespace vp::config {
 
@@ -99,6 +100,18 @@ mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
 }
 
 namespace {
+// A file named relative to the config file, as an absolute path (so that the resolved
+// configuration, OUT/config.yaml and the children of --refine, finds it from anywhere).
+std::string resolve_relative(std::string f, const std::string& config_path) {
+    if (!f.empty() && f[0] != '/') {
+        const auto slash = config_path.rfind('/');
+        f = (slash == std::string::npos ? std::string(".") : config_path.substr(0, slash)) + "/" + f;
+    }
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(f, ec);
+    return ec ? f : abs.lexically_normal().string();
+}
+
 // Adds "file:line:col" to a validation error whose message starts with a key path.
 [[noreturn]] void relocate(const InputError& e, const YAML::Node& root, const std::string& file) {
     std::string msg = e.what();
@@ -196,18 +209,16 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         relocate(e, root, path);
     }
     // After validation, so that a bad value is reported as such, not as a mismatch.
+    if (spec.kind == PlatformKind::Vta && spec.vta_compiler.calibration != "none") {
+        spec.vta_compiler.calibration = resolve_relative(spec.vta_compiler.calibration, path);
+        if (spec.vta_compiler.estimate_model == "calibrated")
+            spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec);
+    }
     if (spec.tso.calibration != "none") {
         // Relative to the config file; the file's made_for section must match this config.
         // Resolved to an absolute path, so that the resolved configuration (OUT/config.yaml,
         // the children of --refine) finds the file from anywhere.
-        std::string cal = spec.tso.calibration;
-        if (!cal.empty() && cal[0] != '/') {
-            const auto slash = path.rfind('/');
-            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
-        }
-        std::error_code ec;
-        const auto abs = std::filesystem::absolute(cal, ec);
-        if (!ec) cal = abs.lexically_normal().string();
+        const std::string cal = resolve_relative(spec.tso.calibration, path);
         spec.tso.calibration = cal;
         if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
             std::vector<std::string> warnings;  // another nmp section: advisory

@@ -18,7 +18,7 @@ run "$root/workloads/vta/matmul_16x16.json" --out "$tmp/ir"
 for f in mapping.json outputs/manifest.json outputs/OUT.bin stats.json; do [ -s "$tmp/a/$f" ] || err "missing $f"; done
 [ "$(stat -c %s "$tmp/a/outputs/OUT.bin" 2>/dev/null)" = 10 ] || err "OUT.bin is not 10 bytes (fc 84 -> 10)"
 grep -q '"shape": \[' "$tmp/a/outputs/manifest.json" && grep -q '"dtype": "int8"' "$tmp/a/outputs/manifest.json" || err "manifest fields"
-n=$(grep -c '"simulated_cycles"' "$tmp/a/mapping.json"); [ "$n" = 7 ] || err "mapping.json has $n programs, expected 7"
+n=$(jq ".programs | length" "$tmp/a/mapping.json"); [ "$n" = 7 ] || err "mapping.json has $n programs, expected 7"
 grep -q '"estimated_cycles"' "$tmp/a/mapping.json" && grep -q '"ratio"' "$tmp/a/mapping.json" || err "mapping.json lacks estimate/ratio"
 cmp -s "$tmp/a/outputs/OUT.bin" "$tmp/b/outputs/OUT.bin" || err "same seed, different outputs"
 cmp -s "$tmp/a/outputs/OUT.bin" "$tmp/c/outputs/OUT.bin" && err "different seeds, identical outputs"

@@ -1,0 +1,29 @@
+#include "platform/config/vta_calibration.h"
+
+#include "platform/config/bindings.h"
+#include "platform/config/calibration.h"
+
+namespace vp::config {
+
+mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec) {
+    const YAML::Node root = read_calibration_file(path, spec, "vta_compiler.calibration");
+    YamlCheck top(root, path, "");
+    mapper::vta::VtaCoefficients c;
+    YamlReader r(top.at("coefficients"));
+    r.node().expect_map();
+    bind(r, c);
+    r.finish();
+    c.validate(path + ": coefficients");
+    return c;
+}
+
+std::string vta_calibration_yaml(const PlatformSpec& spec, const mapper::vta::VtaCoefficients& c, const YAML::Node& fit) {
+    YAML::Emitter e;
+    e << YAML::BeginMap;
+    YamlWriter w(e);
+    bind(w, const_cast<mapper::vta::VtaCoefficients&>(c));
+    e << YAML::EndMap;
+    return calibration_file_text(spec, YAML::Load(e.c_str()), fit, "vta_compiler.calibration");
+}
+
+}  // namespace vp::config
