@@ -26,6 +26,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/mesh_calibrate.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
 #include "vp_version.h"
@@ -211,8 +212,16 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         std::uint64_t seed, unsigned jobs) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
+    if (spec.kind == config::PlatformKind::Mesh) {  // the mesh time model (platform/refine/mesh_calibrate.h)
+        refine::MeshCalibrateOptions mo;
+        mo.out = out;
+        mo.shapes = n_shapes;
+        mo.seed = seed;
+        mo.jobs = jobs;
+        return refine::mesh_calibrate(spec, mo);
+    }
     if (spec.kind != config::PlatformKind::Nmp)
-        throw InputError(config + ": vp-calibrate fits the TSO time model of the nmp platform (platform: " +
+        throw InputError(config + ": vp-calibrate fits the time models of the nmp and mesh platforms (platform: " +
                          config::to_string(spec.kind) + ")");
     const tso::NmpParams& hw = spec.nmp.arch;
     // The design: every shape at 8 and 16 bit, up to four choices each.

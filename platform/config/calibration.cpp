@@ -54,6 +54,11 @@ std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const
 
 }  // namespace
 
+std::string calibration_mismatch(const YAML::Node& want, const YAML::Node& have, std::string& want_v,
+                                 std::string& have_v) {
+    return first_mismatch(want, have, "", want_v, have_v);
+}
+
 YAML::Node calibration_key(const PlatformSpec& spec) {
     YAML::Node n;
     n["platform"] = to_string(spec.kind);

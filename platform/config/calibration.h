@@ -21,6 +21,10 @@ namespace vp::config {
 // The sections of `spec` a calibration depends on, as YAML (the resolved values).
 YAML::Node calibration_key(const PlatformSpec& spec);
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec);
+// First dotted key whose value differs between `want` and `have` ("" when equal), with both
+// values as YAML text (for the mesh calibration files too).
+std::string calibration_mismatch(const YAML::Node& want, const YAML::Node& have, std::string& want_v,
+                                 std::string& have_v);
 // The file content; `fit` is stored as given.
 std::string calibration_yaml(const PlatformSpec& spec, const mapper::tso::TsoCoefficients& c, const YAML::Node& fit);
 
