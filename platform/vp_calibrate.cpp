@@ -209,7 +209,7 @@ Stats abs_stats(std::vector<double> r) {
 }
 
 int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
-        std::uint64_t seed, unsigned jobs) {
+        std::uint64_t seed, unsigned jobs, const std::string& refit) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
     if (spec.kind == config::PlatformKind::Mesh) {  // the mesh time model (platform/refine/mesh_calibrate.h)
@@ -218,6 +218,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         mo.shapes = n_shapes;
         mo.seed = seed;
         mo.jobs = jobs;
+        mo.refit = refit;
         return refine::mesh_calibrate(spec, mo);
     }
     if (spec.kind != config::PlatformKind::Nmp)
@@ -334,7 +335,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string config, out = "calibration.yaml";
+    std::string config, out = "calibration.yaml", refit;
     std::vector<std::string> sets;
     int shapes = 40;
     std::uint64_t seed = 1;
@@ -347,7 +348,9 @@ int main(int argc, char** argv) {
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design (default 40, each 1-4 tilings)")(
         "seed", po::value<std::uint64_t>(&seed), "seed of the design (default 1)")(
-        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)");
+        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)")(
+        "refit", po::value<std::string>(&refit),
+        "mesh: reuse the simulated cycles stored in an earlier calibration file of the same design and fit again");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>(&config));
     po::options_description all;
@@ -375,7 +378,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs));
+        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";
         return 2;

@@ -19,6 +19,8 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(dram_scale, 0, 100, "dram_scale");
     req(conflict, 0, 100, "conflict");
     req(contention, 0, 100, "contention");
+    req(shared_scale, 0, 100, "shared_scale");
+    req(port_scale, 0, 100, "port_scale");
     req(layer_cycles, -1e6, 1e6, "layer_cycles");
 }
 
@@ -46,6 +48,7 @@ double CalibratedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c
         const double f = double(std::max(x.flits_in, x.flits_out));
         double d = n;                                     // one BEGIN_REQ per core cycle
         d = std::max(d, n * lat / out);                   // the DMA engine's outstanding limit
+        d = std::max(d, m_c.port_scale * f * flit);      // one stream through the routers
         d = std::max(d, keff * f * flit);                 // the DRAM interface's port, shared
         d = std::max(d, keff * double(x.bursts) * t_burst);  // the DRAM data bus, shared
         d = std::max(d, keff * n * dram_lat / cap);       // the interface's request cap
@@ -58,6 +61,26 @@ double CalibratedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c
         t += one * double(e.count);
     }
     return t;
+}
+
+double CalibratedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip,
+                                          const MeshMapParams& mesh, int active) const {
+    const MeshHwFigures& hw = mesh.hw;
+    if (!hw.valid() || m_c.shared_scale == 0.0) return 0.0;
+    const double core_ns = 1000.0 / asip.core_mhz;
+    const double flit = asip.core_mhz / mesh.noc_mhz;
+    const double tck = hw.dram.tck_ns / core_ns;
+    const double dram_lat = double(hw.dram.frontend_latency_ck + hw.dram.tRCD + hw.dram.CL + hw.dram.burst_cycles) * tck;
+    const double k1 = double(std::max(active, 1) - 1);
+    const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale * (1.0 + m_c.conflict * k1);
+    const double cap = double(hw.dram_if_outstanding);
+    double t = 0;
+    for (const ProfileEntry& e : p.entries) {
+        const double f = double(std::max(e.x.flits_in, e.x.flits_out)) * flit;
+        const double d = std::max({f, double(e.x.bursts) * t_burst, double(e.x.transfers) * dram_lat / cap});
+        t += d * double(e.count);
+    }
+    return m_c.shared_scale * t;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 //               time; a row costs max(compute, latency + the transfer time of its overlapped ops).
 //               A transfer of n packets touching b DRAM bursts with f flits takes
 //                 D = max(n (one request per core cycle), n L / O (Little: O = core.dma_max_outstanding),
+//                         port_scale f t_flit (one stream through the NoC: a VC's credit loop),
 //                         k_eff f t_flit (the DRAM interface's port, shared),
 //                         k_eff b t_burst dram_scale (1 + conflict (k - 1)) (the DRAM data bus, shared;
 //                           partial bursts counted on the addresses, row conflicts grow with the
@@ -16,7 +17,9 @@
 //                         k_eff n L_dram / C (the interface's request cap C, Little))
 //               with k_eff = 1 + contention (k - 1) the active cores that compete for the shared
 //               side, L = latency_scale x (NoC round trip over the core's hops + DRAM access).
-//               The layer ends with its slowest core, plus layer_cycles (start / done syncs).
+//               The layer ends with its slowest core, but not before the shared side has served
+//               every core: shared_scale x sum over cores of max(f t_flit, b t_burst dram_scale,
+//               n L_dram / C); plus layer_cycles (start / done syncs).
 //               Free coefficients (MeshCoefficients) come from a vp-calibrate file.
 #include <memory>
 #include <string>
@@ -34,6 +37,8 @@ struct MeshCoefficients {
     double dram_scale = 1.0;     // x DRAM data-bus time per burst (1 / achieved fraction of peak)
     double conflict = 0.0;       // extra dram_scale per further active core (row conflicts between streams)
     double contention = 1.0;     // share of each further active core's demand on the shared DRAM side
+    double shared_scale = 1.0;   // x the summed demand of all cores on the shared side (layer bound)
+    double port_scale = 1.0;     // x flit time of one core's stream (credit loop of the routers' VC buffers)
     double layer_cycles = 0.0;   // fixed core cycles per layer (start and done syncs, drain)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
@@ -55,6 +60,11 @@ public:
     // Core cycles of a core's work (its profile) in context.
     virtual double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                                const MeshMapParams& mesh) const = 0;
+    // Cycles a core's work occupies the resources all active cores share (the DRAM interface's
+    // port and request slots, the DRAM data bus); the layer takes at least the sum over its cores.
+    virtual double shared_cycles(const OpProfile&, const tiling::AsipParams&, const MeshMapParams&, int /*active*/) const {
+        return 0.0;
+    }
     // Fixed cycles per layer added to the slowest core.
     virtual double layer_overhead() const { return 0.0; }
 };
@@ -77,6 +87,8 @@ public:
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const override;
+    double shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                         int active) const override;
     double layer_overhead() const override { return m_c.layer_cycles; }
     const MeshCoefficients& coefficients() const { return m_c; }
 

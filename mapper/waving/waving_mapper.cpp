@@ -1,6 +1,7 @@
 #include "mapper/waving/waving_mapper.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -167,6 +168,14 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             if (v < 0) v = model->core_cycles(p, CoreContext{h, k}, asip, mesh);
             return v;
         };
+        double shared_memo[8];
+        std::fill(std::begin(shared_memo), std::end(shared_memo), -1.0);
+        auto shr = [&](int which, const OpProfile& p) {
+            double& v = shared_memo[which];
+            if (v < 0) v = model->shared_cycles(p, asip, mesh, k);
+            return v;
+        };
+        double shared = 0;
         for (int core = 0; core < k; ++core) {
             const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
             std::uint64_t compute = 0;
@@ -185,6 +194,9 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                     cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h);
                     if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h);
                     if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h);
+                    shared += shr(0 + oc * 2 + fx, prof_filter[oc][fx]);
+                    if (nfull) shared += double(nfull) * shr(4 + oc * 2 + 0, prof_other[oc][0]);
+                    if (nrem) shared += double(nrem) * shr(4 + oc * 2 + 1, prof_other[oc][1]);
                 }
             });
             max_compute = std::max(max_compute, compute);
@@ -193,7 +205,7 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
         KScore sc;
         sc.k = k;
         sc.eq23 = double(max_compute) + mesh.flit_weight * double(flits);  // Eq. 23
-        sc.cycles = model ? max_cycles + model->layer_overhead() : 0.0;
+        sc.cycles = model ? std::max(max_cycles, shared) + model->layer_overhead() : 0.0;
         c.ks.push_back(sc);
     }
     c.ok = true;
@@ -243,7 +255,7 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
 
     // Build the assignment and measure every core's runs with the loop nest.
     std::vector<std::uint64_t> if_flits(mesh.dram_ifs.size(), 0);
-    double max_core = 0, max_model = 0;
+    double max_core = 0, max_model = 0, shared_model = 0;
     for (int a = 0; a < m.k; ++a) {
         CoreWork w;
         w.core = order[std::size_t(a)];
@@ -267,6 +279,7 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
         if (model) {
             prof.compact();
             max_model = std::max(max_model, model->core_cycles(prof, CoreContext{w.hops, m.k}, asip, mesh));
+            shared_model += model->shared_cycles(prof, asip, mesh, m.k);
         }
         m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
         m.flits += w.totals.noc.flits;
@@ -283,7 +296,7 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
     }
     m.cost = recompute_cost(m, mesh);  // Eq. 23
     if (model) {
-        m.est_cycles = max_model + model->layer_overhead();
+        m.est_cycles = std::max(max_model, shared_model) + model->layer_overhead();
     } else {
         // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.
         const double ratio = mesh.noc_mhz / asip.core_mhz;
@@ -414,10 +427,12 @@ std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipPa
 
 double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,
                     const tiling::AsipParams& asip, const MeshMapParams& mesh) {
-    double t = 0;
-    for (std::size_t i = 0; i < m.cores.size() && i < profiles.size(); ++i)
+    double t = 0, shared = 0;
+    for (std::size_t i = 0; i < m.cores.size() && i < profiles.size(); ++i) {
         t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k}, asip, mesh));
-    return t + model.layer_overhead();
+        shared += model.shared_cycles(profiles[i], asip, mesh, m.k);
+    }
+    return std::max(t, shared) + model.layer_overhead();
 }
 
 double recompute_cost(const LayerMapping& m, const MeshMapParams& mesh) {

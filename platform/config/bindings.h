@@ -175,6 +175,8 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("dram_scale", c.dram_scale);
     v.field("conflict", c.conflict);
     v.field("contention", c.contention);
+    v.field("shared_scale", c.shared_scale);
+    v.field("port_scale", c.port_scale);
     v.field("layer_cycles", c.layer_cycles);
 }
 

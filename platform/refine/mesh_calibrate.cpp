@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include "mapper/common/errors.h"
@@ -82,7 +83,9 @@ wv::MeshCoefficients from_vector(const std::vector<double>& x) {
     c.dram_scale = x[1];
     c.conflict = x[2];
     c.contention = x[3];
-    c.layer_cycles = x[4];
+    c.shared_scale = x[4];
+    c.port_scale = x[5];
+    c.layer_cycles = x[6];
     return c;
 }
 
@@ -143,10 +146,33 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     setup.stat_path = "mesh.cycles";
     setup.parallel = o.jobs;
     setup.tag = "calibrate";
-    const auto res = simulate_candidates(spec, setup, jobs);
-    for (std::size_t i = 0; i < ss.size(); ++i) {
-        if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
-        ss[i].sim = res[i].value;
+    auto key = [](const Sample& s) {
+        return s.layer["name"].get<std::string>() + "/" + std::to_string(s.map.t_of) + "," + std::to_string(s.map.t_ox) +
+               "," + std::to_string(s.map.k);
+    };
+    if (!o.refit.empty()) {  // the simulated cycles of an earlier run of the same design
+        YAML::Node old;
+        try {
+            old = YAML::LoadFile(o.refit);
+        } catch (const YAML::Exception& e) {
+            throw InputError("--refit " + o.refit + ": cannot read: " + e.what());
+        }
+        std::map<std::string, double> sims;
+        if (old["fit"] && old["fit"]["samples"])
+            for (const auto& n : old["fit"]["samples"]) sims[n["key"].as<std::string>()] = n["sim"].as<double>();
+        for (auto& s : ss) {
+            const auto it = sims.find(key(s));
+            if (it == sims.end())
+                throw InputError("--refit " + o.refit + ": no simulated sample " + key(s) +
+                                 " (made with other --shapes / --seed or another configuration?)");
+            s.sim = it->second;
+        }
+    } else {
+        const auto res = simulate_candidates(spec, setup, jobs);
+        for (std::size_t i = 0; i < ss.size(); ++i) {
+            if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
+            ss[i].sim = res[i].value;
+        }
     }
     auto estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
         const wv::CalibratedMeshModel m(c);
@@ -160,9 +186,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     };
     LeastSquares p;
     p.residuals = residuals;
-    p.lo = {0.1, 0.1, 0.0, 0.0, -5000};
-    p.hi = {20, 20, 5, 5, 50000};
-    const std::vector<double> x0 = {1, 1, 0, 1, 0};
+    p.lo = {0.0, 0.1, 0.0, 0.0, 0.0, 0.0, -5000};
+    p.hi = {20, 20, 5, 5, 5, 5, 50000};
+    const std::vector<double> x0 = {1, 1, 0, 1, 1, 1, 0};
     const std::vector<double> x1 = fit_least_squares(p, x0);
     const wv::MeshCoefficients after = from_vector(x1);
     const auto r0 = residuals(x0), r1 = residuals(x1);
@@ -183,8 +209,10 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 "-> %.2f %%; Spearman rho %.4f\n",
                 ss.size(), 100 * s0.median, 100 * s1.median, 100 * s0.mean, 100 * s1.mean, 100 * s0.worst,
                 100 * s1.worst, rho);
-    std::printf("coefficients: latency_scale=%.5g dram_scale=%.5g conflict=%.5g contention=%.5g layer_cycles=%.5g\n",
-                after.latency_scale, after.dram_scale, after.conflict, after.contention, after.layer_cycles);
+    std::printf("coefficients: latency_scale=%.5g dram_scale=%.5g conflict=%.5g contention=%.5g shared_scale=%.5g "
+                "port_scale=%.5g layer_cycles=%.5g\n",
+                after.latency_scale, after.dram_scale, after.conflict, after.contention, after.shared_scale,
+                after.port_scale, after.layer_cycles);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
     YAML::Node f;
@@ -198,6 +226,14 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     f["spearman_rho"] = rho;
     f["uncalibrated_median_abs_rel_err"] = s0.median;
     f["uncalibrated_worst_abs_rel_err"] = s0.worst;
+    YAML::Node samples(YAML::NodeType::Sequence);
+    for (const auto& s : ss) {  // for --refit: the design's simulated cycles
+        YAML::Node n;
+        n["key"] = key(s);
+        n["sim"] = s.sim;
+        samples.push_back(n);
+    }
+    f["samples"] = samples;
     const std::string tmp = o.out + ".incomplete";
     {
         std::ofstream out(tmp);

@@ -18,6 +18,7 @@ struct MeshCalibrateOptions {
     int shapes = 40;
     std::uint64_t seed = 1;
     unsigned jobs = 1;
+    std::string refit;  // a calibration file of the same design: reuse its simulated cycles, fit again
 };
 
 // Returns the exit code; throws InputError / SimulationError like vp-calibrate.
