@@ -38,7 +38,9 @@ double CalibratedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c
     const double noc_lat = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * flit;
     const double lat = m_c.latency_scale * (dram_lat + noc_lat);
     const double k1 = double(std::max(c.active, 1) - 1);
-    const double keff = 1.0 + m_c.contention * k1;
+    // Cores that compete with this one on the shared side: k^contention (1: every other core
+    // always competes, 0: none; the active cores are not all moving data at the same time).
+    const double keff = std::pow(double(std::max(c.active, 1)), m_c.contention);
     const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale * (1.0 + m_c.conflict * k1);
     const double out = double(std::max(asip.dma_max_outstanding, 1));
     const double cap = double(hw.dram_if_outstanding);

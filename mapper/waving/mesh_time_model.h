@@ -15,7 +15,7 @@
 //                           partial bursts counted on the addresses, row conflicts grow with the
 //                           interleaved streams of k cores),
 //                         k_eff n L_dram / C (the interface's request cap C, Little))
-//               with k_eff = 1 + contention (k - 1) the active cores that compete for the shared
+//               with k_eff = k^contention the active cores that compete for the shared
 //               side, L = latency_scale x (NoC round trip over the core's hops + DRAM access).
 //               The layer ends with its slowest core, but not before the shared side has served
 //               every core: shared_scale x sum over cores of max(f t_flit, b t_burst dram_scale,
@@ -36,7 +36,7 @@ struct MeshCoefficients {
     double latency_scale = 1.0;  // x unloaded round-trip latency of a transfer (queueing under load)
     double dram_scale = 1.0;     // x DRAM data-bus time per burst (1 / achieved fraction of peak)
     double conflict = 0.0;       // extra dram_scale per further active core (row conflicts between streams)
-    double contention = 1.0;     // share of each further active core's demand on the shared DRAM side
+    double contention = 1.0;     // exponent: k^contention of the k active cores compete on the shared side
     double shared_scale = 1.0;   // x the summed demand of all cores on the shared side (layer bound)
     double port_scale = 1.0;     // x flit time of one core's stream (credit loop of the routers' VC buffers)
     double layer_cycles = 0.0;   // fixed core cycles per layer (start and done syncs, drain)
