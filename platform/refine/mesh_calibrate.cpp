@@ -94,15 +94,56 @@ wv::MeshCoefficients from_vector(const std::vector<double>& x) {
 int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
     wv::MapperOptions opt = mesh_mapper_options(spec);
-    opt.model = wv::make_mesh_model("calibrated", wv::MeshCoefficients{});
+    opt.model = wv::make_mesh_model("calibrated", wv::MeshCoefficients{});  // for the profiles
     opt.fixed = {};
+    // The design's choices are ranked by Eq. 23 (the paper model), so that the design does not
+    // depend on the model being fitted.
+    wv::MapperOptions by_eq23 = opt;
+    by_eq23.model = wv::make_mesh_model("paper", wv::MeshCoefficients{});
     opt.threads = 1;
     std::vector<Sample> ss;
     std::vector<CandidateJob> jobs;
     const auto shapes = design_shapes(o.shapes, o.seed);
-    for (const json& shape : shapes) {
+    auto add_sample = [&](const json& shape, const wv::SliceChoice& p) {
         const mapper::Network net = to_network(shape);
-        wv::MapperOptions all = opt;
+        Sample s;
+        s.layer = shape;
+        wv::MapperOptions f = opt;
+        f.fixed = p;
+        s.map = wv::map_layer(net.layers.at(0), spec.core, spec.mesh, spec.energy, f);
+        s.profiles = wv::core_profiles(s.map, spec.core, spec.mesh);
+        ss.push_back(std::move(s));
+        jobs.push_back({{{"name", "calibration"}, {"layers", json::array({shape})}}, {mesh_choice_set(p)}});
+    };
+    std::map<std::string, double> refit_sims;  // key -> simulated cycles of the earlier run
+    if (!o.refit.empty()) {  // the samples and simulated cycles of an earlier run of the same design
+        YAML::Node old;
+        try {
+            old = YAML::LoadFile(o.refit);
+        } catch (const YAML::Exception& e) {
+            throw InputError("--refit " + o.refit + ": cannot read: " + e.what());
+        }
+        if (!old["fit"] || !old["fit"]["samples"])
+            throw InputError("--refit " + o.refit + ": no fit.samples (not a mesh calibration file?)");
+        for (const auto& n : old["fit"]["samples"]) {
+            const std::string k = n["key"].as<std::string>();
+            refit_sims[k] = n["sim"].as<double>();
+            const auto slash = k.find('/');
+            wv::SliceChoice c;
+            if (slash == std::string::npos ||
+                std::sscanf(k.c_str() + slash + 1, "%d,%d,%d", &c.t_of, &c.t_ox, &c.k) != 3)
+                throw InputError("--refit " + o.refit + ": malformed sample key \"" + k + "\"");
+            const auto it = std::find_if(shapes.begin(), shapes.end(),
+                                         [&](const json& j) { return j["name"] == k.substr(0, slash); });
+            if (it == shapes.end())
+                throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes / --seed?)");
+            add_sample(*it, c);
+        }
+    }
+    for (const json& shape : shapes) {
+        if (!o.refit.empty()) break;
+        const mapper::Network net = to_network(shape);
+        wv::MapperOptions all = by_eq23;
         all.keep_candidates = 1000;
         wv::LayerMapping ranked_map;
         try {
@@ -127,16 +168,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                     break;
                 }
         add(rk[rk.size() / 3].choice);
-        for (const auto& p : picks) {
-            Sample s;
-            s.layer = shape;
-            wv::MapperOptions f = opt;
-            f.fixed = p;
-            s.map = wv::map_layer(net.layers.at(0), spec.core, spec.mesh, spec.energy, f);
-            s.profiles = wv::core_profiles(s.map, spec.core, spec.mesh);
-            ss.push_back(std::move(s));
-            jobs.push_back({{{"name", "calibration"}, {"layers", json::array({shape})}}, {mesh_choice_set(p)}});
-        }
+        for (const auto& p : picks) add_sample(shape, p);
     }
     std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer mesh simulations ("
               << shapes.size() << " synthetic shapes, " << spec.mesh.width << "x" << spec.mesh.height << "), "
@@ -150,23 +182,8 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         return s.layer["name"].get<std::string>() + "/" + std::to_string(s.map.t_of) + "," + std::to_string(s.map.t_ox) +
                "," + std::to_string(s.map.k);
     };
-    if (!o.refit.empty()) {  // the simulated cycles of an earlier run of the same design
-        YAML::Node old;
-        try {
-            old = YAML::LoadFile(o.refit);
-        } catch (const YAML::Exception& e) {
-            throw InputError("--refit " + o.refit + ": cannot read: " + e.what());
-        }
-        std::map<std::string, double> sims;
-        if (old["fit"] && old["fit"]["samples"])
-            for (const auto& n : old["fit"]["samples"]) sims[n["key"].as<std::string>()] = n["sim"].as<double>();
-        for (auto& s : ss) {
-            const auto it = sims.find(key(s));
-            if (it == sims.end())
-                throw InputError("--refit " + o.refit + ": no simulated sample " + key(s) +
-                                 " (made with other --shapes / --seed or another configuration?)");
-            s.sim = it->second;
-        }
+    if (!o.refit.empty()) {
+        for (auto& smp : ss) smp.sim = refit_sims.at(key(smp));
     } else {
         const auto res = simulate_candidates(spec, setup, jobs);
         for (std::size_t i = 0; i < ss.size(); ++i) {
