@@ -1,6 +1,7 @@
 #include "mapper/waving/mesh_profile.h"
 
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 
 namespace vp::mapper::waving {
@@ -61,10 +62,11 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
     x.dma_ops = 1;
     x.transfers = std::uint64_t(op.n_segs) * per_seg;
     // Bursts: the offsets of the segment starts within a burst repeat with a period that divides
-    // bb, so at most bb segments are walked (the loop nest's segments are transfer-cut like
+    // bb, so at most bb segments are walked (segments are cut into transfers like
     // for_each_transfer: pieces of maxp bytes from the segment start).
     const std::uint64_t n = op.n_segs;
-    const std::uint64_t period = std::min<std::uint64_t>(n, bb);
+    // Segment s + P starts at the same offset within a burst as segment s for P = bb / gcd(stride, bb).
+    const std::uint64_t period = std::min<std::uint64_t>(n, bb / std::gcd(op.seg_stride % bb, bb));
     std::uint64_t per_period = 0, tail = 0;
     const std::uint64_t reps = n / period, extra = n % period;
     for (std::uint64_t s = 0; s < period; ++s) {
@@ -77,8 +79,6 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
         per_period += b;
         if (s < extra) tail += b;
     }
-    // The offset of segment s + period equals that of segment s only when period * stride is a
-    // multiple of bb; bb segments always are (period = bb), and period = n has no repetition.
     x.bursts = reps * per_period + tail;
     const std::uint64_t hdr = std::uint64_t(fmt.header_flits);
     const std::uint64_t fb = std::uint64_t(fmt.flit_bits);

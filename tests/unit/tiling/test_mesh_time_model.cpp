@@ -117,9 +117,10 @@ TEST_CASE("calibrated model: one waited-for entry equals the formula by hand", "
     // Latency: DRAM (1 + 11 + 11 + 4) x 1.25 ns = 33.75 ns = 16.875 core cycles; NoC 2 x (2 + 1) hops x 5
     // NoC cycles = 30 NoC cycles = 15 core cycles.
     const double lat = 16.875 + 15.0;
-    // Transfer: max(100, 100 lat / 16, 1.2 x 900 x 0.5, (1 + 0.5 x 3) x 900 x 0.5, 2.5 x 150 x 2.5, 2.5 x 100 x 16.875 / 16)
-    const double d = std::max({100.0, 100 * lat / 16, 1.2 * 900 * 0.5, 2.5 * 900 * 0.5, 2.5 * 150 * 2.5,
-                               2.5 * 100 * 16.875 / 16});
+    // Transfer, 4^0.5 = 2 competing cores: max(100, 100 lat / 16, 1.2 x 900 x 0.5, 2 x 900 x 0.5,
+    // 2 x 150 x 2.5, 2 x 100 x 16.875 / 16)
+    const double d = std::max({100.0, 100 * lat / 16, 1.2 * 900 * 0.5, 2.0 * 900 * 0.5, 2.0 * 150 * 2.5,
+                               2.0 * 100 * 16.875 / 16});
     CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + lat + d)));
     // A row hides its transfer behind a longer compute.
     OpProfile row;
