@@ -1,14 +1,20 @@
-// vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--quiet] [--seed N]
-//        [--refine K] [--check] [--allow-unused]
-// Maps the workload onto the platform, simulates it and writes statistics, the resolved
-// configuration, the mapping report and waveforms into DIR. --check validates the inputs only.
+// vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--timeline] [--strict] [--quiet]
+//        [--seed N] [--refine K] [--check] [--allow-unused]
+// Maps the workload onto the platform, simulates it and writes statistics (end of run and per
+// epoch), the resolved configuration, the mapping report, a run report page, a timeline and
+// waveforms into DIR. Nothing is written to DIR unless the whole run, summary included, succeeded.
+// --check validates the inputs only.
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <boost/program_options.hpp>
@@ -19,11 +25,15 @@
 #include "mapper/common/errors.h"
 #include "platform/builders/platform.h"
 #include "platform/config/platform_spec.h"
+#include "platform/report/report.h"
 #include "platform/run/cli_args.h"
+#include "platform/run/fst.h"
 #include "platform/run/input_check.h"
 #include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
 #include "platform/run/run_meta.h"
+#include "platform/run/timeline.h"
+#include "platform/run/timeseries.h"
 #include "platform/workload/workload.h"
 #include "vp_version.h"
 
@@ -35,15 +45,16 @@ namespace {
 struct Options {
     std::string config, workload, out = "vp-out";
     std::vector<std::string> sets;
-    bool trace = false, quiet = false, has_seed = false, check = false, allow_unused = false;
+    bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false,
+         allow_unused = false;
     std::uint64_t seed = 0;
     run::ImportCli onnx;
 };
 
 
 const char* kUsage =
-    "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--quiet] [--seed N]\n"
-    "              [--refine K] [--check] [--allow-unused]\n";
+    "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--timeline]\n"
+    "              [--strict] [--quiet] [--seed N] [--refine K] [--check] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -53,6 +64,8 @@ int parse_cli(int argc, char** argv, Options& o) {
         "set,s", po::value<std::vector<std::string>>(&o.sets)->composing(),
         "override a configuration value, e.g. --set dram.scheduler=fcfs (repeatable)")(
         "trace", po::bool_switch(&o.trace), "write OUT/trace.vcd and OUT/trace.gtkw")(
+        "timeline", po::bool_switch(&o.timeline), "write OUT/timeline.json (Perfetto / chrome://tracing)")(
+        "strict", po::bool_switch(&o.strict), "treat warnings (a trace filter that matches nothing) as errors (exit 2)")(
         "quiet,q", po::bool_switch(&o.quiet), "no progress line and no summary")(
         "seed", po::value<std::uint64_t>(&o.seed), "random seed (overrides the config's seed)")(
         "check", po::bool_switch(&o.check),
@@ -66,8 +79,9 @@ int parse_cli(int argc, char** argv, Options& o) {
     if (!run::parse_cli_args(argc, argv, desc, o.config, o.workload, vm, "vp-run", kUsage)) return 2;
     if (vm.count("help")) {
         std::cout << kUsage << "\nSimulates a CNN workload (or DRAM traffic) on a platform described in YAML.\n\n"
-                  << desc << "\nOutputs in DIR: stats.json, stats.csv, config.yaml, run.json, mapping.json (when a\n"
-                  << "mapper runs), trace.vcd + trace.gtkw (with --trace).\n"
+                  << desc << "\nOutputs in DIR: stats.json, stats.csv, config.yaml, run.json, timeseries.csv +\n"
+                  << "timeseries.columns.json (epoch statistics, stats.epoch), report.html, mapping.json and layers.json\n"
+                  << "(when a mapper runs), timeline.json (with --timeline), trace.vcd + trace.gtkw (with --trace).\n"
                   << "Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.\n";
         return 0;
     }
@@ -126,10 +140,52 @@ private:
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 
+std::uint64_t to_ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
+
+// stats.epoch resolved against the platform's clocks: (epoch in ps, adaptive).
+std::pair<std::uint64_t, bool> resolve_epoch(const config::PlatformSpec& spec, const platform::Platform& plat) {
+    const stats::EpochSpec e = stats::parse_epoch(spec.stats.epoch, "stats.epoch");
+    switch (e.mode) {
+    case stats::EpochSpec::Mode::Off: return {0, false};
+    case stats::EpochSpec::Mode::Auto: return {stats::EpochSampler::kAutoStartPs, true};
+    case stats::EpochSpec::Mode::Time: return {std::uint64_t(std::llround(e.value)), false};
+    case stats::EpochSpec::Mode::Cycles: {
+        const double period = plat.clock_period_ps(e.clock);
+        if (period <= 0)
+            throw InputError(spec.source + ": stats.epoch: \"" + spec.stats.epoch + "\": the " +
+                             config::to_string(spec.kind) + " platform has no \"" + e.clock + "\" clock");
+        return {std::max<std::uint64_t>(1, std::uint64_t(std::llround(e.value * period))), false};
+    }
+    }
+    return {0, false};
+}
+
+// Files and folders of the output folder, for the summary's outputs line.
+std::string list_outputs(const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        names.push_back(e.path().filename().string() + (e.is_directory() ? "/" : ""));
+    // The usual reading order first, the rest alphabetically.
+    static const char* kOrder[] = {"report.html", "stats.json", "stats.csv", "config.yaml", "run.json",
+                                   "mapping.json", "layers.json", "timeseries.csv", "timeseries.columns.json",
+                                   "timeline.json", "trace.vcd", "trace.fst", "trace.gtkw"};
+    auto rank = [](const std::string& n) {
+        for (std::size_t i = 0; i < std::size(kOrder); ++i)
+            if (n == kOrder[i]) return int(i);
+        return int(std::size(kOrder));
+    };
+    std::sort(names.begin(), names.end(),
+              [&](const std::string& a, const std::string& b) { return std::make_pair(rank(a), a) < std::make_pair(rank(b), b); });
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 int run_main(const Options& o) {
     config::PlatformSpec spec = config::load_platform(run::find_data_file(o.config), o.sets, o.allow_unused);
     if (o.has_seed) spec.seed = o.seed;
     if (o.trace) spec.trace.enabled = true;
+    if (o.timeline) spec.stats.timeline = true;
     workload::Workload wl = workload::load_workload(run::find_data_file(o.workload),
                                                         o.onnx.options(spec.kind == config::PlatformKind::Vta));
     run::check_workload_kind(spec, wl);
@@ -160,19 +216,59 @@ int run_main(const Options& o) {
     Progress progress(!o.quiet && ::isatty(2), spec.sim.progress_s);
 
     std::unique_ptr<platform::Platform> plat = platform::build_platform(ctx);
+    // A trace filter that keeps nothing is a mistake worth a word (an error under --strict).
+    if (spec.trace.enabled) {
+        std::string msg;
+        for (const auto& p : tracer.unmatched_patterns()) msg += (msg.empty() ? "" : ", ") + ("\"" + p + "\"");
+        if (!msg.empty()) {
+            msg = spec.source + ": trace.signals: " + msg + " matched no signal of the " + config::to_string(spec.kind) +
+                  " platform" + (tracer.signal_count() == 0 ? " (the trace would be empty)" : "");
+            if (o.strict) throw InputError(msg);
+            std::cerr << "vp-run: warning: " << msg << "\n";
+        }
+    }
     tracer.open(out.file("trace.vcd"));
+
+    // Epoch statistics: the sampler reads the registry at epoch boundaries and layer ends.
+    const auto [epoch_ps, adaptive] = resolve_epoch(spec, *plat);
+    stats::EpochSampler sampler(registry, epoch_ps, adaptive);
+    sampler.set_layers(plat->layer_names());
+    if (spec.stats.timeline)
+        registry.for_each_stat_mut([](stats::Stat& s) {
+            if (auto* st = dynamic_cast<stats::StateTime*>(&s)) st->record(true);
+        });
+    run::TimelineCounters tl_counters;
+    std::unique_ptr<run::TimeseriesCsv> ts_stream;
+    if (epoch_ps > 0 && !adaptive) {  // fixed epoch: rows are written while the run goes on
+        ts_stream = std::make_unique<run::TimeseriesCsv>(out.file("timeseries.csv"));
+        sampler.set_writer([&](const stats::Interval& iv) {
+            ts_stream->write(sampler, iv);
+            if (spec.stats.timeline) tl_counters.add(sampler, iv);
+        });
+    }
+    sampler.begin();
+    if (!sampler.layer_names().empty())
+        ctrl.set_done_listener([&sampler] { sampler.layer_end(to_ps(sc_core::sc_time_stamp())); });
 
     sc_core::sc_time end_time;
     if (plat->needs_kernel()) {
         const sc_core::sc_time slice(10, sc_core::SC_US);
         const double max_s = spec.sim.max_time_ms * 1e-3;
+        const std::uint64_t ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
         if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
         while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
             if (!sc_core::sc_pending_activity())
                 throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
                                       " initiator(s) have not finished (deadlock)");
-            sc_core::sc_start(slice);
+            // Run to the next epoch boundary or the end of the slice, whichever comes first.
+            const std::uint64_t now = to_ps(sc_core::sc_time_stamp());
+            const std::uint64_t boundary = sampler.next_boundary();
+            std::uint64_t step = to_ps(slice);
+            if (boundary > now && boundary - now < step) step = boundary - now;
+            sc_core::sc_start(sc_core::sc_time::from_value(step * ps_unit));
+            if (sc_core::sc_get_status() != sc_core::SC_STOPPED && to_ps(sc_core::sc_time_stamp()) == boundary)
+                sampler.sample(boundary);
             progress.maybe_print(ctrl);
             if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
                 throw SimulationError("simulated time exceeded sim.max_time_ms = " +
@@ -181,13 +277,21 @@ int run_main(const Options& o) {
         progress.maybe_print(ctrl, true);
         end_time = ctrl.end_time();
     } else {
-        plat->run_untimed();
+        std::function<void(std::uint64_t)> at_cycle;
+        if (sampler.next_boundary() != ~std::uint64_t(0))
+            at_cycle = [&sampler](std::uint64_t now_ps) {
+                if (now_ps >= sampler.next_boundary()) sampler.sample(now_ps);
+            };
+        plat->run_untimed(at_cycle);
         end_time = plat->untimed_end();
     }
     progress.end();
     const double wall = progress.elapsed();
+    const std::uint64_t end_ps = to_ps(end_time);
     plat->finish();
-    tracer.close(end_time.value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    registry.close(end_ps);
+    sampler.finish(end_ps);
+    tracer.close(end_ps);
     plat->check_invariants();
     plat->check_tlm_quiescent();
 
@@ -221,25 +325,74 @@ int run_main(const Options& o) {
                               {"sim_time_ns", sim_ns},
                               {"delta_cycles", sc_core::sc_delta_count()},
                               {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},
-                              {"trace_signals", tracer.signal_count()}};
+                              {"trace_signals", tracer.signal_count()},
+                              {"epoch_intervals", sampler.intervals_closed()}};
     out.write("run.json", runinfo.dump(2) + "\n");
-    if (spec.trace.enabled) tracer.write_gtkw(out.file("trace.gtkw"), "trace.vcd");
+
+    // Epoch statistics and their dictionary.
+    std::map<std::string, double> clocks;
+    for (const char* c : {"noc", "core", "dram", "vta"})
+        if (plat->clock_period_ps(c) > 0) clocks[c] = plat->clock_period_ps(c);
+    if (ts_stream) {
+        ts_stream->close();
+    } else {
+        run::TimeseriesCsv csv(out.file("timeseries.csv"));
+        for (const auto& iv : sampler.intervals()) {
+            csv.write(sampler, iv);
+            if (spec.stats.timeline) tl_counters.add(sampler, iv);
+        }
+        csv.close();
+    }
+    out.write("timeseries.columns.json",
+              run::timeseries_dictionary(sampler, spec.stats.epoch, clocks, end_ps).dump(2) + "\n");
+    // Per-layer figures of mapped platforms, with each layer's interval.
+    std::vector<run::TimelineLayer> layers;
+    nlohmann::json lr = plat->layer_report();
+    if (lr.is_array()) {
+        std::uint64_t t = 0;
+        for (std::size_t i = 0; i < lr.size(); ++i) {
+            const std::uint64_t e = i < sampler.layer_ends().size() ? sampler.layer_ends()[i] : end_ps;
+            lr[i]["begin_ns"] = double(t) * 1e-3;
+            lr[i]["end_ns"] = double(e) * 1e-3;
+            layers.push_back({lr[i]["name"].get<std::string>(), t, e});
+            t = e;
+        }
+        nlohmann::json cj = nlohmann::json::object();
+        for (const auto& [k, v] : clocks) cj[k] = v;
+        out.write("layers.json", nlohmann::json{{"platform", config::to_string(spec.kind)},
+                                                {"workload", wl.name},
+                                                {"peak_macs_per_s", plat->peak_macs_per_s()},
+                                                {"clocks_ps", cj},
+                                                {"node_roles", plat->node_roles()},
+                                                {"layers", lr}}
+                                     .dump(2) + "\n");
+    }
+    if (spec.stats.timeline)
+        run::write_timeline(out.file("timeline.json"), registry, layers, tl_counters,
+                            clocks.count("dram") ? clocks["dram"] : 0.0, end_ps,
+                            std::string("vp-run ") + config::to_string(spec.kind) + " " + wl.name);
+    if (spec.trace.enabled) tracer.write_gtkw(out.file("trace.gtkw"), "trace.vcd", sampler.layer_ends().empty() ? 0 : sampler.layer_ends()[0]);
     else std::remove(out.file("trace.vcd").c_str());
     plat->write_outputs(out);
-    out.commit();
+    if (spec.trace.enabled && spec.trace.format == trace::TraceFormat::Fst) run::convert_trace_to_fst(out.temp_path());
 
+    // The summary and the report are made before anything is committed: a failure in either
+    // leaves no output folder that looks complete.
+    std::ostringstream summary;
     if (!o.quiet) {
-        std::cout << "vp-run " << VP_VERSION << ": " << config::to_string(spec.kind) << " platform \"" << spec.source
-                  << "\", workload \"" << wl.name << "\"\n";
-        std::cout << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in "
-                  << wall << " s wall\n";
-        plat->summary(std::cout);
+        summary << "vp-run " << VP_VERSION << ": " << config::to_string(spec.kind) << " platform \"" << spec.source
+                << "\", workload \"" << wl.name << "\"\n";
+        summary << std::fixed << std::setprecision(3) << "  simulated time " << sim_ns / 1000.0 << " us in " << wall
+                << " s wall\n";
+        plat->summary(summary);
         if (plat->tlm_checks().enabled())
-            std::cout << "  TLM-2.0 check  " << plat->tlm_checks().transactions() << " transactions on "
-                      << plat->tlm_checks().size() << " AT bindings, no protocol violation\n";
-        std::cout << "  outputs        " << o.out << "/ (stats.json, stats.csv, config.yaml" << (wl.imported ? ", workload.json" : "")
-                  << (spec.trace.enabled ? ", trace.vcd, trace.gtkw" : "") << ")\n";
+            summary << "  TLM-2.0 check  " << plat->tlm_checks().transactions() << " transactions on "
+                    << plat->tlm_checks().size() << " AT bindings, no protocol violation\n";
     }
+    report::write_report(out.temp_path());
+    const std::string files = list_outputs(out.temp_path());
+    out.commit();
+    if (!o.quiet) std::cout << summary.str() << "  outputs        " << o.out << "/ (" << files << ")\n";
     return 0;
 }
 

@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages the project builds against, only those missing.
 # Idempotent and quiet when nothing is to do.
 #   scripts/setup.sh [--test]   --test adds what the test suite runs besides the build:
-#                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel
+#                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel,
+#                               chromium and its font (headless, renders report.html in the report test)
 set -euo pipefail
 # libonnx-dev + libprotobuf-dev: the ONNX importer; python3-onnx and libonnx-testdata: its tests
 # (models built with onnx.helper, the ONNX backend's single-operator models).
@@ -10,7 +11,7 @@ pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-de
       libboost-program-options-dev catch2 python3 python3-yaml
       libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 case "${1:-}" in
-  --test) pkgs+=(slurm-wlm munge parallel) ;;
+  --test) pkgs+=(slurm-wlm munge parallel chromium fonts-dejavu-core) ;;
   "") ;;
   *) echo "setup: unknown argument $1" >&2; exit 2 ;;
 esac

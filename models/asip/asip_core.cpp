@@ -1,6 +1,7 @@
 #include "models/asip/asip_core.h"
 
 #include <cmath>
+#include <initializer_list>
 
 #include "mapper/common/errors.h"
 #include "models/noc/network_interface.h"
@@ -38,12 +39,17 @@ AsipCore::AsipCore(sc_core::sc_module_name name, const mapper::tiling::AsipParam
       m_busy_frac(m_stats, "busy_fraction", "(comp + pfetch + setup) / total cycles", "ratio", [this] {
           const double busy = double(m_comp_cycles.value() + m_pfetch_cycles.value() + m_setup_cycles.value());
           return m_total_cycles.value() > 0 ? busy / m_total_cycles.value() : 0.0;
-      }) {
+      }),
+      m_state_time(m_stats, "state", "time per core state (compute includes DMA programming)",
+                   {"idle", "compute", "stall"}) {
     if (m_period <= sc_core::SC_ZERO_TIME) throw vp::InputError("core.core_mhz: clock period below 1 ps");
     socket.register_nb_transport_bw(this, &AsipCore::nb_transport_bw);
     for (const CoreLayerWork& w : m_work)
         if (w.layer >= n_layers || !w.shape) throw std::invalid_argument("AsipCore: work for an unknown layer");
-    if (tracer) m_sig_state = tracer->add(std::string(this->name()) + ".state", 2);
+    for (stats::Stat* c : std::initializer_list<stats::Stat*>{&m_macs, &m_lane_cycles, &m_dram_read_bytes,
+                                                              &m_dram_write_bytes, &m_transfers})
+        c->set_sampled();
+    if (tracer) m_sig_state = tracer->add(m_stats.path() + ".state", 2);
     SC_THREAD(run);
     SC_METHOD(dma_issue);
     sensitive << m_issue_ev;
@@ -58,7 +64,9 @@ sc_core::sc_time AsipCore::to_next_edge() const {
 void AsipCore::set_state(CoreState s) {
     if (s == m_state) return;
     m_state = s;
-    if (m_sig_state) m_sig_state->set(std::uint64_t(s), sc_core::sc_time_stamp().value());
+    const std::uint64_t ps = sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+    m_state_time.set(unsigned(s), ps);
+    if (m_sig_state) m_sig_state->set(std::uint64_t(s), ps);
 }
 
 void AsipCore::deliver(unsigned, std::uint32_t, const noc::PacketInfo& info, std::uint64_t) {

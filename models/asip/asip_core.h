@@ -120,6 +120,7 @@ private:
         m_sram_reads, m_sram_writes, m_dram_read_bytes, m_dram_write_bytes, m_transfers, m_layers;
     stats::Scalar m_idle_cycles, m_total_cycles;
     stats::Formula m_mac_util, m_busy_frac;
+    stats::StateTime m_state_time;  // <core>.state: time idle / compute / stall (same name as the VCD signal)
     trace::Signal* m_sig_state = nullptr;
     CoreState m_state = CoreState::Idle;
 };

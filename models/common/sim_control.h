@@ -4,6 +4,7 @@
 // so that every zero-delay handshake of that instant (END_RESP, credits) completes.
 // Progress (layers or requests done) is reported through counters that vp-run reads.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include <systemc>
@@ -30,7 +31,13 @@ public:
     const sc_core::sc_time& end_time() const { return m_end_time; }
     // Work units for the progress line (layers, requests ...).
     void add_total(std::uint64_t n) { m_total += n; }
-    void add_done(std::uint64_t n = 1) { m_done += n; }
+    // A done unit of a mapped network is a finished layer: the listener (epoch statistics)
+    // is told at that instant.
+    void add_done(std::uint64_t n = 1) {
+        m_done += n;
+        if (m_on_done) m_on_done();
+    }
+    void set_done_listener(std::function<void()> f) { m_on_done = std::move(f); }
     std::uint64_t total() const { return m_total; }
     std::uint64_t done() const { return m_done; }
     void set_unit(std::string u) { m_unit = std::move(u); }
@@ -43,6 +50,7 @@ private:
     sc_core::sc_time m_end_time;
     std::uint64_t m_total = 0, m_done = 0;
     std::string m_unit = "units";
+    std::function<void()> m_on_done;
 };
 
 }  // namespace vp

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace vp::stats {
 
@@ -27,8 +28,75 @@ std::string format_number(double v) {
 }
 
 Stat::Stat(Group& parent, std::string name, std::string desc, std::string unit)
-    : m_name(std::move(name)), m_desc(std::move(desc)), m_unit(std::move(unit)) {
+    : m_parent(&parent), m_name(std::move(name)), m_desc(std::move(desc)), m_unit(std::move(unit)) {
+    parent.check_unique(m_name);
     parent.m_stats.push_back(this);
+}
+
+std::string Stat::path() const {
+    const std::string p = m_parent->path();
+    return p.empty() ? m_name : p + "." + m_name;
+}
+
+void Stat::sample(std::uint64_t, double* out) const {
+    std::vector<std::pair<std::string, double>> v;
+    to_flat(v);
+    out[0] = v.empty() ? 0.0 : v.front().second;
+}
+
+CounterRef::CounterRef(Group& parent, std::string name, std::string desc, std::string unit, const std::uint64_t* src)
+    : Stat(parent, std::move(name), std::move(desc), std::move(unit)), m_src(src) {
+    set_sampled();
+}
+nlohmann::json CounterRef::to_json() const {
+    auto j = base(*this);
+    j["value"] = *m_src;
+    return j;
+}
+void CounterRef::to_flat(std::vector<std::pair<std::string, double>>& out) const { out.emplace_back("", double(*m_src)); }
+
+StateTime::StateTime(Group& parent, std::string name, std::string desc, std::vector<std::string> states)
+    : Stat(parent, std::move(name), std::move(desc), "ps"), m_names(std::move(states)), m_acc(m_names.size(), 0) {
+    if (m_names.empty()) throw std::logic_error("StateTime " + this->name() + ": no states");
+    set_sampled();
+}
+
+std::uint64_t StateTime::time_in(unsigned s, std::uint64_t now) const {
+    if (m_closed && now > m_end) now = m_end;
+    std::uint64_t v = m_acc[s];
+    if (now <= m_since) return v;
+    const std::uint64_t cur_end = m_until && m_until < now ? m_until : now;
+    if (m_cur == s) v += cur_end - m_since;
+    else if (s == 0 && cur_end < now) v += now - cur_end;
+    return v;
+}
+
+void StateTime::sample(std::uint64_t now_ps, double* out) const {
+    for (unsigned i = 0; i < m_names.size(); ++i) out[i] = double(time_in(i, now_ps));
+}
+
+void StateTime::close(std::uint64_t end_ps) {
+    if (m_closed) return;
+    if (end_ps >= m_since) {
+        fold(end_ps);
+        // A busy period scheduled past the end is cut at the end.
+        for (unsigned i = 0; i < m_names.size(); ++i) m_acc[i] = time_in(i, end_ps);
+        m_since = end_ps;
+        m_until = 0;
+    }
+    m_end = end_ps;
+    m_closed = true;
+}
+
+nlohmann::json StateTime::to_json() const {
+    auto j = base(*this);
+    nlohmann::json v = nlohmann::json::object();
+    for (unsigned i = 0; i < m_names.size(); ++i) v[m_names[i]] = m_acc[i];
+    j["value"] = v;
+    return j;
+}
+void StateTime::to_flat(std::vector<std::pair<std::string, double>>& out) const {
+    for (unsigned i = 0; i < m_names.size(); ++i) out.emplace_back("." + m_names[i], double(m_acc[i]));
 }
 
 nlohmann::json Counter::to_json() const {
@@ -116,7 +184,15 @@ void Formula::to_flat(std::vector<std::pair<std::string, double>>& out) const { 
 Group::Group(std::string root_name) : m_name(std::move(root_name)) {}
 
 Group::Group(Group& parent, std::string name) : m_parent(&parent), m_name(std::move(name)) {
+    parent.check_unique(m_name);
     parent.m_children.push_back(this);
+}
+
+void Group::check_unique(const std::string& name) const {
+    for (const Stat* s : m_stats)
+        if (s->name() == name) throw std::logic_error("statistics: two entries named \"" + name + "\" in \"" + path() + "\"");
+    for (const Group* g : m_children)
+        if (g->name() == name) throw std::logic_error("statistics: two entries named \"" + name + "\" in \"" + path() + "\"");
 }
 
 Group::~Group() {

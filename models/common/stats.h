@@ -2,6 +2,14 @@
 // The statistics registry. Modules own their statistics as members and register
 // them in a Group with name, description and unit; one dumper writes nested JSON
 // and a flat CSV row. Updating a statistic is an inline add: no lookup, no allocation.
+//
+// Epoch sampling (models/common/epoch_sampler.h) reads the registry, not the models: a stat
+// that is *sampled* exposes cumulative values (sample()) that the sampler differences at
+// every epoch boundary. Counters and formulas opt in with set_sampled(); CounterRef and
+// StateTime are always sampled. A model pays nothing for it on its hot path.
+//
+// Paths are unique by construction: registering a second child or statistic of the same
+// name in a group throws std::logic_error (callers validate user-given names first).
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -25,14 +33,28 @@ public:
     const std::string& name() const { return m_name; }
     const std::string& desc() const { return m_desc; }
     const std::string& unit() const { return m_unit; }
+    const Group& parent() const { return *m_parent; }
+    std::string path() const;  // dotted full name, e.g. "noc.router[2][3].flits_out_east"
 
     // Nested JSON value ({"value":..,"unit":..,"desc":..} or richer).
     virtual nlohmann::json to_json() const = 0;
     // Flat (column suffix, value) pairs for the CSV row; suffix "" means the stat itself.
     virtual void to_flat(std::vector<std::pair<std::string, double>>& out) const = 0;
 
+    // Epoch sampling: number of cumulative values, their suffixes ("" or ".state") and
+    // their values at `now_ps` (non-decreasing between calls). Only for sampled stats.
+    bool sampled() const { return m_sampled; }
+    void set_sampled(bool on = true) { m_sampled = on; }
+    virtual unsigned sample_width() const { return 1; }
+    virtual std::string sample_suffix(unsigned) const { return ""; }
+    virtual void sample(std::uint64_t now_ps, double* out) const;
+    // End of the run at `end_ps` (closes time-weighted statistics); the registry calls it.
+    virtual void close(std::uint64_t) {}
+
 private:
+    Group* m_parent;
     std::string m_name, m_desc, m_unit;
+    bool m_sampled = false;
 };
 
 // A monotonically counted quantity (events, bytes, cycles).
@@ -45,9 +67,90 @@ public:
     std::uint64_t value() const { return m_v; }
     nlohmann::json to_json() const override;
     void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+    void sample(std::uint64_t, double* out) const override { out[0] = double(m_v); }
 
 private:
     std::uint64_t m_v = 0;
+};
+
+// A counter that lives in a model's plain counter struct (updated on the hot path without
+// any indirection) and is registered by address: always sampled, dumped like a Counter.
+class CounterRef final : public Stat {
+public:
+    CounterRef(Group& parent, std::string name, std::string desc, std::string unit, const std::uint64_t* src);
+    std::uint64_t value() const { return *m_src; }
+    nlohmann::json to_json() const override;
+    void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+    void sample(std::uint64_t, double* out) const override { out[0] = double(*m_src); }
+
+private:
+    const std::uint64_t* m_src;
+};
+
+// Time spent in each of a few named states (picoseconds), e.g. a core's idle / compute / stall.
+// set() switches state at a time >= every earlier change; set_until() enters a state that
+// reverts to state 0 by itself at `until` (a busy period scheduled ahead, as the NMP TLTs do),
+// and a later set_until() that starts before `until` extends it. time_in() integrates up to
+// any time >= the last change. With record(true) every change is kept, for the timeline.
+class StateTime final : public Stat {
+public:
+    StateTime(Group& parent, std::string name, std::string desc, std::vector<std::string> states);
+    void set(unsigned s, std::uint64_t t_ps) {
+        fold(t_ps);
+        m_until = 0;
+        if (s == m_cur) return;
+        m_acc[m_cur] += t_ps - m_since;
+        m_cur = s;
+        m_since = t_ps;
+        if (m_record) m_changes.push_back({t_ps, s});
+    }
+    void set_until(unsigned s, std::uint64_t t_ps, std::uint64_t until_ps) {
+        if (m_until && s == m_cur && t_ps <= m_until) {  // back to back: extend
+            if (until_ps > m_until) m_until = until_ps;
+            return;
+        }
+        set(s, t_ps);
+        m_until = until_ps > t_ps ? until_ps : 0;
+        if (!m_until) set(0, t_ps);
+    }
+    unsigned state() const { return m_cur; }
+    const std::vector<std::string>& states() const { return m_names; }
+    std::uint64_t time_in(unsigned s, std::uint64_t now_ps) const;
+    struct Change {
+        std::uint64_t t_ps;
+        unsigned state;
+    };
+    void record(bool on) { m_record = on; }
+    bool recording() const { return m_record; }
+    // Every change (time, new state) from time 0 in state 0, when recording; final after close().
+    const std::vector<Change>& changes() const { return m_changes; }
+    std::uint64_t end_ps() const { return m_end; }
+
+    nlohmann::json to_json() const override;
+    void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+    unsigned sample_width() const override { return unsigned(m_names.size()); }
+    std::string sample_suffix(unsigned i) const override { return "." + m_names[i]; }
+    void sample(std::uint64_t now_ps, double* out) const override;
+    void close(std::uint64_t end_ps) override;
+
+private:
+    // Applies the scheduled return to state 0 if it lies at or before t.
+    void fold(std::uint64_t t_ps) {
+        if (!m_until || t_ps < m_until) return;
+        const std::uint64_t u = m_until;
+        m_until = 0;
+        if (m_cur == 0) return;
+        m_acc[m_cur] += u - m_since;
+        m_cur = 0;
+        m_since = u;
+        if (m_record) m_changes.push_back({u, 0});
+    }
+    std::vector<std::string> m_names;
+    std::vector<std::uint64_t> m_acc;
+    unsigned m_cur = 0;
+    std::uint64_t m_since = 0, m_until = 0, m_end = 0;
+    bool m_record = false, m_closed = false;
+    std::vector<Change> m_changes;
 };
 
 // A value set once (a configuration-derived or end-of-run figure).
@@ -121,6 +224,7 @@ public:
     double value() const { return m_f(); }
     nlohmann::json to_json() const override;
     void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+    void sample(std::uint64_t, double* out) const override { out[0] = m_f(); }
 
 private:
     std::function<double()> m_f;
@@ -137,15 +241,29 @@ public:
 
     const std::string& name() const { return m_name; }
     std::string path() const;  // dotted full name, e.g. "noc.router[2][3]"
+    const std::vector<Group*>& children() const { return m_children; }
+    const std::vector<Stat*>& stats() const { return m_stats; }
 
     nlohmann::json to_json() const;
     void to_flat(const std::string& prefix, std::vector<std::pair<std::string, double>>& out) const;
+    // Calls f(stat) for every statistic of this subtree, in dump order.
+    template <typename F>
+    void for_each_stat(F&& f) const {
+        for (const Stat* s : m_stats) f(*s);
+        for (const Group* g : m_children) g->for_each_stat(f);
+    }
+    template <typename F>
+    void for_each_stat_mut(F&& f) {
+        for (Stat* s : m_stats) f(*s);
+        for (Group* g : m_children) g->for_each_stat_mut(f);
+    }
 
 protected:
     explicit Group(std::string root_name);  // root only
 
 private:
     friend class Stat;
+    void check_unique(const std::string& name) const;
     Group* m_parent = nullptr;
     std::string m_name;
     std::vector<Group*> m_children;
@@ -158,6 +276,10 @@ public:
     Registry() : Group("") {}
     nlohmann::json to_json() const { return Group::to_json(); }
     std::vector<std::pair<std::string, double>> flat() const;
+    // End of the run: closes every statistic (StateTime integrates up to end_ps).
+    void close(std::uint64_t end_ps) {
+        for_each_stat_mut([end_ps](Stat& s) { s.close(end_ps); });
+    }
 };
 
 // Formats a number for the CSV/JSON dumps: integers without a fraction, others with

@@ -19,16 +19,9 @@ std::string vcd_id(std::size_t n) {
     return id;
 }
 
-// VCD scopes cannot contain '.', and GTKWave reads "[i]" as a bit range.
-std::string vcd_component(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '[') out += '_';
-        else if (c == ']') continue;
-        else out += c;
-    }
-    return out;
-}
+// Dotted names split into VCD scopes; a component keeps its brackets ("router[1][0]"), which
+// GTKWave shows and finds as written, so that VCD, .gtkw and statistics share one name.
+std::string vcd_component(const std::string& s) { return s; }
 
 std::vector<std::string> split_path(const std::string& name) {
     std::vector<std::string> parts;
@@ -89,8 +82,13 @@ Tracer::~Tracer() {
 Signal* Tracer::add(const std::string& name, unsigned width, Display display) {
     if (!m_params.enabled) return nullptr;
     if (!m_params.signals.empty()) {
+        m_matches.resize(m_params.signals.size(), 0);
         bool ok = false;
-        for (const auto& g : m_params.signals) ok = ok || glob_match(g.c_str(), name.c_str());
+        for (std::size_t i = 0; i < m_params.signals.size(); ++i)
+            if (glob_match(m_params.signals[i].c_str(), name.c_str())) {
+                ok = true;
+                ++m_matches[i];
+            }
         if (!ok) return nullptr;
     }
     m_signals.emplace_back(new Signal(*this, name, std::max(1u, width), vcd_id(m_signals.size()), display));
@@ -168,7 +166,8 @@ void Tracer::emit(Signal& s, std::uint64_t time_ps) {
     if (time_ps < m_start_ps) return;  // value kept; dumped when the window opens
     if (time_ps > m_end_ps) {
         if (!m_in_window) begin_window(m_start_ps);
-        m_buf += "#" + std::to_string(m_end_ps) + "\n";
+        if (m_last_time != m_end_ps) m_buf += "#" + std::to_string(m_end_ps) + "\n";  // once, not twice
+        m_last_time = m_end_ps;
         m_done = true;
         flush();
         return;
@@ -211,18 +210,38 @@ void Tracer::close(std::uint64_t end_ps) {
     m_file = nullptr;
 }
 
-void Tracer::write_gtkw(const std::string& path, const std::string& vcd_file) const {
+std::vector<std::string> Tracer::unmatched_patterns() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < m_params.signals.size(); ++i)
+        if (i >= m_matches.size() || m_matches[i] == 0) out.push_back(m_params.signals[i]);
+    return out;
+}
+
+std::pair<std::uint64_t, std::uint64_t> Tracer::view(std::uint64_t first_layer_end_ps) const {
+    std::uint64_t a = m_start_ps, b = m_close_ps;
+    const bool windowed = m_params.start_ns > 0 || m_params.end_ns >= 0;
+    if (!windowed && first_layer_end_ps > a && first_layer_end_ps < b) b = first_layer_end_ps;
+    return {a, b};
+}
+
+std::string Tracer::gtkw_header(const std::string& vcd_file, std::uint64_t view_start_ps, std::uint64_t view_end_ps) {
+    std::string out = "[dumpfile] \"" + vcd_file + "\"\n[timestart] " + std::to_string(view_start_ps) +
+                      "\n[size] 1400 900\n[pos] -1 -1\n[sst_width] 260\n[signals_width] 300\n";
+    // Zoom so that the view fits the wave pane at 1400x900. Measured on GTKWave 3.3 with our
+    // 1 ps timescale: zoom z shows about 2^-z / 200 ps per pixel, ~800 pixels.
+    if (view_end_ps > view_start_ps) {
+        double span = double(view_end_ps - view_start_ps);
+        out += "*" + std::to_string(-int(std::ceil(std::log2(std::max(span / 4.0, 2.0))))) + ".000000 -1\n";
+    }
+    return out;
+}
+
+void Tracer::write_gtkw(const std::string& path, const std::string& vcd_file, std::uint64_t first_layer_end_ps) const {
     if (!m_params.enabled) return;
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) throw InputError(path + ": cannot open for writing");
-    std::string out = "[dumpfile] \"" + vcd_file + "\"\n[timestart] " + std::to_string(m_start_ps) +
-                      "\n[size] 1400 900\n[pos] -1 -1\n[sst_width] 260\n[signals_width] 280\n";
-    // Zoom so that the whole traced window fits the wave pane at 1400x900. Measured on GTKWave
-    // 3.3 with our 1 ps timescale: zoom z shows about 2^-z / 200 ps per pixel, ~800 pixels.
-    if (m_close_ps > m_start_ps) {
-        double span = double(m_close_ps - m_start_ps);
-        out += "*" + std::to_string(-int(std::ceil(std::log2(std::max(span / 4.0, 2.0))))) + ".000000 -1\n";
-    }
+    const auto [va, vb] = view(first_layer_end_ps);
+    std::string out = gtkw_header(vcd_file, va, vb);
     // Group by the module path (all but the last component), in name order.
     std::map<std::string, std::vector<const Signal*>> groups;
     for (auto& s : m_signals) {

@@ -7,12 +7,16 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vp::trace {
 
+enum class TraceFormat { Vcd, Fst };
+
 struct TraceParams {
     bool enabled = false;            // write OUT/trace.vcd
+    TraceFormat format = TraceFormat::Vcd;  // fst: converted with GTKWave's vcd2fst after the run
     double start_ns = 0.0;           // first time traced
     double end_ns = -1.0;            // last time traced; negative = until the end
     std::vector<std::string> signals;  // glob patterns on dotted names; empty = all
@@ -59,9 +63,17 @@ public:
     void open(const std::string& vcd_path);
     // Ends the dump at `end_ps` and closes the file.
     void close(std::uint64_t end_ps);
-    // A GTKWave save file that opens `vcd_file` with signals grouped by module.
-    void write_gtkw(const std::string& path, const std::string& vcd_file) const;
+    // A GTKWave save file that opens `vcd_file` with signals grouped by module, on view().
+    void write_gtkw(const std::string& path, const std::string& vcd_file, std::uint64_t first_layer_end_ps = 0) const;
+    // What the .gtkw opens on: the traced window when one was given (trace.start_ns/end_ns),
+    // else the first layer (when it ended before the end of the run), else the whole run.
+    std::pair<std::uint64_t, std::uint64_t> view(std::uint64_t first_layer_end_ps) const;
+    // The common head of a .gtkw: dump file, window size and the zoom on [start, end].
+    static std::string gtkw_header(const std::string& vcd_file, std::uint64_t view_start_ps, std::uint64_t view_end_ps);
     std::size_t signal_count() const { return m_signals.size(); }
+    // Filter patterns (trace.signals) that matched no signal of the platform.
+    std::vector<std::string> unmatched_patterns() const;
+    const TraceParams& params() const { return m_params; }
 
     static bool glob_match(const char* pattern, const char* text);
 
@@ -80,6 +92,7 @@ private:
     bool m_in_window = false, m_done = false;
     std::uint64_t m_last_time = ~std::uint64_t(0);
     std::uint64_t m_close_ps = 0;  // end of the dump, for the GTKWave zoom
+    std::vector<std::size_t> m_matches;  // signals matched per filter pattern
 };
 
 }  // namespace vp::trace

@@ -20,6 +20,8 @@ DramChannel::DramChannel(const DramParams& p, const AddressMapper& mapper, const
       m_ranks(p.ranks),
       m_scan(std::size_t(p.ranks) * p.banks(), 0) {
     m_queue.reserve(p.queue_depth);
+    m_c.bank_activates.assign(m_banks.size(), 0);
+    m_c.bank_bursts.assign(m_banks.size(), 0);
     for (auto& r : m_ranks) r.refresh_due = p.t.tREFI;
 }
 
@@ -103,6 +105,7 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
     else ++m_c.read_bursts;
     m_bus_free = data_end;
     m_c.data_bus_busy_cycles += bl;
+    ++m_c.bank_bursts[r.cur.rank * m_p.banks() + r.cur.bank];
     if (r.did_pre) ++m_c.row_conflicts;
     else if (r.did_act) ++m_c.row_misses;
     else ++m_c.row_hits;
@@ -223,6 +226,7 @@ bool DramChannel::step(std::uint64_t now) {
         b.open_row = std::int64_t(r.cur.row);
         r.did_act = true;
         ++m_c.activates;
+        ++m_c.bank_activates[r.cur.rank * m_p.banks() + r.cur.bank];
     } else {
         issue(Command::Pre, r.cur, std::uint64_t(b.open_row), now);
         b.open_row = -1;

@@ -33,6 +33,7 @@ struct ChannelCounters {
     std::uint64_t data_bus_busy_cycles = 0;
     std::uint64_t occupancy_integral = 0;  // sum over cycles of queue length
     std::uint64_t max_occupancy = 0;
+    std::vector<std::uint64_t> bank_activates, bank_bursts;  // per bank, index rank * banks + bank
 };
 
 class DramChannel {
@@ -60,6 +61,10 @@ public:
     std::uint64_t bus_free() const { return m_bus_free; }
     // Closes the occupancy integral at the end of the run.
     void finish(std::uint64_t now) { account(now); }
+    // The occupancy integral up to cycle `now` (>= the last event), without closing it.
+    std::uint64_t occupancy_integral_at(std::uint64_t now) const {
+        return m_c.occupancy_integral + (now > m_last_account ? std::uint64_t(m_queue.size()) * (now - m_last_account) : 0);
+    }
     // Receives every issued command (nullptr: none).
     void set_observer(CommandObserver* o) { m_obs = o; }
 

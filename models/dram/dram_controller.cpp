@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <initializer_list>
+#include <string>
 
 #include "mapper/common/errors.h"
 
@@ -17,6 +20,38 @@ struct DramController::TxnExt : tlm_extension<DramController::TxnExt> {
     std::uint64_t done_cycle = 0;
     tlm_extension_base* clone() const override { return new TxnExt(*this); }
     void copy_from(const tlm_extension_base& e) override { *this = static_cast<const TxnExt&>(e); }
+};
+
+struct DramController::ChannelStats {
+    ChannelStats(stats::Group& parent, unsigned index, const DramChannel& ch, const DramParams& p,
+                 const DramController& ctl)
+        : g(parent, "channel[" + std::to_string(index) + "]"),
+          bytes_read(g, "bytes_read", "bytes read", "B", &ch.counters().bytes_read),
+          bytes_written(g, "bytes_written", "bytes written", "B", &ch.counters().bytes_written),
+          row_hits(g, "row_hits", "bursts served from the open row", "count", &ch.counters().row_hits),
+          row_misses(g, "row_misses", "bursts that needed an ACT to a closed bank", "count", &ch.counters().row_misses),
+          row_conflicts(g, "row_conflicts", "bursts that needed PRE and ACT", "count", &ch.counters().row_conflicts),
+          busy(g, "data_bus_busy_cycles", "cycles the data bus transferred data", "tCK",
+               &ch.counters().data_bus_busy_cycles),
+          queue(g, "queue_occupancy_integral", "transactions queued, summed over cycles", "request tCK",
+                [&ch, &ctl] { return double(ch.occupancy_integral_at(ctl.live_cycle())); }) {
+        queue.set_sampled();
+        for (unsigned r = 0; r < p.ranks; ++r)
+            for (unsigned b = 0; b < p.banks(); ++b) {
+                const std::size_t i = std::size_t(r) * p.banks() + b;
+                banks.emplace_back(g, p.ranks > 1 ? "rank[" + std::to_string(r) + "].bank[" + std::to_string(b) + "]"
+                                                  : "bank[" + std::to_string(b) + "]");
+                activates.emplace_back(banks.back(), "activates", "ACT commands to the bank", "count",
+                                       &ch.counters().bank_activates[i]);
+                bursts.emplace_back(banks.back(), "bursts", "read and write bursts of the bank", "count",
+                                    &ch.counters().bank_bursts[i]);
+            }
+    }
+    stats::Group g;
+    stats::CounterRef bytes_read, bytes_written, row_hits, row_misses, row_conflicts, busy;
+    stats::Formula queue;
+    std::deque<stats::Group> banks;
+    std::deque<stats::CounterRef> activates, bursts;
 };
 
 namespace {
@@ -93,6 +128,13 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                       for (const auto& c : m_channels) m = std::max(m, c->counters().max_occupancy);
                       return double(m);
                   }),
+      m_queue_integral(m_stats, "queue_occupancy_integral", "transactions queued in all channels, summed over cycles",
+                       "request tCK",
+                       [this]() {
+                           double s = 0;
+                           for (const auto& c : m_channels) s += double(c->occupancy_integral_at(live_cycle()));
+                           return s;
+                       }),
       m_peak_bw(m_stats, "peak_bandwidth", "theoretical peak bandwidth", "GB/s"),
       m_errors(m_stats, "address_errors", "transactions rejected (address out of range or too long)", "count"),
       m_blocking(m_stats, "blocking_accesses", "b_transport calls (fixed-latency fallback)", "count"),
@@ -103,6 +145,13 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     socket.register_transport_dbg(this, &DramController::transport_dbg);
     for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map, m_table, c));
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
+    for (stats::Stat* s : std::initializer_list<stats::Stat*>{&m_reads, &m_writes, &m_bytes_read, &m_bytes_written,
+                                                              &m_row_hits, &m_row_misses, &m_row_conflicts, &m_activates,
+                                                              &m_precharges, &m_refreshes, &m_busy_cycles,
+                                                              &m_queue_integral})
+        s->set_sampled();
+    for (unsigned c = 0; c < m_p.channels; ++c)
+        m_chan_stats.push_back(std::make_unique<ChannelStats>(m_stats, c, *m_channels[c], m_p, *this));
     if (tracer) {
         m_sig_queue = tracer->add(m_stats.path() + ".queue_depth", 16);
         m_sig_inflight = tracer->add(m_stats.path() + ".in_flight", 16);

@@ -24,7 +24,9 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
       m_load_cycles(m_stats, "load_cycles", "cycles the controller waited for DMA loads (IN multicast + W)", "cycles"),
       m_store_cycles(m_stats, "store_cycles", "cycles the controller waited for DMA stores (OUT)", "cycles"),
       m_barrier_cycles(m_stats, "barrier_cycles", "cycles at the end of a layer waiting for the other TLEs",
-                       "cycles") {
+                       "cycles"),
+      m_dma_time(m_stats, "dma_state", "time the TLE's DMA engine moves a load (IN/W) or a store (OUT) box",
+                 {"idle", "load", "store"}) {
     m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, tracer);
     for (int j = 0; j < p.arch.n_tlt; ++j) {
         const std::string tn = "tlt[" + std::to_string(j) + "]";
@@ -42,9 +44,13 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
 }
 
 void Tle::set_dma_state(std::size_t j, TltState s) {
+    m_tlts[j]->set_dma_state(unsigned(s), sc_time_stamp().value() / sc_time(1, SC_PS).value());
+    if (!m_trace) return;
     m_dma_state[j] = s;
     m_trace_ev.notify(SC_ZERO_TIME);
 }
+
+void Tle::set_dma_busy(unsigned s) { m_dma_time.set(s, sc_time_stamp().value() / sc_time(1, SC_PS).value()); }
 
 // The TLT compute intervals are time-stamped ahead by the controller, so the state is
 // sampled here at every change: now, and when the next MAC unit becomes free.
@@ -114,13 +120,15 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             for (std::size_t j = 0; j < tlts.size(); ++j)
                 if (tlts[j].count > 0) {
                     m_tlts[j]->load_in(b.bytes());
-                    if (m_trace) set_dma_state(j, TltState::Load);
+                    set_dma_state(j, TltState::Load);
                 }
             const sc_time t0 = sc_time_stamp();
+            set_dma_busy(1);
             if (b.bytes() > 0) m_dma->transfer(false, b);
+            set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
-            if (m_trace)
-                for (std::size_t j = 0; j < tlts.size(); ++j) set_dma_state(j, TltState::Idle);
+            for (std::size_t j = 0; j < tlts.size(); ++j)
+                if (tlts[j].count > 0) set_dma_state(j, TltState::Idle);
             break;
         }
         case OpKind::LoadW: {
@@ -128,11 +136,13 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             wait_until(tl.busy_until());
             const Box b = mapper::tso::op_box(op, c, a);
             tl.load_w(b.bytes());
-            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Load);
+            set_dma_state(std::size_t(op.tlt), TltState::Load);
             const sc_time t0 = sc_time_stamp();
+            set_dma_busy(1);
             m_dma->transfer(false, b);
+            set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
-            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Idle);
+            set_dma_state(std::size_t(op.tlt), TltState::Idle);
             break;
         }
         case OpKind::Compute:
@@ -144,11 +154,13 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             wait_until(tl.busy_until());
             const Box b = mapper::tso::op_box(op, c, a);
             tl.store_out(b.bytes());
-            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Store);
+            set_dma_state(std::size_t(op.tlt), TltState::Store);
             const sc_time t0 = sc_time_stamp();
+            set_dma_busy(2);
             m_dma->transfer(true, b);
+            set_dma_busy(0);
             m_store_t += sc_time_stamp() - t0;
-            if (m_trace) set_dma_state(std::size_t(op.tlt), TltState::Idle);
+            set_dma_state(std::size_t(op.tlt), TltState::Idle);
             break;
         }
         }

@@ -41,8 +41,10 @@ private:
     void run();
     void execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a);
     void wait_until(const sc_core::sc_time& t);
-    // Tracing only: a DMA transfer into/out of TLT j starts (Load/Store) or ends (Idle).
+    // A DMA transfer into/out of TLT j starts (Load/Store) or ends (Idle): its state statistic
+    // and, when traced, its state signal.
     void set_dma_state(std::size_t j, TltState s);
+    void set_dma_busy(unsigned s);  // the DMA engine's state: 0 idle, 1 load, 2 store
     void trace_states();  // SC_METHOD, registered only when a state signal is traced
 
     int m_id;
@@ -56,6 +58,7 @@ private:
     // waiting for TLT compute, dma_wait_cycles). Exact sums of sc_time, set in finish().
     sc_core::sc_time m_load_t, m_store_t, m_barrier_t;
     stats::Scalar m_load_cycles, m_store_cycles, m_barrier_cycles;
+    stats::StateTime m_dma_time;
     bool m_trace = false;
     std::vector<trace::Signal*> m_sig_state;  // per TLT, null when not traced
     std::vector<TltState> m_dma_state;        // per TLT: Load/Store while its DMA transfer runs

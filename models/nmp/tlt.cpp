@@ -16,13 +16,17 @@ Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpPa
       m_bytes_in(m_stats, "bytes_in", "IN tile bytes received in MB0 (multicast)", "B"),
       m_bytes_w(m_stats, "bytes_w", "W tile bytes loaded into MB1", "B"),
       m_bytes_out(m_stats, "bytes_out", "OUT tile bytes stored from MB2", "B"),
-      m_idle(m_stats, "idle_cycles", "cycles of the run the MAC unit is not busy", "cycles") {}
+      m_idle(m_stats, "idle_cycles", "cycles of the run the MAC unit is not busy", "cycles"),
+      m_state(m_stats, "state", "time per TLT state (load/store: its DMA transfer runs)",
+              {"idle", "load", "compute", "store"}) {}
 
 void Tlt::compute(const mapper::tso::TileOp& op) {
     const std::uint64_t cycles = op.mac_cycles + std::uint64_t(m_arch.sw_cycles_per_instr);
     const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
     if (start > m_busy_until || m_busy_until == SC_ZERO_TIME) m_busy_from = start;
     m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
+    const std::uint64_t ps = sc_time(1, SC_PS).value();
+    m_state.set_until(2, start.value() / ps, m_busy_until.value() / ps);  // TltState::Compute
     m_macs += op.macs;
     m_busy += cycles;
     ++m_instr;

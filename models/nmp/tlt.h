@@ -32,6 +32,9 @@ public:
     // Idle cycles = span - busy; call once at the end.
     void finish(const sc_core::sc_time& span);
 
+    // DMA into / out of this TLT's memories (TltState Load / Store) or done (Idle), at `ps`.
+    void set_dma_state(unsigned s, std::uint64_t ps) { m_state.set(s, ps); }
+
     std::uint64_t macs() const { return m_macs.value(); }
     std::uint64_t busy_cycles() const { return m_busy.value(); }
 
@@ -44,6 +47,7 @@ private:
     sc_core::sc_time m_busy_from = sc_core::SC_ZERO_TIME;
     stats::Group m_stats;
     stats::Counter m_macs, m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
+    stats::StateTime m_state;  // <tlt>.state: idle / load / compute / store, as the VCD signal (TltState)
 };
 
 }  // namespace vp::nmp

@@ -7,18 +7,22 @@ namespace vp::noc {
 using vp::stats::Counter;
 using vp::stats::Scalar;
 
-NocStats::RouterStats::RouterStats(vp::stats::Group& parent, const std::string& name)
+NocStats::RouterStats::RouterStats(vp::stats::Group& parent, const std::string& name, const RouterCounters& c)
     : group(parent, name),
-      packets_routed(group, "packets_routed", "head flits that won VC allocation", "packets"),
-      sa_conflicts(group, "sa_conflicts", "switch arbitrations with more than one requesting input", "events"),
+      packets_routed(group, "packets_routed", "head flits that won VC allocation", "packets", &c.packets_routed),
+      sa_conflicts(group, "sa_conflicts", "switch arbitrations with more than one requesting input", "events",
+                   &c.sa_conflicts),
+      occupancy(group, "occupancy_flit_cycles", "flits buffered in all input VCs, summed over cycles", "flit cycles",
+                &c.occupancy_sum),
       occupancy_avg(group, "occupancy_avg", "average flits buffered in all input VCs", "flits"),
       occupancy_max(group, "occupancy_max", "maximum flits buffered in all input VCs", "flits") {
     for (unsigned p = 0; p < kNumPorts; ++p) {
         const std::string pn = port_name(p);
-        flits_in.emplace_back(group, "flits_in_" + pn, "flits received on input port " + pn, "flits");
-        flits_out.emplace_back(group, "flits_out_" + pn, "flits sent on output port " + pn, "flits");
+        flits_in.emplace_back(group, "flits_in_" + pn, "flits received on input port " + pn, "flits", &c.flits_in[p]);
+        flits_out.emplace_back(group, "flits_out_" + pn, "flits sent on output port " + pn, "flits", &c.flits_out[p]);
         credit_stall.emplace_back(group, "credit_stall_" + pn,
-                                  "cycles a switch-ready flit waited for a credit of output " + pn, "cycles");
+                                  "cycles a switch-ready flit waited for a credit of output " + pn, "cycles",
+                                  &c.credit_stall[p]);
         link_util.emplace_back(group, "link_util_" + pn, "flits sent on output " + pn + " per cycle", "flits/cycle");
     }
 }
@@ -53,7 +57,8 @@ NocStats::NocStats(vp::stats::Group& g, const Network& net, double bw, std::size
                                     "packets");
     const NocParams& p = net.params();
     for (unsigned i = 0; i < p.num_nodes(); ++i)
-        m_routers.emplace_back(g, "router[" + std::to_string(i % p.width) + "][" + std::to_string(i / p.width) + "]");
+        m_routers.emplace_back(g, "router[" + std::to_string(i % p.width) + "][" + std::to_string(i / p.width) + "]",
+                               net.router(i).counters());
 }
 
 void NocStats::update() {
@@ -92,14 +97,7 @@ void NocStats::update() {
     for (unsigned i = 0; i < m_routers.size(); ++i) {
         const RouterCounters& c = m_net.router(i).counters();
         RouterStats& r = m_routers[i];
-        for (unsigned p = 0; p < kNumPorts; ++p) {
-            r.flits_in[p].set(c.flits_in[p]);
-            r.flits_out[p].set(c.flits_out[p]);
-            r.credit_stall[p].set(c.credit_stall[p]);
-            r.link_util[p].set(cycles > 0 ? double(c.flits_out[p]) / cycles : 0.0);
-        }
-        r.packets_routed.set(c.packets_routed);
-        r.sa_conflicts.set(c.sa_conflicts);
+        for (unsigned p = 0; p < kNumPorts; ++p) r.link_util[p].set(cycles > 0 ? double(c.flits_out[p]) / cycles : 0.0);
         r.occupancy_avg.set(cycles > 0 ? double(c.occupancy_sum) / cycles : 0.0);
         r.occupancy_max.set(c.occupancy_max);
     }

@@ -18,12 +18,13 @@ public:
     void update();
 
 private:
+    // Per-port and allocation counters are registered by address (sampled per epoch).
     struct RouterStats {
-        RouterStats(vp::stats::Group& parent, const std::string& name);
+        RouterStats(vp::stats::Group& parent, const std::string& name, const RouterCounters& c);
         vp::stats::Group group;
-        std::deque<vp::stats::Counter> flits_in, flits_out, credit_stall;
+        std::deque<vp::stats::CounterRef> flits_in, flits_out, credit_stall;
         std::deque<vp::stats::Scalar> link_util;
-        vp::stats::Counter packets_routed, sa_conflicts;
+        vp::stats::CounterRef packets_routed, sa_conflicts, occupancy;
         vp::stats::Scalar occupancy_avg;
         vp::stats::Counter occupancy_max;
     };

@@ -17,6 +17,7 @@ public:
     SyntheticRun(const NocParams& noc, const TrafficParams& traffic, vp::stats::Group& parent);
     TrafficResult run();
     const Network& network() const { return *m_net; }
+    SyntheticTraffic& traffic() { return m_traffic; }
 
 private:
     std::unique_ptr<Network> m_net;

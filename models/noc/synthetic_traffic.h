@@ -4,6 +4,7 @@
 // a warm-up window, a measurement window (packets created in it are measured) and a
 // drain phase that waits for the measured packets (BookSim2's methodology).
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ public:
     // Runs warm-up, measurement and drain; returns the measured figures.
     TrafficResult run();
 
+    // Optional observer called with the cycle count after every simulated cycle (epoch statistics).
+    void set_cycle_hook(std::function<void(std::uint64_t)> f) { m_hook = std::move(f); }
+
     // Optional exactly-once check: counts deliveries per packet serial.
     void track_deliveries(bool on) { m_track = on; }
     const std::vector<std::uint8_t>& deliveries() const { return m_delivered; }
@@ -49,6 +53,7 @@ private:
     double m_packet_prob;
     bool m_track = false;
     std::vector<std::uint8_t> m_delivered;
+    std::function<void(std::uint64_t)> m_hook;
 };
 
 }  // namespace vp::noc

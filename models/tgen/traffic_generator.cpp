@@ -40,6 +40,7 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
           return t > 0 ? double(m_bytes.value()) / t * 1e-9 : 0.0;
       }) {
     socket.register_nb_transport_bw(this, &TrafficGenerator::nb_transport_bw);
+    for (stats::Counter* c : {&m_issued, &m_completed, &m_reads, &m_writes, &m_bytes}) c->set_sampled();
     if (tracer) m_sig_outstanding = tracer->add(m_stats.path() + ".outstanding", 16);
     ctrl.begin();
     ctrl.add_total(p.requests);

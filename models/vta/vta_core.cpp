@@ -48,10 +48,31 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
           return m_cycles_stat.value() ? double(m_gemm_uops.value()) / double(m_cycles_stat.value()) : 0.0;
       }) {
     for (int i = 0; i < 3; ++i) m_cmd.push_back(std::make_unique<sc_fifo<Cmd>>(int(p.cmd_queue_depth)));
+    for (const char* mod : {"load", "compute", "store", "fetch"}) {
+        m_mod_groups.push_back(std::make_unique<stats::Group>(m_stats, mod));
+        const bool fetch = std::string(mod) == "fetch";
+        m_mod_state.push_back(std::make_unique<stats::StateTime>(
+            *m_mod_groups.back(), "state",
+            fetch ? "time the fetch module is idle, fetching/decoding, or blocked on a full command queue"
+                  : "time the module is idle (no command), waits for a dependency token, or executes",
+            fetch ? std::vector<std::string>{"idle", "busy", "queue_full"}
+                  : std::vector<std::string>{"idle", "wait_token", "busy"}));
+    }
+    // MAC and micro-op counters are added when an instruction ends (a GEMM lasts thousands of
+    // cycles): the module states, not those counters, are sampled per epoch.
     SC_THREAD(fetch_thread);
     sc_spawn_options o;
     for (int m = 0; m < 3; ++m) sc_spawn([this, m] { module_thread(m); }, sc_gen_unique_name("module"), &o);
     SC_THREAD(watchdog_thread);
+}
+
+void VtaCore::set_state(int m, State s) {
+    m_state[m] = s;
+    m_mod_state[std::size_t(m)]->set(unsigned(s), sc_time_stamp().value() / sc_time(1, SC_PS).value());
+}
+
+void VtaCore::set_fetch_state(unsigned s) {
+    m_mod_state[3]->set(s, sc_time_stamp().value() / sc_time(1, SC_PS).value());
 }
 
 void VtaCore::launch(std::uint64_t insn_addr, std::uint32_t count) {
@@ -80,8 +101,10 @@ void VtaCore::fetch_thread() {
     std::vector<unsigned char> buf(per);
     std::vector<VtaDma::Row> row(1);
     for (;;) {
+        set_fetch_state(0);
         while (!m_launch_pending) wait(m_launch_ev);
         m_launch_pending = false;
+        set_fetch_state(1);
         for (std::uint32_t n = 0; n < m_insn_count;) {
             const std::uint32_t k = std::min<std::uint32_t>(per / 16, m_insn_count - n);
             const sc_time t0 = sc_time_stamp();
@@ -103,7 +126,10 @@ void VtaCore::fetch_thread() {
                 c.index = n;
                 wait_cycles(1);  // decode II = 1
                 ++m_fetch_busy;
-                m_cmd[int(mapper::vta::route(c.insn))]->write(c);  // stalls while the queue is full
+                auto& q = *m_cmd[int(mapper::vta::route(c.insn))];
+                if (q.num_free() == 0) set_fetch_state(2);
+                q.write(c);  // stalls while the queue is full
+                set_fetch_state(1);
             }
         }
     }
@@ -115,7 +141,7 @@ void VtaCore::pop_tokens(int m, const Insn& in) {
         const int q = mapper::vta::pop_queue(Module(m), prev);
         if (q < 0 || !(prev ? in.dep.pop_prev : in.dep.pop_next)) continue;
         const sc_time t0 = sc_time_stamp();
-        m_state[m] = State::WaitToken;
+        set_state(m, State::WaitToken);
         while (m_tok[q].n == 0) wait(m_tok[q].ev);
         --m_tok[q].n;
         m_tok[q].ev.notify(SC_ZERO_TIME);  // wakes a pusher blocked on a full queue
@@ -128,7 +154,7 @@ void VtaCore::push_tokens(int m, const Insn& in) {
         const int q = mapper::vta::push_queue(Module(m), prev);
         if (q < 0 || !(prev ? in.dep.push_prev : in.dep.push_next)) continue;
         while (m_tok[q].n >= m_p.token_queue_depth) {
-            m_state[m] = State::WaitToken;
+            set_state(m, State::WaitToken);
             wait(m_tok[q].ev);
         }
         ++m_tok[q].n;
@@ -168,12 +194,12 @@ void VtaCore::module_thread(int m) {
     stats::Counter* busy[3] = {&m_load_busy, &m_compute_busy, &m_store_busy};
     VtaDma* dma[3] = {&load_dma, &compute_dma, &store_dma};
     for (;;) {
-        m_state[m] = State::Idle;
+        set_state(m, State::Idle);
         const Cmd c = m_cmd[m]->read();
         m_current[m] = c;
         const Insn& in = c.insn;
         pop_tokens(m, in);
-        m_state[m] = State::Busy;
+        set_state(m, State::Busy);
         const sc_time t0 = sc_time_stamp();
         try {
             wait_cycles(m_p.insn_overhead);

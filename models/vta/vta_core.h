@@ -61,6 +61,9 @@ private:
     void push_tokens(int m, const mapper::vta::Insn& in);
     void wait_cycles(std::uint64_t n) { if (n) wait(sc_core::sc_time::from_value(m_clk.value() * n)); }
     void fail(const std::string& msg);
+    // Module m (0 load, 1 compute, 2 store) changes state: the run loop's view and its statistic.
+    void set_state(int m, State s);
+    void set_fetch_state(unsigned s);  // 0 idle, 1 busy, 2 queue_full
 
     VtaParams m_p;
     SimControl* m_ctrl;
@@ -91,6 +94,10 @@ private:
     stats::Counter m_inp_bytes, m_wgt_bytes, m_acc_bytes, m_uop_bytes, m_out_bytes, m_insn_bytes;
     stats::Counter m_n_load, m_n_store, m_n_gemm, m_n_alu, m_n_finish;
     stats::Formula m_gemm_util;
+    // vta.<module>.state: time idle / waiting for a dependency token / busy (fetch: idle / busy /
+    // blocked on a full command queue).
+    std::vector<std::unique_ptr<stats::Group>> m_mod_groups;
+    std::vector<std::unique_ptr<stats::StateTime>> m_mod_state;  // load, compute, store, fetch
 };
 
 }  // namespace vp::vta

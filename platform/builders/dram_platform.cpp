@@ -30,7 +30,7 @@ std::uint64_t validate_trace(const tgen::TracePlayerParams& t, const dram::DramP
 }
 }  // namespace
 
-DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx) {
+DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_streams(ctx.stats, "tgen") {
     const auto& spec = ctx.spec;
     const auto kind = ctx.workload.kind;
     if (kind != workload::WorkloadKind::Traffic && kind != workload::WorkloadKind::DramTrace)
@@ -52,9 +52,11 @@ DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), 
     for (tgen::TrafficParams s : ctx.workload.streams) {
         // The run seed (config "seed" or --seed) perturbs every stream's own seed.
         s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
-        m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(s.name.c_str(), s, ctx.pool, ctx.ctrl, ctx.stats,
-                                                                  &ctx.tracer));
-        m_tlm.bind(m_gens.back()->socket, m_dram->socket, "tlmcheck_" + s.name);
+        // Module and statistics names are prefixed, so no stream name can clash with the
+        // controller's ("dram") or with another module.
+        m_gens.push_back(std::make_unique<tgen::TrafficGenerator>(("tgen_" + s.name).c_str(), s, ctx.pool, ctx.ctrl,
+                                                                  m_streams, &ctx.tracer));
+        m_tlm.bind(m_gens.back()->socket, m_dram->socket, "tlmcheck_tgen_" + s.name);
     }
 }
 

@@ -16,9 +16,13 @@ public:
     void finish() override;
     void check_invariants() const override;
     void summary(std::ostream& os) const override;
+    double clock_period_ps(const std::string& clock) const override {
+        return clock == "dram" ? double(m_ctx.spec.dram.tck_ps) : 0.0;
+    }
 
 private:
     RunContext& m_ctx;
+    stats::Group m_streams;  // "tgen": the streams' statistics, apart from the controller's "dram"
     std::unique_ptr<dram::DramController> m_dram;
     std::vector<std::unique_ptr<tgen::TrafficGenerator>> m_gens;
     std::unique_ptr<tgen::TracePlayer> m_player;

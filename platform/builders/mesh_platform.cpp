@@ -158,7 +158,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
     master_map.default_node = node_of(spec.mesh.dram_ifs[std::size_t(wv::nearest_dram_if(spec.mesh, spec.mesh.master))]);
     m_master_ni = std::make_unique<noc::NetworkInterface>("ni_master", *m_noc, node_of(spec.mesh.master), core_period,
                                                           master_map, nip);
-    m_master = std::make_unique<asip::MasterCore>("master", core_period, std::move(master_layers), ctx.ctrl, ctx.pool,
+    m_master = std::make_unique<asip::MasterCore>("mesh", core_period, std::move(master_layers), ctx.ctrl, ctx.pool,
                                                   tracer);
     m_tlm.bind(m_master->socket, m_master_ni->socket, "tlmcheck_master");
     m_master_ni->set_sync_sink(m_master.get());
@@ -422,6 +422,50 @@ void MeshPlatform::summary(std::ostream& os) const {
        << std::setprecision(3) << tr.spearman_rho << "\n";
     if (m_refine)
         os << "  refined        " << m_refine->k << " (T, k) candidates per distinct shape simulated on their own\n";
+}
+
+std::vector<std::string> MeshPlatform::layer_names() const {
+    std::vector<std::string> n;
+    for (std::size_t i : m_mapped) n.push_back(m_map.layers[i].name);
+    return n;
+}
+
+double MeshPlatform::clock_period_ps(const std::string& clock) const {
+    if (clock == "noc") return 1e6 / m_ctx.spec.mesh.noc_mhz;
+    if (clock == "core") return 1e6 / m_ctx.spec.core.core_mhz;
+    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
+    return 0.0;
+}
+
+nlohmann::json MeshPlatform::layer_report() const {
+    nlohmann::json a = nlohmann::json::array();
+    if (m_master->layers_finished() != m_mapped.size()) return a;
+    for (const auto& x : results()) {
+        const wv::LayerMapping& l = m_map.layers[x.map_index];
+        a.push_back({{"name", l.name},
+                     {"est_cycles", l.est_cycles},
+                     {"sim_cycles", x.sim_cycles},
+                     {"cycle_clock", "core"},
+                     {"macs", x.counts.macs},
+                     {"active_cores", l.k},
+                     {"flits", x.sim_flits},
+                     {"est_flits", l.flits}});
+    }
+    return a;
+}
+
+nlohmann::json MeshPlatform::node_roles() const {
+    nlohmann::json r = nlohmann::json::object();
+    auto key = [](const wv::MeshNode& n) { return "router[" + std::to_string(n.x) + "][" + std::to_string(n.y) + "]"; };
+    for (const auto& n : m_core_nodes) r[key(n)] = "core";
+    r[key(m_ctx.spec.mesh.master)] = "master";
+    for (const auto& n : m_ctx.spec.mesh.dram_ifs) r[key(n)] = "DRAM interface";
+    return r;
+}
+
+double MeshPlatform::peak_macs_per_s() const {
+    const auto& c = m_ctx.spec.core;
+    return double(m_core_nodes.size()) * c.p_ox * c.p_of * c.core_mhz * 1e6;
 }
 
 void MeshPlatform::write_outputs(const run::OutputDir& out) const {

@@ -46,6 +46,11 @@ public:
     void set_invariant_fault_for_test(const InvariantCheck::Fault& f) { m_fault = f; }
     void summary(std::ostream& os) const override;
     void write_outputs(const run::OutputDir& out) const override;
+    std::vector<std::string> layer_names() const override;
+    double clock_period_ps(const std::string& clock) const override;
+    nlohmann::json layer_report() const override;
+    double peak_macs_per_s() const override;
+    nlohmann::json node_roles() const override;
 
     // Per simulated (mapped) layer, for tests and reports.
     struct LayerResult {

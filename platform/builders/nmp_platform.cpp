@@ -21,7 +21,7 @@ namespace {
 // GTKWave save file for the NMP: one group per TLE (its DMA in-flight count, then the state of
 // each TLT) after the DRAM and top-level groups. Built from the VCD header, so that it lists
 // exactly the signals that the trace filter kept.
-std::string nmp_gtkw(const std::string& vcd_path) {
+std::string nmp_gtkw(const std::string& vcd_path, const std::string& header) {
     std::ifstream in(vcd_path);
     std::vector<std::string> scopes;
     std::vector<std::pair<std::string, std::string>> sigs;  // (group, gtkwave name)
@@ -43,8 +43,8 @@ std::string nmp_gtkw(const std::string& vcd_path) {
             full += name;
             if (width != "1") full += "[" + std::to_string(std::stoi(width) - 1) + ":0]";
             std::string group = scopes.empty() ? "top" : scopes[0];
-            if (scopes.size() >= 2 && scopes[0] == "nmp" && scopes[1].rfind("tle_", 0) == 0)
-                group = "nmp.tle[" + scopes[1].substr(4) + "]";
+            if (scopes.size() >= 2 && scopes[0] == "nmp" && scopes[1].rfind("tle[", 0) == 0)
+                group = "nmp." + scopes[1];
             sigs.emplace_back(group, full);
         }
     }
@@ -55,7 +55,7 @@ std::string nmp_gtkw(const std::string& vcd_path) {
     };
     std::stable_sort(sigs.begin(), sigs.end(),
                      [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
-    std::string out = "[dumpfile] \"trace.vcd\"\n[size] 1400 900\n[sst_width] 260\n[signals_width] 300\n";
+    std::string out = header;
     out += "@200\n-TLT state: 0 idle, 1 load (DMA into MB0/MB1), 2 compute, 3 store (DMA from MB2)\n";
     std::string cur;
     for (const auto& [g, name] : sigs) {
@@ -115,6 +115,34 @@ void NmpPlatform::check_invariants() const {
               m_dram->bytes_served());
     chk.none_left("DRAM transactions left in flight", "dram", m_dram->in_flight());
     chk.throw_if_broken();
+}
+
+std::vector<std::string> NmpPlatform::layer_names() const {
+    std::vector<std::string> n;
+    for (const auto& c : m_map.convs) n.push_back(c.layer_name);
+    return n;
+}
+
+double NmpPlatform::clock_period_ps(const std::string& clock) const {
+    if (clock == "core") return 1e6 / m_ctx.spec.nmp.arch.clock_mhz;
+    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
+    return 0.0;
+}
+
+nlohmann::json NmpPlatform::layer_report() const {
+    nlohmann::json a = nlohmann::json::array();
+    for (std::size_t i = 0; i < m_map.convs.size(); ++i)
+        a.push_back({{"name", m_map.convs[i].layer_name},
+                     {"est_cycles", m_map.convs[i].best.times.total_cycles},
+                     {"sim_cycles", layer_sim_cycles(i)},
+                     {"cycle_clock", "core"},
+                     {"macs", m_map.convs[i].conv.macs()}});
+    return a;
+}
+
+double NmpPlatform::peak_macs_per_s() const {
+    const auto& hw = m_ctx.spec.nmp.arch;
+    return double(hw.n_tle) * hw.n_tlt * hw.macs_per_cycle * hw.clock_mhz * 1e6;
 }
 
 double NmpPlatform::layer_sim_cycles(std::size_t i) const {
@@ -177,7 +205,11 @@ void NmpPlatform::write_outputs(const run::OutputDir& out) const {
     j["trust"] = trust().to_json();
     out.write("mapping.json", j.dump(2) + "\n");
     // Replaces the generic per-module grouping (one group per TLT) by one group per TLE.
-    if (m_ctx.spec.trace.enabled) out.write("trace.gtkw", nmp_gtkw(out.file("trace.vcd")));
+    if (m_ctx.spec.trace.enabled) {
+        const std::uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+        const auto [a, b] = m_ctx.tracer.view(m_nmp->layer_end().empty() ? 0 : m_nmp->layer_end()[0].value() / ps);
+        out.write("trace.gtkw", nmp_gtkw(out.file("trace.vcd"), trace::Tracer::gtkw_header("trace.vcd", a, b)));
+    }
 }
 
 }  // namespace vp::platform

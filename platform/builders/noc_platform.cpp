@@ -42,7 +42,19 @@ NocPlatform::NocPlatform(RunContext& ctx) : m_ctx(ctx), m_noc(ctx.spec.noc), m_t
     m_trace = std::make_unique<noc::NocTrace>(ctx.tracer, "noc", const_cast<noc::Network&>(m_run->network()), period_ps);
 }
 
-void NocPlatform::run_untimed() { m_result = m_run->run(); }
+void NocPlatform::run_untimed(const std::function<void(std::uint64_t)>& at_cycle) {
+    if (at_cycle) {
+        const double period = clock_period_ps("noc");
+        m_run->traffic().set_cycle_hook([&at_cycle, period](std::uint64_t c) {
+            at_cycle(std::uint64_t(double(c) * period + 0.5));
+        });
+    }
+    m_result = m_run->run();
+}
+
+double NocPlatform::clock_period_ps(const std::string& clock) const {
+    return clock == "noc" ? 1e6 / m_ctx.spec.mesh.noc_mhz : 0.0;
+}
 
 sc_core::sc_time NocPlatform::untimed_end() const {
     return sc_core::sc_time(double(m_result.cycles) * 1e6 / m_ctx.spec.mesh.noc_mhz, sc_core::SC_PS);

@@ -1,9 +1,12 @@
 #pragma once
 // A simulated platform built from a PlatformSpec and a Workload. vp-run elaborates it,
 // runs the kernel, then asks it for its invariants, summary and extra outputs.
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -33,7 +36,8 @@ public:
     // Platforms whose models step themselves without SystemC processes (synthetic NoC
     // traffic) return false and do their work in run_untimed().
     virtual bool needs_kernel() const { return true; }
-    virtual void run_untimed() {}
+    // `at_cycle(now_ps)` is called after every simulated cycle when given (epoch statistics).
+    virtual void run_untimed(const std::function<void(std::uint64_t)>& at_cycle) { (void)at_cycle; }
     // Simulated time of an untimed run (for kernel runs vp-run takes SimControl's end time).
     virtual sc_core::sc_time untimed_end() const { return sc_core::SC_ZERO_TIME; }
     // Called once after the simulation ended (closes time-weighted statistics).
@@ -45,6 +49,18 @@ public:
     // Extra files (mapping.json ...).
     virtual void write_outputs(const run::OutputDir&) const {}
 
+    // The units whose completion the platform reports through SimControl::add_done(), when
+    // they are layers (in completion order); empty for traffic platforms.
+    virtual std::vector<std::string> layer_names() const { return {}; }
+    // Period in ps of a named clock ("noc", "core", "dram", "vta"), 0 if the platform has none.
+    virtual double clock_period_ps(const std::string& clock) const { (void)clock; return 0.0; }
+    // Per-layer figures for layers.json and the report: an array with one object per layer of
+    // layer_names() ({"name", "est_cycles", "sim_cycles", "macs", ...}), and the platform's
+    // peak compute rate; null when the platform has no layers.
+    virtual nlohmann::json layer_report() const { return nullptr; }
+    virtual double peak_macs_per_s() const { return 0.0; }
+    // Roles of mesh nodes for the report ({"router[0][0]": "DRAM interface", ...}).
+    virtual nlohmann::json node_roles() const { return nlohmann::json::object(); }
     // The base-protocol checkers on the platform's AT bindings (sim.check_tlm).
     const tlmcheck::CheckerSet& tlm_checks() const { return m_tlm; }
     // Throws vp::SimulationError when a checker still sees a transaction in flight.

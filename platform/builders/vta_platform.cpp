@@ -162,6 +162,43 @@ std::vector<VtaPlatform::Output> VtaPlatform::outputs() const {
     return out;
 }
 
+std::vector<std::string> VtaPlatform::layer_names() const {
+    std::vector<std::string> n;
+    if (m_ir) n.push_back(m_ir_prog.name.empty() ? "program" : m_ir_prog.name);
+    else
+        for (const auto& l : m_driver->graph().net.layers) n.push_back(l.name);
+    return n;
+}
+
+double VtaPlatform::clock_period_ps(const std::string& clock) const {
+    if (clock == "vta" || clock == "core") return double(m_ctx.spec.vta.clock_period_ps());
+    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
+    return 0.0;
+}
+
+nlohmann::json VtaPlatform::layer_report() const {
+    nlohmann::json a = nlohmann::json::array();
+    const auto names = layer_names();
+    std::vector<std::uint64_t> cyc(names.size(), 0), est(names.size(), 0), macs(names.size(), 0);
+    for (const auto& r : m_host->records()) {
+        const std::size_t i = m_ir ? 0 : r.layer;
+        if (i >= names.size()) continue;
+        cyc[i] += r.cycles;
+        est[i] += r.estimate.total;
+        macs[i] += r.macs;
+    }
+    for (std::size_t i = 0; i < names.size(); ++i)
+        a.push_back({{"name", names[i]}, {"est_cycles", est[i]}, {"sim_cycles", cyc[i]}, {"cycle_clock", "vta"},
+                     {"macs", macs[i]}});
+    return a;
+}
+
+double VtaPlatform::peak_macs_per_s() const {
+    const auto& v = m_ctx.spec.vta;
+    return double(v.core.macs_per_gemm_uop()) / double(std::max<std::uint64_t>(v.gemm_cycles_per_uop, 1)) *
+           1e12 / double(v.clock_period_ps());
+}
+
 void VtaPlatform::summary(std::ostream& os) const {
     std::uint64_t cycles = 0, macs = 0, uops = 0, est = 0, useful = 0;
     double host = 0;

@@ -24,6 +24,10 @@ public:
     void check_invariants() const override;
     void summary(std::ostream& os) const override;
     void write_outputs(const run::OutputDir& out) const override;
+    std::vector<std::string> layer_names() const override;
+    double clock_period_ps(const std::string& clock) const override;
+    nlohmann::json layer_report() const override;
+    double peak_macs_per_s() const override;
 
     // Compiler / host options: defaults of mapper::vta::DriverOptions until the YAML section
     // `vta_compiler:` exists (strategy, double_buffer, host_ns_per_byte, host_ns_per_program).

@@ -15,11 +15,18 @@ void bind(V& v, SimParams& p) {
 }
 
 template <typename V>
+void bind(V& v, stats::EpochParams& p) {
+    v.field("epoch", p.epoch);
+    v.field("timeline", p.timeline);
+}
+
+template <typename V>
 void bind(V& v, trace::TraceParams& p) {
     v.field("enabled", p.enabled);
     v.field("start_ns", p.start_ns);
     v.field("end_ns", p.end_ns);
     v.field("signals", p.signals);
+    v.choice("format", p.format, Choices<trace::TraceFormat>{{"vcd", trace::TraceFormat::Vcd}, {"fst", trace::TraceFormat::Fst}});
 }
 
 template <typename V>
@@ -279,6 +286,7 @@ void bind(V& v, PlatformSpec& s) {
     v.field("name", s.name);
     v.field("seed", s.seed);
     v.section("sim", [&](auto& x) { bind(x, s.sim); });
+    v.section("stats", [&](auto& x) { bind(x, s.stats); });
     v.section("trace", [&](auto& x) { bind(x, s.trace); });
     v.section("dram", [&](auto& x) { bind(x, s.dram); });
     v.section("nmp", [&](auto& x) { bind(x, s.nmp); });

@@ -6,9 +6,9 @@ namespace vp::config {
 
 namespace {
 // Read by every platform: the platform choice, its free-text name, vp-run's run control
-// (time limit, progress, mapper threads) and the waveform tracer.
+// (time limit, progress, mapper threads), the epoch statistics and timeline, and the waveform tracer.
 std::vector<std::string> with_common(std::vector<std::string> own) {
-    own.insert(own.begin(), {"platform", "name", "sim", "trace"});
+    own.insert(own.begin(), {"platform", "name", "sim", "stats", "trace"});
     return own;
 }
 

@@ -157,6 +157,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     spec.mesh.hw = mesh_figures(spec);
     try {
         spec.sim.validate("sim");
+        spec.stats.validate("stats");
         spec.trace.validate("trace");
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");

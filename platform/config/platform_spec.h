@@ -13,6 +13,7 @@
 #include "mapper/waving/energy_model.h"
 #include "mapper/waving/layer_mapping.h"
 #include "mapper/waving/mesh_map_params.h"
+#include "models/common/epoch_sampler.h"
 #include "models/common/trace.h"
 #include "models/dram/dram_params.h"
 #include "models/nmp/nmp_model_params.h"
@@ -71,6 +72,7 @@ struct PlatformSpec {
     PlatformKind kind = PlatformKind::Dram;
     std::uint64_t seed = 1;
     SimParams sim;
+    stats::EpochParams stats;      // epoch statistics and the timeline
     trace::TraceParams trace;
     dram::DramParams dram;
     nmp::NmpModelParams nmp;           // platform nmp

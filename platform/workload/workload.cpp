@@ -1,5 +1,7 @@
 #include "platform/workload/workload.h"
 
+#include <cctype>
+
 #include "mapper/common/errors.h"
 #include "mapper/common/json_check.h"
 #include "mapper/vta/net_graph.h"
@@ -19,6 +21,11 @@ std::vector<tgen::TrafficParams> parse_traffic(const JsonCheck& root) {
                       "max_outstanding", "interval_ns", "seed", "verify"});
         tgen::TrafficParams p;
         p.name = s.get_string("name", "tgen" + std::to_string(i));
+        // The name becomes a statistics / signal path component (tgen.<name>.reads).
+        bool ident = !p.name.empty() && p.name.size() <= 64;
+        for (char c : p.name) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
+        if (!ident)
+            s.at("name").fail("a stream name is 1-64 characters of letters, digits, '_' and '-' (got \"" + p.name + "\")");
         if (s.has("pattern")) {
             std::string pat = s.at("pattern").as_enum({"sequential", "strided", "random"});
             p.pattern = pat == "sequential" ? tgen::Pattern::Sequential

@@ -52,14 +52,14 @@ ok "tracing does not change the statistics" \
    "diff <(cut -d, -f3 --complement '$tmp/l/stats.csv') <(cut -d, -f3 --complement '$tmp/t/stats.csv') >/dev/null"
 vcd=$tmp/t/trace.vcd; gtkw=$tmp/t/trace.gtkw
 ok "VCD has 32 TLT state signals (2 bit)" "[ \$(grep -c '^\$var wire 2 .* state ' '$vcd') -eq 32 ]"
-ok "VCD has 4 DMA in_flight signals under tle_i.dma" \
+ok "VCD has 4 DMA in_flight signals under tle[i].dma" \
    "[ \$(grep -A1 '^\$scope module dma ' '$vcd' | grep -c 'in_flight') -eq 4 ]"
 ok "VCD has nmp.layer" "grep -q '^\$var wire 16 .* layer ' '$vcd'"
 ok "TLT states take the values load, compute and store" \
    "grep -q '^b1 ' '$vcd' && grep -q '^b10 ' '$vcd' && grep -q '^b11 ' '$vcd'"
 ok "gtkw opens trace.vcd" "grep -q '^\[dumpfile\] \"trace.vcd\"' '$gtkw'"
 ok "gtkw groups each TLE's DMA and TLT states" \
-   "awk '/^-nmp.tle\[3\]\$/ { g = !g; next } g && /^nmp.tle_3/ { n++ } END { exit !(n == 9) }' '$gtkw'"
+   "awk '/^-nmp.tle\[3\]\$/ { g = !g; next } g && /^nmp.tle\[3\]/ { n++ } END { exit !(n == 9) }' '$gtkw'"
 ok "gtkw lists every VCD signal" \
    "[ \$(grep -c '^\$var' '$vcd') -eq \$(grep -cE '^(dram|nmp)\\.' '$gtkw') ]"
 "$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/f" --quiet --trace --set 'trace.signals=["nmp.tle[1].*"]'

@@ -47,7 +47,7 @@ fi
 ok "vp-run, vp-map, vp-sweep and vp-report run from the prefix$hidden (rc=$rc)" "[ $rc -eq 0 ]"
 ok "the sweep ran 4 points" "grep -q '4 points: 4 done' '$tmp/a/sweep.log'"
 ok "points.csv names the files as given" "grep -q ',configs/dram-ddr3.yaml,workloads/traffic/stream.json,' '$tmp/a/sweep/points.csv'"
-ok "the report and the Pareto front were written" "[ -s '$tmp/a/sweep/report/index.html' ] && [ -s '$tmp/a/sweep/report/pareto.csv' ]"
+ok "the report, the Pareto front and the points' reports were written" "[ -s '$tmp/a/sweep/report.html' ] && [ -s '$tmp/a/sweep/pareto.csv' ] && [ \$(ls '$tmp'/a/sweep/points/*/run/report.html | wc -l) -eq 4 ]"
 # The same sweep from the source tree gives the same point ids and statistics.
 (cd "$root" && "$build/platform/vp-sweep" --file "$tmp/sweep.yaml" -j 2 --out "$tmp/src" 2>/dev/null)
 ok "the source tree's vp-sweep gives the same sweep.csv apart from wall_s" \
@@ -62,7 +62,7 @@ if [ -n "$deb" ]; then
   dpkg-deb -x "$deb" "$tmp/debroot"
   ok "it installs into /usr" "[ -x '$tmp/debroot/usr/bin/vp-sweep' ] && [ -f '$tmp/debroot/usr/share/cnn-vp/configs/nmp.yaml' ]"
   bash "$tmp/use.sh" "$tmp/debroot/usr/bin" "$tmp/b"
-  ok "the extracted package runs the same (rc=$?)" "[ -s '$tmp/b/sweep/report/pareto.csv' ]"
+  ok "the extracted package runs the same (rc=$?)" "[ -s '$tmp/b/sweep/pareto.csv' ] && [ -s '$tmp/b/sweep/report.html' ]"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,13 +1,11 @@
-"""Pure-logic tests of vp-sweep's parameter space and point identity, and of vp-report's
-Pareto front (checked against an independent sort-and-scan algorithm)."""
+"""Pure-logic tests of vp-sweep's parameter space and point identity (vp-report's Pareto front
+is tested in tests/unit/report)."""
 import os
-import random
 import tempfile
 import unittest
 
 from vpsweep import space
 from vpsweep.layout import Point
-from vpsweep.report import pareto_front
 from vpsweep.space import Space, SweepError
 
 
@@ -103,29 +101,6 @@ class Identity(unittest.TestCase):
         with open(changed, "w") as f:
             f.write("platform: dram\nseed: 2\n")
         self.assertNotEqual(self.point([]).id, self.point([], cfg=changed).id)
-
-
-class Pareto(unittest.TestCase):
-    @staticmethod
-    def scan(points):
-        """Independent reference: sort by x (then y), keep each point whose y beats every
-        y seen so far; minimises both coordinates."""
-        best, out = float("inf"), []
-        for p in sorted(points):
-            if p[1] < best:
-                out.append(p)
-                best = p[1]
-        return out
-
-    def test_against_sort_and_scan(self):
-        rng = random.Random(7)
-        for n in (1, 2, 5, 30, 200):
-            pts = list({(rng.randint(0, 50), rng.randint(0, 50)) for _ in range(n)})
-            self.assertEqual([p[:2] for p in pareto_front(pts)], self.scan(pts))
-
-    def test_maximising_a_coordinate(self):
-        pts = [(1, 1), (2, 5), (3, 4), (4, 9), (5, 9)]
-        self.assertEqual(pareto_front(pts, maxy=True), [(1, 1), (2, 5), (4, 9)])
 
 
 if __name__ == "__main__":

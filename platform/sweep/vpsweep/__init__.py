@@ -1,1 +1,1 @@
-"""vp-sweep and vp-report: sweeps of vp-run and their reports (Python 3 standard library)."""
+"""vp-sweep: sweeps of vp-run (Python 3 standard library); vp-report (C++) charts them."""

@@ -159,7 +159,7 @@ int sc_main(int, char**) {
         bool split = true;
         const double span = st.at("cycles").at("value").get<double>();
         for (int i = 0; i < p.arch.n_tle; ++i) {
-            const std::string tle = "nmp.tle_" + std::to_string(i);
+            const std::string tle = "nmp.tle[" + std::to_string(i) + "]";
             const auto& ts = st.at("tle[" + std::to_string(i) + "]");
             const double parts = ts.at("load_cycles").at("value").get<double>() +
                                  ts.at("store_cycles").at("value").get<double>() +
@@ -171,7 +171,7 @@ int sc_main(int, char**) {
                 std::printf("  %s: load+store+wait+barrier = %.1f cycles, run %.1f\n", tle.c_str(), parts, span);
             }
             for (int j = 0; j < p.arch.n_tlt; ++j) {
-                const auto it = waves.find(tle + ".tlt_" + std::to_string(j) + ".state");
+                const auto it = waves.find(tle + ".tlt[" + std::to_string(j) + "].state");
                 if (it == waves.end()) {
                     names = false;
                     continue;

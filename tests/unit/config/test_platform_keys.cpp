@@ -74,7 +74,7 @@ TEST_CASE("an override of an unread key is refused, naming the platform and what
     const std::string e = error_of("dram-ddr3.yaml", {"nmp.n_tle=8"});
     CHECK(e.find("--set nmp.n_tle") != std::string::npos);
     CHECK(e.find("dram platform") != std::string::npos);
-    CHECK(e.find("it reads: platform, name, sim, trace, seed, dram") != std::string::npos);
+    CHECK(e.find("it reads: platform, name, sim, stats, trace, seed, dram") != std::string::npos);
     CHECK(e.find("--allow-unused") != std::string::npos);
     CHECK(error_of("mesh-8x8-synthetic.yaml", {"mesh.cores=[[1,1]]"}).find("noc platform") != std::string::npos);
     CHECK(error_of("nmp.yaml", {"seed=3"}).find("nmp platform") != std::string::npos);

@@ -1,0 +1,47 @@
+#pragma once
+// The run report: one self-contained HTML page (report.html) per output folder, made from the
+// folder's files alone (stats.json, run.json, layers.json, timeseries.csv and its dictionary),
+// so that vp-run writes it and vp-report regenerates it. The run's data is embedded as JSON;
+// the vendored Vega-Lite draws the charts (no network, no Python); the summary table and the
+// bottlenecks in words are plain HTML.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vp::report {
+
+// Writes DIR/report.html. Throws vp::InputError when DIR is not a run folder (no stats.json).
+void write_report(const std::string& dir);
+// A vp-sweep folder (with sweep.csv): DIR/report.html compares the points, DIR/pareto.csv holds
+// the Pareto front when asked for, and every point's run folder gets its own report.html.
+// Throws vp::InputError (no sweep.csv, bad options).
+struct SweepOptions {
+    std::string stats;   // only the statistics whose name matches this ECMAScript regex ("" = all)
+    std::string pareto;  // "X,Y": the Pareto front of two statistics, "max:NAME" maximised ("" = none)
+};
+void write_sweep_report(const std::string& dir, const SweepOptions& opt = {});
+bool is_sweep_folder(const std::string& dir);
+
+// --- shared by the writers (report.cpp, report_data.cpp, sweep_report.cpp) ---
+
+// An embedded asset: "template", "sweep_template", "page_head", "vega", "vega_lite", "vega_embed".
+std::string asset(const std::string& name);
+// The page: a template with the libraries inlined, the static HTML and the data (JSON).
+std::string render_page(const std::string& template_name, const std::string& title, const std::string& static_html,
+                        const nlohmann::json& data);
+std::string html_escape(const std::string& s);
+std::string read_file(const std::string& path);  // "" when missing
+// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
+std::vector<std::string> split_csv(const std::string& line);
+
+// The report data of a run folder: the JSON embedded in the page and the static HTML.
+struct RunReport {
+    nlohmann::json data;
+    std::string html;
+    std::string title;
+};
+RunReport build_run_report(const std::string& dir);
+
+}  // namespace vp::report
