@@ -26,6 +26,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/mesh_calibrate.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
 #include "platform/refine/vta_calibrate.h"
@@ -214,13 +215,23 @@ Stats abs_stats(std::vector<double> r) {
 }
 
 int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
-        std::uint64_t seed, unsigned jobs) {
+        std::uint64_t seed, unsigned jobs, const std::string& refit) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
     if (spec.kind == config::PlatformKind::Vta) return refine::calibrate_vta(spec, out, n_shapes, seed, jobs);
+    if (spec.kind == config::PlatformKind::Mesh) {  // the mesh time model (platform/refine/mesh_calibrate.h)
+        refine::MeshCalibrateOptions mo;
+        mo.out = out;
+        mo.shapes = n_shapes;
+        mo.seed = seed;
+        mo.jobs = jobs;
+        mo.refit = refit;
+        return refine::mesh_calibrate(spec, mo);
+    }
     if (spec.kind != config::PlatformKind::Nmp)
-        throw InputError(config + ": vp-calibrate fits the TSO time model (nmp) or the VTA compiler estimate (vta), not platform " +
-                         config::to_string(spec.kind));
+        throw InputError(config +
+                         ": vp-calibrate fits the time models of the nmp and mesh platforms and the VTA compiler "
+                         "estimate (platform: " + config::to_string(spec.kind) + ")");
     const tso::NmpParams& hw = spec.nmp.arch;
     // The design: every shape at 8 and 16 bit, up to four choices each.
     std::vector<Sample> ss;
@@ -332,7 +343,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string config, out = "calibration.yaml";
+    std::string config, out = "calibration.yaml", refit;
     std::vector<std::string> sets;
     int shapes = 40;
     std::uint64_t seed = 1;
@@ -345,7 +356,9 @@ int main(int argc, char** argv) {
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design (default 40, each 1-4 tilings)")(
         "seed", po::value<std::uint64_t>(&seed), "seed of the design (default 1)")(
-        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)");
+        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)")(
+        "refit", po::value<std::string>(&refit),
+        "mesh: reuse the simulated cycles stored in an earlier calibration file of the same design and fit again");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>(&config));
     po::options_description all;
@@ -373,7 +386,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs));
+        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";
         return 2;

@@ -9,6 +9,8 @@
 #   scripts/mesh_experiments.sh OUT_DIR [--no-16x8 | --plots-only]
 #
 # --plots-only: no runs; redo (c) and the PNGs from the CSVs already in OUT_DIR.
+# The seed's estimate (mapper.mesh_model=paper) ranks and estimates, as in the published
+# figures; MESH_MODEL=calibrated runs them with the calibrated model instead.
 # vp-run is taken from $VP_RUN, else build/platform/vp-run. gnuplot is installed (Debian
 # gnuplot-nox) when missing. Outputs in OUT_DIR: mesh_layers.csv (one row per layer and run),
 # mesh_runs.csv (one row per run), mesh_ratio.csv (estimate vs simulation summary), PNGs:
@@ -36,7 +38,7 @@ run() {  # experiment net mesh objective mode
   local dir=$out/runs/$name
   echo "== $name" >&2
   (cd "$here" && "$vp_run" "configs/mesh-$mesh.yaml" "workloads/$net.json" --out "$dir" --quiet \
-      --set "mapper.objective=$obj" --set "mapper.mode=$mode") ||
+      --set "mapper.objective=$obj" --set "mapper.mode=$mode" --set "mapper.mesh_model=${MESH_MODEL:-paper}") ||
     { echo "mesh_experiments: $name failed" >&2; return 1; }
   python3 - "$dir" "$exp" "$net" "$mesh" "$obj" "$mode" "$layers" "$runs" <<'PY'
 import json, sys

@@ -3,6 +3,7 @@
 // parameters T = (T_of, T_ox), the single-core tilings, the number k of active cores,
 // which slices each core runs, and the estimates (cycles, flits, DRAM traffic, energy).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "mapper/tiling/tiling.h"
 #include "mapper/waving/energy_model.h"
 #include "mapper/waving/mesh_map_params.h"
+#include "mapper/waving/mesh_time_model.h"
 #include "mapper/waving/run_totals.h"
 
 namespace vp::mapper::waving {
@@ -21,10 +23,27 @@ namespace vp::mapper::waving {
 enum class MapMode { Waving, AllCores, WholeLayer };
 const char* to_string(MapMode m);
 
+// A (T, k) choice: slice parameters T = (T_of, T_ox) and active cores k.
+struct SliceChoice {
+    int t_of = 0, t_ox = 0, k = 0;
+    bool set() const { return t_of > 0; }
+};
+
 struct MapperOptions {
     tiling::Objective objective = tiling::Objective::MinComp;
     MapMode mode = MapMode::Waving;
     int threads = 0;  // OpenMP threads over slice sets; 0 = OpenMP default
+    // Time model (mesh_time_model.h); null = the paper model.
+    std::shared_ptr<const MeshTimeModel> model;
+    int keep_candidates = 1;  // best (T, k) candidates recorded per layer (LayerMapping::ranked)
+    SliceChoice fixed;        // when set: map every layer with exactly this (T, k) (one candidate on its own)
+};
+
+// One ranked (T, k) candidate of a layer.
+struct RankedChoice {
+    SliceChoice choice;
+    double score = 0;       // what the ranking used: the model's cycles, or Eq. 23 (paper)
+    double est_cycles = 0;  // the layer estimate of this choice (as LayerMapping::est_cycles)
 };
 
 // One active core's share of a layer.
@@ -66,6 +85,7 @@ struct LayerMapping {
     double est_cycles = 0;     // max(slowest core with DRAM, busiest DRAM interface's flits / clock ratio)
     EnergyEstimate energy;
 
+    std::vector<RankedChoice> ranked;     // best candidates, best first (MapperOptions::keep_candidates)
     std::uint64_t slice_sets = 0;         // |T| examined
     std::uint64_t tilings_evaluated = 0;  // closed-form single-core evaluations
 };
@@ -74,6 +94,7 @@ struct NetworkMapping {
     std::string network;
     tiling::Objective objective = tiling::Objective::MinComp;
     MapMode mode = MapMode::Waving;
+    std::string model = "paper";  // time model of the estimates
     int n_cores = 0;
     double core_mhz = 0, noc_mhz = 0;
     std::vector<LayerMapping> layers;

@@ -86,6 +86,13 @@ nlohmann::json to_json(const LayerMapping& m) {
     j["energy_pj"] = {{"mac", m.energy.mac_pj},   {"sram", m.energy.sram_pj},     {"dram", m.energy.dram_pj},
                       {"noc", m.energy.noc_pj},   {"static", m.energy.static_pj}, {"total", m.energy.total_pj()}};
     j["search"] = {{"slice_sets", m.slice_sets}, {"tilings_evaluated", m.tilings_evaluated}};
+    if (m.ranked.size() > 1) {
+        nlohmann::json r = nlohmann::json::array();
+        for (const auto& c : m.ranked)
+            r.push_back({{"T_of", c.choice.t_of}, {"T_ox", c.choice.t_ox}, {"k", c.choice.k}, {"score", c.score},
+                         {"estimated_cycles", c.est_cycles}});
+        j["ranked"] = r;
+    }
     return j;
 }
 
@@ -95,6 +102,7 @@ nlohmann::json to_json(const NetworkMapping& n) {
     j["network"] = n.network;
     j["objective"] = tiling::to_string(n.objective);
     j["mode"] = to_string(n.mode);
+    j["time_model"] = n.model;
     j["cores"] = n.n_cores;
     j["core_mhz"] = n.core_mhz;
     j["noc_mhz"] = n.noc_mhz;
@@ -111,7 +119,7 @@ nlohmann::json to_json(const NetworkMapping& n) {
 void print_table(std::ostream& os, const NetworkMapping& n) {
     char buf[320];
     os << "mesh mapping of " << n.network << " (" << tiling::to_string(n.objective) << ", " << to_string(n.mode)
-       << ", " << n.n_cores << " cores)\n";
+       << ", " << n.n_cores << " cores, " << n.model << " time model)\n";
     std::snprintf(buf, sizeof buf, "%-12s %5s %5s %6s %5s %5s %5s %4s %14s %14s %12s %14s %12s\n", "layer", "T_of",
                   "T_ox", "slices", "T'of", "T'if", "T'ox", "k", "est_cycles", "cyc_wo_dram", "flits", "dram_bytes",
                   "energy_uJ");

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "mapper/waving/mesh_hw_figures.h"
+
 namespace vp::mapper::waving {
 
 struct MeshNode {
@@ -48,6 +50,9 @@ struct MeshMapParams {
     double noc_mhz = kDefaultNocMhz;
     // Eq. 23 adds core cycles and flits; the relative weight is not published.
     double flit_weight = kDefaultFlitWeight;
+    // DRAM and NoC figures of the simulated hardware (filled by platform/config; used by the
+    // calibrated time model only).
+    MeshHwFigures hw;
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -1,6 +1,7 @@
 #include "mapper/waving/waving_mapper.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -8,6 +9,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/tiling/tiling_cost.h"
+#include "mapper/waving/mesh_profile.h"
 
 namespace vp::mapper::waving {
 
@@ -110,17 +112,22 @@ void for_each_segment(const Geometry& g, int a, int b, F&& f) {
     }
 }
 
+// One (T, k) of a slice set: Eq. 23 and, with a cycle-ranking model, the model's cycles.
+struct KScore {
+    int k = 0;
+    double eq23 = 0, cycles = 0;
+};
+
 struct Candidate {
     bool ok = false;
-    double cost = 0;
-    int k = 0;
+    std::vector<KScore> ks;  // distinct effective k, ascending
     TilingResult full, rem;
     std::uint64_t evaluated = 0;
 };
 
 Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tiling::AsipParams& asip,
                              const MeshMapParams& mesh, const tiling::CostContext& ctx, const MapperOptions& opt,
-                             const std::vector<int>& ks) {
+                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank) {
     Candidate c;
     const Geometry g = make_geometry(s, t_of, t_ox);
     if (!tiling::optimize_tiling(s.slice(t_of, t_ox), ctx, opt.objective, &c.full)) return c;
@@ -129,22 +136,51 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
         if (!tiling::optimize_tiling(s.slice(g.rem_of, t_ox), ctx, opt.objective, &c.rem)) return c;
         c.evaluated += c.rem.evaluated;
     }
+    const MeshTimeModel* model = opt.model && opt.model->ranks_by_cycles() ? opt.model.get() : nullptr;
     ClassCost cls[2][2];
+    // Profiles per class: the filter loads (once per stitched run) and the rest (per slice).
+    OpProfile prof_filter[2][2], prof_other[2][2];
     for (int oc = 0; oc < (g.rem_of ? 2 : 1); ++oc)
         for (int xc = 0; xc < (g.rem_ox ? 2 : 1); ++xc) {
             const int w = oc ? g.rem_of : t_of, width = xc ? g.rem_ox : t_ox;
-            const RunTotals r =
-                measure_run(s, SliceRun{0, 0, w, 0, width, t_ox}, oc ? c.rem.tiling : c.full.tiling, asip, mesh.packet);
+            const SliceRun run{0, 0, w, 0, width, t_ox};
+            const Tiling& t = oc ? c.rem.tiling : c.full.tiling;
+            const RunTotals r = measure_run(s, run, t, asip, mesh.packet);
             cls[oc][xc] = ClassCost{r.compute_cycles(), r.noc_filters.flits, r.noc.flits - r.noc_filters.flits};
+            if (model) {
+                profile_run(s, run, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof_filter[oc][xc],
+                            &prof_other[oc][xc]);
+                prof_filter[oc][xc].compact();
+                prof_other[oc][xc].compact();
+            }
         }
     const int n = g.n();
-    bool first = true;
+    std::vector<double> memo;  // per (profile, hops) at one k
+    const int max_h = hops_by_rank.empty() ? 0 : *std::max_element(hops_by_rank.begin(), hops_by_rank.end());
     for (int k_req : ks) {
         const int k = std::min(k_req, n);
+        if (!c.ks.empty() && c.ks.back().k == k) continue;
         std::uint64_t max_compute = 0, flits = 0;
+        double max_cycles = 0;
+        memo.assign(std::size_t(8 * (max_h + 1)), -1.0);
+        auto cyc = [&](int which, const OpProfile& p, int h) {  // which: 0..7 = (filter/other, oc, xc)
+            double& v = memo[std::size_t(which * (max_h + 1) + h)];
+            if (v < 0) v = model->core_cycles(p, CoreContext{h, k}, asip, mesh);
+            return v;
+        };
+        double shared_memo[8];
+        std::fill(std::begin(shared_memo), std::end(shared_memo), -1.0);
+        auto shr = [&](int which, const OpProfile& p) {
+            double& v = shared_memo[which];
+            if (v < 0) v = model->shared_cycles(p, asip, mesh, k);
+            return v;
+        };
+        double shared = 0;
         for (int core = 0; core < k; ++core) {
             const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
             std::uint64_t compute = 0;
+            double cycles = 0;
+            const int h = model ? hops_by_rank[std::size_t(core)] : 0;
             for_each_segment(g, a, b, [&](int, int of, int j0, int j1) {
                 const int oc = (g.rem_of && of == g.s_of - 1) ? 1 : 0;
                 const int nrem = (g.rem_ox && j1 == g.s_ox) ? 1 : 0;
@@ -152,15 +188,25 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                 compute += std::uint64_t(nfull) * cls[oc][0].compute + std::uint64_t(nrem) * cls[oc][1].compute;
                 flits += cls[oc][0].filter_flits + std::uint64_t(nfull) * cls[oc][0].other_flits +
                          std::uint64_t(nrem) * cls[oc][1].other_flits;
+                if (model) {
+                    // The filter loads of a stitched run are those of its first slice's class.
+                    const int fx = nfull ? 0 : 1;
+                    cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h);
+                    if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h);
+                    if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h);
+                    shared += shr(0 + oc * 2 + fx, prof_filter[oc][fx]);
+                    if (nfull) shared += double(nfull) * shr(4 + oc * 2 + 0, prof_other[oc][0]);
+                    if (nrem) shared += double(nrem) * shr(4 + oc * 2 + 1, prof_other[oc][1]);
+                }
             });
             max_compute = std::max(max_compute, compute);
+            max_cycles = std::max(max_cycles, cycles);
         }
-        const double cost = double(max_compute) + mesh.flit_weight * double(flits);  // Eq. 23
-        if (first || cost < c.cost) {
-            c.cost = cost;
-            c.k = k;
-            first = false;
-        }
+        KScore sc;
+        sc.k = k;
+        sc.eq23 = double(max_compute) + mesh.flit_weight * double(flits);  // Eq. 23
+        sc.cycles = model ? std::max(max_cycles, shared) + model->layer_overhead() : 0.0;
+        c.ks.push_back(sc);
     }
     c.ok = true;
     return c;
@@ -171,6 +217,104 @@ std::vector<int> slice_sizes(int n, int p) {  // Eq. 25 (+ the full dimension, s
     for (int t = p; t <= n; t += p) v.push_back(t);
     if (n % p != 0) v.push_back(n);
     return v;
+}
+
+}  // namespace
+
+namespace {
+
+// Fills m (slices, tilings, per-core work, estimates, energy) for slice set (t_of, t_ox) with
+// tilings full / rem and k active cores.
+void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult& full, const TilingResult& rem,
+                 const tiling::AsipParams& asip, const MeshMapParams& mesh, const EnergyParams& energy,
+                 const MapperOptions& opt) {
+    const ConvShape& s = m.shape;
+    const tiling::CostContext ctx = tiling::make_cost_context(asip, mesh.packet.flit_bits, mesh.noc_mhz);
+    const std::vector<MeshNode> cores = mesh.resolved_cores();
+    const std::vector<int> order = waving_order(mesh);
+    m.t_of = t_of;
+    m.t_ox = t_ox;
+    const Geometry g = make_geometry(s, m.t_of, m.t_ox);
+    m.s_of = g.s_of;
+    m.s_ox = g.s_ox;
+    m.n_slices = g.n();
+    m.tiling_full = full.tiling;
+    m.cost_full = full.cost;
+    m.has_rem_of = g.rem_of != 0;
+    if (m.has_rem_of) {
+        m.tiling_rem = rem.tiling;
+        m.cost_rem = rem.cost;
+    }
+    m.k = k;
+    m.cores.clear();
+    m.max_core_cycles_wo_dram = 0;
+    m.flits = m.packets = m.flit_hops = 0;
+    m.dram_bytes = m.dram_init_bytes = m.dram_read_bytes = m.dram_write_bytes = 0;
+    m.macs = m.sram_words = 0;
+    const MeshTimeModel* model = opt.model && opt.model->ranks_by_cycles() ? opt.model.get() : nullptr;
+
+    // Build the assignment and measure every core's runs with the loop nest.
+    std::vector<std::uint64_t> if_flits(mesh.dram_ifs.size(), 0);
+    double max_core = 0, max_model = 0, shared_model = 0;
+    for (int a = 0; a < m.k; ++a) {
+        CoreWork w;
+        w.core = order[std::size_t(a)];
+        w.node = cores[std::size_t(w.core)];
+        w.dram_if = nearest_dram_if(mesh, w.node);
+        w.hops = hops(w.node, mesh.dram_ifs[std::size_t(w.dram_if)]);
+        w.first_slice = int(std::int64_t(a) * m.n_slices / m.k);
+        w.end_slice = int(std::int64_t(a + 1) * m.n_slices / m.k);
+        OpProfile prof;
+        for_each_segment(g, w.first_slice, w.end_slice, [&](int grp, int of, int j0, int j1) {
+            SliceRun r{grp, of * g.t_of, std::min(of * g.t_of + g.t_of, s.n_of), j0 * g.t_ox,
+                       std::min(j1 * g.t_ox, s.Q), g.t_ox};
+            const Tiling t = (g.rem_of && of == g.s_of - 1) ? m.tiling_rem : m.tiling_full;
+            w.runs.push_back(r);
+            w.run_tilings.push_back(t);
+            w.totals += measure_run(s, r, t, asip, mesh.packet);
+            if (model) profile_run(s, r, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof, &prof);
+        });
+        w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
+        max_core = std::max(max_core, w.cycles_with_dram);
+        if (model) {
+            prof.compact();
+            max_model = std::max(max_model, model->core_cycles(prof, CoreContext{w.hops, m.k}, asip, mesh));
+            shared_model += model->shared_cycles(prof, asip, mesh, m.k);
+        }
+        m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
+        m.flits += w.totals.noc.flits;
+        m.packets += w.totals.noc.packets;
+        m.flit_hops += w.totals.noc.flits * std::uint64_t(w.hops);
+        m.dram_bytes += w.totals.dram_bytes();
+        m.dram_init_bytes += w.totals.dram_init_bytes;
+        m.dram_read_bytes += w.totals.dram_read_bytes;
+        m.dram_write_bytes += w.totals.dram_write_bytes;
+        m.macs += w.totals.macs;
+        m.sram_words += w.totals.sram_reads + w.totals.sram_writes;
+        if_flits[std::size_t(w.dram_if)] += w.totals.noc.flits;
+        m.cores.push_back(std::move(w));
+    }
+    m.cost = recompute_cost(m, mesh);  // Eq. 23
+    if (model) {
+        m.est_cycles = std::max(max_model, shared_model) + model->layer_overhead();
+    } else {
+        // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.
+        const double ratio = mesh.noc_mhz / asip.core_mhz;
+        double if_bound = 0;
+        for (std::uint64_t f : if_flits) if_bound = std::max(if_bound, double(f) / ratio);
+        m.est_cycles = std::max(max_core, if_bound);
+    }
+
+    const std::vector<MeshNode> all = mesh.resolved_cores();
+    EnergyInputs ein;
+    ein.macs = m.macs;
+    ein.sram_words = m.sram_words;
+    ein.dram_bytes = m.dram_bytes;
+    ein.flit_hops = m.flit_hops;
+    ein.active_cores = m.k;
+    ein.idle_cores = int(all.size()) - m.k;
+    ein.runtime_ns = m.est_cycles / asip.core_mhz * 1000.0;
+    m.energy = estimate_energy(energy, ein);
 }
 
 }  // namespace
@@ -190,21 +334,40 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
-    const std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
+    std::vector<int> hops_by_rank;
+    for (int c : order) {
+        const MeshNode& n = cores[std::size_t(c)];
+        hops_by_rank.push_back(hops(n, mesh.dram_ifs[std::size_t(nearest_dram_if(mesh, n))]));
+    }
+    std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
     const bool whole = opt.mode == MapMode::WholeLayer;
-    const std::vector<int> tofs = whole ? std::vector<int>{s.n_of} : slice_sizes(s.n_of, asip.p_of);
-    const std::vector<int> toxs = whole ? std::vector<int>{s.Q} : slice_sizes(s.Q, asip.p_ox);
+    std::vector<int> tofs = whole ? std::vector<int>{s.n_of} : slice_sizes(s.n_of, asip.p_of);
+    std::vector<int> toxs = whole ? std::vector<int>{s.Q} : slice_sizes(s.Q, asip.p_ox);
+    if (opt.fixed.set()) {  // one candidate on its own: exactly this (T, k)
+        const SliceChoice& f = opt.fixed;
+        const auto has = [](const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+        if (!has(tofs, f.t_of) || !has(toxs, f.t_ox))
+            throw InputError("layer \"" + s.name + "\": mapper.fixed_slices T_of=" + std::to_string(f.t_of) +
+                             ", T_ox=" + std::to_string(f.t_ox) + " is not a slice set of this layer");
+        const int n = make_geometry(s, f.t_of, f.t_ox).n();
+        if (f.k < 1 || f.k > int(cores.size()) || f.k > n)
+            throw InputError("layer \"" + s.name + "\": mapper.fixed_slices k=" + std::to_string(f.k) +
+                             " is not in [1, min(cores, slices) = " + std::to_string(std::min<int>(int(cores.size()), n)) + "]");
+        tofs = {f.t_of};
+        toxs = {f.t_ox};
+        ks = {f.k};
+    }
     const int n_sets = int(tofs.size() * toxs.size());
     std::vector<Candidate> cand(static_cast<std::size_t>(n_sets));
     const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
-                                                  asip, mesh, ctx, opt, ks);
+                                                  asip, mesh, ctx, opt, ks, hops_by_rank);
     // All-cores mode ("using all cores all of the time", seed 001 Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);
-    if (opt.mode == MapMode::AllCores) {
+    if (opt.mode == MapMode::AllCores && !opt.fixed.set()) {
         bool any = false;
         for (int i = 0; i < n_sets; ++i) {
             const Geometry gi = make_geometry(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()]);
@@ -213,83 +376,63 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
         }
         if (!any) std::fill(eligible.begin(), eligible.end(), 1);
     }
-    int best = -1;
+    // Every (T, k), ranked by the model's cycles (or Eq. 23); ties: smaller T_of, T_ox, k.
+    const bool by_cycles = opt.model && opt.model->ranks_by_cycles();
+    struct Entry {
+        double score;
+        int set, k;
+    };
+    std::vector<Entry> all;
     for (int i = 0; i < n_sets; ++i) {
         m.tilings_evaluated += cand[std::size_t(i)].evaluated;
-        if (cand[std::size_t(i)].ok && eligible[std::size_t(i)] &&
-            (best < 0 || cand[std::size_t(i)].cost < cand[std::size_t(best)].cost))
-            best = i;
+        if (!cand[std::size_t(i)].ok || !eligible[std::size_t(i)]) continue;
+        for (const KScore& k : cand[std::size_t(i)].ks) all.push_back({by_cycles ? k.cycles : k.eq23, i, k.k});
     }
     m.slice_sets = std::uint64_t(n_sets);
-    if (best < 0) throw InputError("layer \"" + s.name + "\": no slice set fits the core SRAM");
-    const Candidate& c = cand[std::size_t(best)];
-    m.t_of = tofs[std::size_t(best) / toxs.size()];
-    m.t_ox = toxs[std::size_t(best) % toxs.size()];
-    const Geometry g = make_geometry(s, m.t_of, m.t_ox);
-    m.s_of = g.s_of;
-    m.s_ox = g.s_ox;
-    m.n_slices = g.n();
-    m.tiling_full = c.full.tiling;
-    m.cost_full = c.full.cost;
-    m.has_rem_of = g.rem_of != 0;
-    if (m.has_rem_of) {
-        m.tiling_rem = c.rem.tiling;
-        m.cost_rem = c.rem.cost;
+    if (all.empty()) throw InputError("layer \"" + s.name + "\": no slice set fits the core SRAM");
+    std::stable_sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
+        if (a.score != b.score) return a.score < b.score;
+        if (a.set != b.set) return a.set < b.set;
+        return a.k < b.k;
+    });
+    const std::size_t keep = std::min(all.size(), std::size_t(std::max(opt.keep_candidates, 1)));
+    auto tof_of = [&](int i) { return tofs[std::size_t(i) / toxs.size()]; };
+    auto tox_of = [&](int i) { return toxs[std::size_t(i) % toxs.size()]; };
+    for (std::size_t r = 1; r < keep; ++r) {  // the runners-up, each estimated as a full mapping
+        const Entry& e = all[r];
+        LayerMapping alt = m;
+        build_layer(alt, tof_of(e.set), tox_of(e.set), e.k, cand[std::size_t(e.set)].full, cand[std::size_t(e.set)].rem,
+                    asip, mesh, energy, opt);
+        m.ranked.push_back({SliceChoice{alt.t_of, alt.t_ox, alt.k}, e.score, alt.est_cycles});
     }
-    m.k = c.k;
-    m.cost = c.cost;
+    const Entry& best = all.front();
+    build_layer(m, tof_of(best.set), tox_of(best.set), best.k, cand[std::size_t(best.set)].full,
+                cand[std::size_t(best.set)].rem, asip, mesh, energy, opt);
+    m.ranked.insert(m.ranked.begin(), RankedChoice{SliceChoice{m.t_of, m.t_ox, m.k}, best.score, m.est_cycles});
     m.mapped = true;
-
-    // Build the assignment and measure every core's runs with the loop nest.
-    std::vector<std::uint64_t> if_flits(mesh.dram_ifs.size(), 0);
-    double max_core = 0;
-    for (int a = 0; a < m.k; ++a) {
-        CoreWork w;
-        w.core = order[std::size_t(a)];
-        w.node = cores[std::size_t(w.core)];
-        w.dram_if = nearest_dram_if(mesh, w.node);
-        w.hops = hops(w.node, mesh.dram_ifs[std::size_t(w.dram_if)]);
-        w.first_slice = int(std::int64_t(a) * m.n_slices / m.k);
-        w.end_slice = int(std::int64_t(a + 1) * m.n_slices / m.k);
-        for_each_segment(g, w.first_slice, w.end_slice, [&](int grp, int of, int j0, int j1) {
-            SliceRun r{grp, of * g.t_of, std::min(of * g.t_of + g.t_of, s.n_of), j0 * g.t_ox,
-                       std::min(j1 * g.t_ox, s.Q), g.t_ox};
-            const Tiling t = (g.rem_of && of == g.s_of - 1) ? m.tiling_rem : m.tiling_full;
-            w.runs.push_back(r);
-            w.run_tilings.push_back(t);
-            w.totals += measure_run(s, r, t, asip, mesh.packet);
-        });
-        w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
-        max_core = std::max(max_core, w.cycles_with_dram);
-        m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
-        m.flits += w.totals.noc.flits;
-        m.packets += w.totals.noc.packets;
-        m.flit_hops += w.totals.noc.flits * std::uint64_t(w.hops);
-        m.dram_bytes += w.totals.dram_bytes();
-        m.dram_init_bytes += w.totals.dram_init_bytes;
-        m.dram_read_bytes += w.totals.dram_read_bytes;
-        m.dram_write_bytes += w.totals.dram_write_bytes;
-        m.macs += w.totals.macs;
-        m.sram_words += w.totals.sram_reads + w.totals.sram_writes;
-        if_flits[std::size_t(w.dram_if)] += w.totals.noc.flits;
-        m.cores.push_back(std::move(w));
-    }
-    // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.
-    const double ratio = mesh.noc_mhz / asip.core_mhz;
-    double if_bound = 0;
-    for (std::uint64_t f : if_flits) if_bound = std::max(if_bound, double(f) / ratio);
-    m.est_cycles = std::max(max_core, if_bound);
-
-    EnergyInputs ein;
-    ein.macs = m.macs;
-    ein.sram_words = m.sram_words;
-    ein.dram_bytes = m.dram_bytes;
-    ein.flit_hops = m.flit_hops;
-    ein.active_cores = m.k;
-    ein.idle_cores = int(cores.size()) - m.k;
-    ein.runtime_ns = m.est_cycles / asip.core_mhz * 1000.0;
-    m.energy = estimate_energy(energy, ein);
     return m;
+}
+
+std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    std::vector<OpProfile> out;
+    for (const CoreWork& w : m.cores) {
+        OpProfile p;
+        for (std::size_t i = 0; i < w.runs.size(); ++i)
+            profile_run(m.shape, w.runs[i], w.run_tilings[i], asip, mesh.packet, mesh.hw.dram.burst_bytes, &p, &p);
+        p.compact();
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,
+                    const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    double t = 0, shared = 0;
+    for (std::size_t i = 0; i < m.cores.size() && i < profiles.size(); ++i) {
+        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k}, asip, mesh));
+        shared += model.shared_cycles(profiles[i], asip, mesh, m.k);
+    }
+    return std::max(t, shared) + model.layer_overhead();
 }
 
 double recompute_cost(const LayerMapping& m, const MeshMapParams& mesh) {
@@ -310,6 +453,7 @@ NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, c
     out.network = net.name;
     out.objective = opt.objective;
     out.mode = opt.mode;
+    out.model = opt.model ? opt.model->name() : "paper";
     out.n_cores = int(mesh.resolved_cores().size());
     out.core_mhz = asip.core_mhz;
     out.noc_mhz = mesh.noc_mhz;

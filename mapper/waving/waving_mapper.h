@@ -21,6 +21,7 @@
 
 #include "mapper/tiling/asip_params.h"
 #include "mapper/waving/layer_mapping.h"
+#include "mapper/waving/mesh_profile.h"
 #include "mapper/workload/network.h"
 
 namespace vp::mapper::waving {
@@ -42,6 +43,12 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 // Maps every layer (identical shapes are solved once). Validates the parameters first.
 NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                            const EnergyParams& energy, const MapperOptions& opt);
+
+// The profile (mesh_profile.h) of every active core's runs, in m.cores order.
+std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh);
+// A time model's estimate of a mapped layer from its core profiles: slowest core + overhead.
+double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,
+                    const tiling::AsipParams& asip, const MeshMapParams& mesh);
 
 // The cost of Eq. 23 for given slice parameters and k, recomputed from scratch by running the
 // loop nest over every core's runs (no per-class shortcut). For tests and reports.

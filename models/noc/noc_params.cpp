@@ -25,6 +25,8 @@ void NocParams::validate(const std::string& p) const {
     require(credit_delay >= 1 && credit_delay <= 1024, p, "credit_delay", "expected an integer in [1, 1024] (cycles)");
     require(eject_depth >= 1 && eject_depth <= 65536, p, "eject_depth", "expected an integer in [1, 65536] (flits)");
     require(inject_depth >= 1 && inject_depth <= 65536, p, "inject_depth", "expected an integer in [1, 65536] (packets)");
+    require(dram_if_outstanding >= 1 && dram_if_outstanding <= 65536, p, "dram_if_outstanding",
+            "expected an integer in [1, 65536] (requests)");
     require(arbitration == "round_robin", p, "arbitration", "unknown arbitration '" + arbitration + "'; known: round_robin");
     require(stepping == "active" || stepping == "all", p, "stepping",
             "unknown stepping '" + stepping + "'; known: active, all");

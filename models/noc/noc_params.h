@@ -25,6 +25,7 @@ struct NocParams {
     static constexpr std::uint32_t kDefaultCreditDelay = 1;      // cycles from SA grant to upstream credit use (= BookSim2 credit channel latency + 1 + credit_delay)
     static constexpr std::uint32_t kDefaultEjectDepth = 16;      // flits of the ejection queue per node
     static constexpr std::uint32_t kDefaultInjectDepth = 16;     // packets of the injection queue per node (TLM NIs)
+    static constexpr std::uint32_t kDefaultDramIfOutstanding = 16;  // requests a DRAM interface accepts (ASSUMPTION)
     static constexpr std::uint64_t kDefaultWatchdogCycles = 10000;  // cycles without flit movement -> deadlock
 
     std::uint32_t width = kDefaultWidth;
@@ -38,6 +39,9 @@ struct NocParams {
     std::uint32_t credit_delay = kDefaultCreditDelay;
     std::uint32_t eject_depth = kDefaultEjectDepth;
     std::uint32_t inject_depth = kDefaultInjectDepth;
+    // Requests a DRAM interface block holds at a time (raised to core.dma_max_outstanding when
+    // that is larger, so that one core's DMA engine alone is never capped below its own limit).
+    std::uint32_t dram_if_outstanding = kDefaultDramIfOutstanding;
     std::string routing = "xy";              // name in the routing registry (routing.h)
     std::string arbitration = "round_robin"; // only round-robin switch/VC allocation is implemented
     std::string stepping = "active";         // "active": skip idle routers; "all": step every router

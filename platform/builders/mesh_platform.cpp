@@ -10,6 +10,8 @@
 #include "mapper/waving/mapping_report.h"
 #include "mapper/waving/waving_mapper.h"
 #include "models/noc/noc_invariants.h"
+#include "platform/config/mesh_figures.h"
+#include "platform/refine/child_runner.h"
 
 namespace vp::platform {
 
@@ -86,15 +88,13 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
     if (wl.kind != workload::WorkloadKind::Network)
         throw InputError(wl.path + ": the mesh platform (" + spec.source + ") runs network workloads");
     m_np = noc_params_for(spec);
-    wv::MapperOptions opt;
-    opt.objective = spec.mapper.objective;
-    opt.mode = spec.mapper.mode;
-    opt.threads = int(spec.sim.threads);
+    const wv::MapperOptions opt = refine::mesh_mapper_options(spec);
     try {
         m_map = wv::map_network(wl.network, spec.core, spec.mesh, spec.energy, opt);
     } catch (const InputError& e) {  // layer errors do not name the file
         throw InputError(wl.path + ": " + e.what());
     }
+    if (spec.mapper.refine > 0) m_refine = refine::refine_mesh(m_map, wl, spec, refine::sibling_program("vp-run"));
     for (std::size_t i = 0; i < m_map.layers.size(); ++i)
         if (m_map.layers[i].mapped) m_mapped.push_back(i);
     if (m_mapped.empty()) throw InputError(wl.path + ": the network has no conv or fc layer for the mesh to run");
@@ -112,9 +112,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
         const auto& n = spec.mesh.dram_ifs[d];
         m_difs.push_back(std::make_unique<noc::DramInterface>(
             ("dram_if_" + std::to_string(n.x) + "_" + std::to_string(n.y)).c_str(), *m_noc, node_of(n),
-            unsigned(spec.core.dma_max_outstanding) > noc::DramInterface::kDefaultMaxOutstanding
-                ? unsigned(spec.core.dma_max_outstanding)
-                : noc::DramInterface::kDefaultMaxOutstanding));
+            config::dram_if_outstanding(spec)));
         m_tlm.bind(m_difs.back()->socket, m_dram->socket, std::string("tlmcheck_") + m_difs.back()->basename());
     }
 
@@ -374,6 +372,17 @@ void MeshPlatform::collect_invariants(InvariantCheck& chk) const {
     noc::check_network(m_noc->network(), chk, true);
 }
 
+refine::Trust MeshPlatform::trust() const {
+    std::vector<double> est, sim;
+    for (const auto& x : results()) {
+        est.push_back(m_map.layers[x.map_index].est_cycles);
+        sim.push_back(x.sim_cycles);
+    }
+    // Spearman over the simulated candidates: the refinement's, else the layers themselves.
+    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
+    return refine::trust_of(est, sim, est, sim);
+}
+
 void MeshPlatform::summary(std::ostream& os) const {
     const auto res = results();
     std::vector<double> ratios;
@@ -406,6 +415,13 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " flits (mapper: " << m_map.total_flits() << ")\n";
     os << "  energy         " << e * 1e-6 << " uJ simulated counts, " << m_map.total_energy_pj() * 1e-6
        << " uJ estimated\n";
+    const refine::Trust tr = trust();
+    os << std::setprecision(1) << "  trust          " << m_map.model << " time model; |sim/est - 1| over " << tr.layers
+       << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
+       << " %; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
+       << std::setprecision(3) << tr.spearman_rho << "\n";
+    if (m_refine)
+        os << "  refined        " << m_refine->k << " (T, k) candidates per distinct shape simulated on their own\n";
 }
 
 std::vector<std::string> MeshPlatform::layer_names() const {
@@ -470,6 +486,12 @@ void MeshPlatform::write_outputs(const run::OutputDir& out) const {
             {"energy_pj", {{"mac", x.energy.mac_pj}, {"sram", x.energy.sram_pj}, {"dram", x.energy.dram_pj},
                            {"noc", x.energy.noc_pj}, {"static", x.energy.static_pj}, {"total", x.energy.total_pj()}}}};
     }
+    if (m_refine) {
+        for (std::size_t i = 0; i < m_map.layers.size(); ++i)
+            if (!m_refine->per_layer[i].is_null()) j["layers"][i]["refine"] = m_refine->per_layer[i];
+        j["refine"] = m_refine->k;
+    }
+    j["trust"] = trust().to_json();
     out.write("mapping.json", j.dump(2) + "\n");
 }
 

@@ -4,6 +4,7 @@
 // shared DRAM controller (models/dram); a master core starts and synchronises the layers.
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mapper/waving/layer_mapping.h"
@@ -17,6 +18,8 @@
 #include "models/noc/noc_system.h"
 #include "models/noc/noc_trace.h"
 #include "platform/builders/platform.h"
+#include "platform/refine/mesh_refine.h"
+#include "platform/refine/trust.h"
 
 namespace vp::platform {
 
@@ -62,6 +65,8 @@ public:
     };
     const mapper::waving::NetworkMapping& mapping() const { return m_map; }
     std::vector<LayerResult> results() const;
+    // Median / worst |sim/est - 1| over the layers and Spearman's rho (refinement candidates, or layers).
+    refine::Trust trust() const;
 
 private:
     struct LayerStats;
@@ -72,6 +77,7 @@ private:
     RunContext& m_ctx;
     noc::NocParams m_np;
     mapper::waving::NetworkMapping m_map;
+    std::optional<refine::MeshRefinement> m_refine;  // with mapper.refine > 0
     std::vector<std::size_t> m_mapped;  // indices of the mapped layers (the master's sequence)
     std::vector<mapper::tiling::DramLayout> m_layouts;
     std::uint64_t m_workload_macs = 0;  // conv + fc MACs of the network, from the layers

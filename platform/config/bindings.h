@@ -180,8 +180,23 @@ void bind(V& v, mapper::waving::EnergyParams& e) {
 }
 
 template <typename V>
+void bind(V& v, mapper::waving::MeshCoefficients& c) {
+    v.field("latency_scale", c.latency_scale);
+    v.field("dram_scale", c.dram_scale);
+    v.field("conflict", c.conflict);
+    v.field("contention", c.contention);
+    v.field("shared_scale", c.shared_scale);
+    v.field("port_scale", c.port_scale);
+    v.field("layer_cycles", c.layer_cycles);
+}
+
+template <typename V>
 void bind(V& v, MeshMapperConfig& m) {
     v.field("refine", m.refine);
+    v.field("mesh_model", m.mesh_model);
+    v.field("calibration", m.calibration);
+    v.section("coefficients", [&](auto& s) { bind(s, m.coefficients); });
+    v.field("fixed_slices", m.fixed_slices);
     v.choice("objective", m.objective,
              Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
                                                 {"min-dram", mapper::tiling::Objective::MinDram}});
@@ -227,6 +242,7 @@ void bind(V& v, noc::NocParams& n) {
     v.field("credit_delay", n.credit_delay);
     v.field("eject_depth", n.eject_depth);
     v.field("inject_depth", n.inject_depth);
+    v.field("dram_if_outstanding", n.dram_if_outstanding);
     v.field("routing", n.routing);
     v.field("arbitration", n.arbitration);
     v.field("stepping", n.stepping);

@@ -16,6 +16,8 @@
 #include "platform/config/calibration.h"
 #include "platform/config/hw_figures.h"
 #include "platform/config/vta_calibration.h"
+#include "platform/config/mesh_calibration.h"
+#include "platform/config/mesh_figures.h"
 
 namespace vp::config {
 
@@ -86,6 +88,28 @@ void TsoConfig::validate(const std::string& k) const {
         if (fixed_slicing == "none" || fixed_schedule == "none")
             throw InputError(k + ".fixed_tile: needs " + k + ".fixed_slicing and " + k + ".fixed_schedule");
     }
+}
+
+void MeshMapperConfig::validate(const std::string& k) const {
+    if (refine < 0 || refine > 64) throw InputError(k + ".refine: expected 0 (off) or a number of candidates in [1, 64]");
+    mapper::waving::make_mesh_model(mesh_model, coefficients, k + ".mesh_model");
+    coefficients.validate(k + ".coefficients");
+    fixed();
+}
+
+mapper::waving::SliceChoice MeshMapperConfig::fixed() const {
+    mapper::waving::SliceChoice c;
+    if (fixed_slices == "none") return c;
+    int v[3] = {0, 0, 0};
+    char extra = 0;
+    if (std::sscanf(fixed_slices.c_str(), "%d,%d,%d%c", &v[0], &v[1], &v[2], &extra) != 3 || v[0] < 1 || v[1] < 1 ||
+        v[2] < 1)
+        throw InputError("mapper.fixed_slices: expected none or three positive integers \"T_of,T_ox,k\", found \"" +
+                         fixed_slices + "\"");
+    c.t_of = v[0];
+    c.t_ox = v[1];
+    c.k = v[2];
+    return c;
 }
 
 mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
@@ -189,6 +213,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     spec.noc.header_flits = std::uint32_t(std::max(spec.mesh.packet.header_flits, 0));
     // One source of hardware figures: the mappers see the DRAM the simulation uses.
     spec.nmp.arch.dram = dram_figures(spec.dram);
+    spec.mesh.hw = mesh_figures(spec);
     try {
         spec.sim.validate("sim");
         spec.stats.validate("stats");
@@ -196,8 +221,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         spec.dram.validate("dram");
         spec.nmp.validate("nmp");
         spec.tso.validate("tso");
-        if (spec.mapper.refine < 0 || spec.mapper.refine > 64)
-            throw InputError("mapper.refine: expected 0 (off) or a number of candidates in [1, 64]");
+        spec.mapper.validate("mapper");
         spec.core.validate("core");
         spec.energy.validate("energy");
         spec.mesh.validate("mesh");
@@ -225,6 +249,19 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
             spec.tso.coefficients = load_calibration(cal, spec, &warnings);
             for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
         }
+    }
+    if (spec.mapper.calibration != "none") {  // the same for the mesh time model
+        std::string cal = spec.mapper.calibration;
+        if (!cal.empty() && cal[0] != '/') {
+            const auto slash = path.rfind('/');
+            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
+        }
+        std::error_code ec;
+        const auto abs = std::filesystem::absolute(cal, ec);
+        if (!ec) cal = abs.lexically_normal().string();
+        spec.mapper.calibration = cal;
+        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model == "calibrated")
+            spec.mapper.coefficients = load_mesh_calibration(cal, spec);
     }
     return spec;
 }

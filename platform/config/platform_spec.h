@@ -58,6 +58,15 @@ struct MeshMapperConfig {
     int refine = 0;
     mapper::tiling::Objective objective = mapper::tiling::Objective::MinComp;
     mapper::waving::MapMode mode = mapper::waving::MapMode::Waving;
+    // Mesh time model by name (mapper/waving/mesh_time_model.h registry): calibrated | paper.
+    std::string mesh_model = "calibrated";
+    // Calibration file of the calibrated mesh model (vp-calibrate), relative to the config
+    // file; "none": the coefficients below. After loading: the resolved path.
+    std::string calibration = "none";
+    mapper::waving::MeshCoefficients coefficients;
+    std::string fixed_slices = "none";  // none | "T_of,T_ox,k": map every layer with exactly that choice
+    void validate(const std::string& prefix) const;
+    mapper::waving::SliceChoice fixed() const;  // parsed fixed_slices (unset for none)
 };
 
 struct PlatformSpec {

@@ -10,6 +10,7 @@
 #include "mapper/waving/mapping_report.h"
 #include "mapper/waving/waving_mapper.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/mesh_refine.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
 
@@ -55,13 +56,34 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
         break;
     }
     case config::PlatformKind::Mesh: {
-        mapper::waving::MapperOptions opt;
-        opt.objective = spec.mapper.objective;
-        opt.mode = spec.mapper.mode;
-        opt.threads = int(spec.sim.threads);
+        const auto opt = refine::mesh_mapper_options(spec);
         auto res = mapper::waving::map_network(require_network(spec, wl), spec.core, spec.mesh, spec.energy, opt);
-        r.json = mapper::waving::to_json(res);
-        mapper::waving::print_table(table, res);
+        if (spec.mapper.refine > 0) {  // simulation in the loop (vp-run next to vp-map)
+            const auto ref = refine::refine_mesh(res, wl, spec, refine::sibling_program("vp-run"));
+            r.json = mapper::waving::to_json(res);
+            std::vector<double> pick_est, pick_sim;
+            for (std::size_t i = 0; i < res.layers.size(); ++i) {
+                if (ref.per_layer[i].is_null()) continue;
+                r.json["layers"][i]["refine"] = ref.per_layer[i];
+                const auto& c = ref.per_layer[i]["candidates"][ref.per_layer[i]["pick"].get<std::size_t>()];
+                pick_est.push_back(c["estimated_cycles"].get<double>());
+                pick_sim.push_back(c["simulated_cycles"].get<double>());
+            }
+            const auto tr = refine::trust_of(pick_est, pick_sim, ref.cand_est, ref.cand_sim);
+            r.json["refine"] = ref.k;
+            r.json["trust"] = tr.to_json();
+            mapper::waving::print_table(table, res);
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "refined: %d (T, k) candidates per distinct shape simulated on their own; |sim/est - 1| over "
+                          "layers: median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
+                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
+            table << line;
+        } else {
+            r.json = mapper::waving::to_json(res);
+            r.json["trust"] = nullptr;  // nothing simulated
+            mapper::waving::print_table(table, res);
+        }
         break;
     }
     default:

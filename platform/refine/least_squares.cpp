@@ -5,16 +5,16 @@
 
 namespace vp::refine {
 
-namespace {
-
-double sumsq(const std::vector<double>& r) {
+double sum_of_squares(const std::vector<double>& r) {
     double s = 0;
-    for (double v : r) s += v * v;
+    for (double x : r) s += x * x;
     return s;
 }
 
-// (A + lambda diag A) d = b by Gaussian elimination with partial pivoting (n is small).
-std::vector<double> solve_damped(std::vector<std::vector<double>> A, std::vector<double> b, double lambda) {
+namespace {
+
+// Solves (A + lambda diag A) x = b (small dense system, Gaussian elimination with pivoting).
+std::vector<double> solve(std::vector<std::vector<double>> A, std::vector<double> b, double lambda) {
     const std::size_t n = b.size();
     for (std::size_t i = 0; i < n; ++i) A[i][i] = A[i][i] * (1 + lambda) + 1e-12;
     for (std::size_t i = 0; i < n; ++i) {
@@ -30,32 +30,33 @@ std::vector<double> solve_damped(std::vector<std::vector<double>> A, std::vector
         }
     }
     std::vector<double> x(n, 0);
-    for (std::size_t i = n; i-- > 0;) {
-        double s = b[i];
-        for (std::size_t j = i + 1; j < n; ++j) s -= A[i][j] * x[j];
-        x[i] = s / A[i][i];
+    for (std::size_t ii = n; ii-- > 0;) {
+        double s = b[ii];
+        for (std::size_t j = ii + 1; j < n; ++j) s -= A[ii][j] * x[j];
+        x[ii] = s / A[ii][ii];
     }
     return x;
 }
 
 }  // namespace
 
-std::vector<double> least_squares(const Residuals& res, std::vector<double> x, const std::vector<double>& lo,
-                                  const std::vector<double>& hi, int iterations) {
+std::vector<double> fit_least_squares(const LeastSquares& p, std::vector<double> x) {
     const std::size_t n = x.size();
     auto clamp = [&](std::vector<double>& v) {
-        for (std::size_t k = 0; k < n; ++k) v[k] = std::clamp(v[k], lo[k], hi[k]);
+        for (std::size_t i = 0; i < n; ++i) v[i] = std::clamp(v[i], p.lo[i], p.hi[i]);
     };
+    clamp(x);
     double lambda = 1e-2;
-    std::vector<double> r = res(x);
-    double cost = sumsq(r);
-    for (int it = 0; it < iterations; ++it) {
+    std::vector<double> r = p.residuals(x);
+    double cost = sum_of_squares(r);
+    for (int it = 0; it < p.max_iterations; ++it) {
         std::vector<std::vector<double>> J(r.size(), std::vector<double>(n));
         for (std::size_t k = 0; k < n; ++k) {
             std::vector<double> d = x;
-            const double h = std::max(1e-4, 1e-4 * std::fabs(x[k]));
+            double h = std::max(1e-4, 1e-4 * std::fabs(x[k]));
+            if (d[k] + h > p.hi[k]) h = -h;  // stay inside the box
             d[k] += h;
-            const auto rd = res(d);
+            const auto rd = p.residuals(d);
             for (std::size_t i = 0; i < r.size(); ++i) J[i][k] = (rd[i] - r[i]) / h;
         }
         std::vector<std::vector<double>> A(n, std::vector<double>(n, 0));
@@ -66,19 +67,19 @@ std::vector<double> least_squares(const Residuals& res, std::vector<double> x, c
                 for (std::size_t b = 0; b < n; ++b) A[a][b] += J[i][a] * J[i][b];
             }
         bool improved = false;
-        for (int tries = 0; tries < 8 && !improved; ++tries) {
-            const auto step = solve_damped(A, g, lambda);
+        for (int tries = 0; tries < 10 && !improved; ++tries) {
+            const auto step = solve(A, g, lambda);
             std::vector<double> nx = x;
             for (std::size_t k = 0; k < n; ++k) nx[k] += step[k];
             clamp(nx);
-            const auto rn = res(nx);
-            const double c = sumsq(rn);
-            if (c < cost) {
+            const auto rn = p.residuals(nx);
+            const double nc = sum_of_squares(rn);
+            if (nc < cost) {
                 const double old = cost;
                 x = nx;
                 r = rn;
-                cost = c;
-                lambda = std::max(1e-6, lambda / 3);
+                cost = nc;
+                lambda = std::max(1e-7, lambda / 3);
                 improved = true;
                 if (old - cost < 1e-10 * old) return x;
             } else {

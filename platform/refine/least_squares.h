@@ -1,15 +1,20 @@
 #pragma once
-// Levenberg-Marquardt least squares for small coefficient fits (vp-calibrate): minimises the
-// sum of squared residuals r(x) over a few coefficients, forward-difference Jacobian,
-// coefficients clamped to [lo, hi] after every step.
+// Bounded nonlinear least squares for calibration fits: Gauss-Newton with Levenberg-Marquardt
+// damping on a residual vector, forward-difference Jacobian, every parameter clamped to its
+// box after each step. A handful of parameters and a few hundred residuals.
 #include <functional>
 #include <vector>
 
 namespace vp::refine {
 
-using Residuals = std::function<std::vector<double>(const std::vector<double>&)>;
+struct LeastSquares {
+    std::function<std::vector<double>(const std::vector<double>&)> residuals;
+    std::vector<double> lo, hi;  // box of each parameter
+    int max_iterations = 60;
+};
 
-std::vector<double> least_squares(const Residuals& r, std::vector<double> x, const std::vector<double>& lo,
-                                  const std::vector<double>& hi, int iterations = 40);
+double sum_of_squares(const std::vector<double>& r);
+// Returns the parameters that minimise the sum of squared residuals, starting at x0.
+std::vector<double> fit_least_squares(const LeastSquares& p, std::vector<double> x0);
 
 }  // namespace vp::refine

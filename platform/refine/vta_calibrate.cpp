@@ -151,9 +151,12 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
         ss[i].sim = res[i].value;
     }
     const std::vector<double> x0 = {1, 1, 0, 0};
-    const std::vector<double> x1 = least_squares(
-        [&](const std::vector<double>& x) { return residuals(ss, opt.estimate, coefficients_of(x)); }, x0,
-        {0, 0.1, -100, -100}, {20, 10, 100, 100});
+    LeastSquares ls;
+    ls.residuals = [&](const std::vector<double>& x) { return residuals(ss, opt.estimate, coefficients_of(x)); };
+    ls.lo = {0, 0.1, -100, -100};
+    ls.hi = {20, 10, 100, 100};
+    ls.max_iterations = 40;
+    const std::vector<double> x1 = fit_least_squares(ls, x0);
     const mv::VtaCoefficients before = coefficients_of(x0), after = coefficients_of(x1);
     const auto r0 = residuals(ss, opt.estimate, before), r1 = residuals(ss, opt.estimate, after);
     std::printf("%-6s %-8s %5s %5s %5s %3s %3s %3s %12s %9s %9s\n", "layer", "type", "C", "K", "H", "R", "str", "s",

@@ -9,13 +9,13 @@ bad=$root/tests/data/mesh_bad
 cfg=$root/configs/mesh-3x1.yaml; wl=$root/workloads/alexnet.json
 . "$root/tests/cli/lib/expect_input_error.sh"
 run_corpus "$bad" "$cfg" workloads/alexnet.json 8
-check set_tiny_sram "increase core.sram_bytes" "$cfg" "$wl" --set core.sram_bytes=256
+check set_tiny_sram "increase core.sram_bytes" "$cfg" "$wl" --set core.sram_bytes=256 --set mapper.calibration=none
 check set_mesh_too_small "mesh.width: the 2x1 mesh has no node left for a processing core" "$cfg" "$wl" \
   --set mesh.width=2 --set 'mesh.cores=[]' --set 'mesh.master=[1,0]'
 check set_dram_if_outside "DRAM interface (0, 4) is outside" "$cfg" "$wl" --set 'mesh.dram_ifs=[[0,4]]'
 check set_bad_objective "min-speed" "$cfg" "$wl" --set mapper.objective=min-speed
 check set_bad_routing "noc.routing" "$cfg" "$wl" --set noc.routing=zigzag
-check set_one_vc_two_classes "noc.num_vcs: message_classes 'separate'" "$cfg" "$wl" --set noc.num_vcs=1
+check set_one_vc_two_classes "noc.num_vcs: message_classes 'separate'" "$cfg" "$wl" --set noc.num_vcs=1 --set mapper.calibration=none
 check set_bad_classes "noc.message_classes: unknown message_classes 'split'; known: separate, shared" "$cfg" "$wl" \
   --set noc.message_classes=split
 check set_request_vcs_all "noc.request_vcs" "$cfg" "$wl" --set noc.request_vcs=2

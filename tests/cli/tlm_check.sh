@@ -29,7 +29,7 @@ check dram-ddr3.yaml workloads/traffic/mixed.json
 check dram-ddr4.yaml workloads/traffic/random.json --set dram.queue_depth=2
 check nmp.yaml workloads/lenet5.json
 check nmp.yaml workloads/lenet5.json --set dram.queue_depth=1 --set tso.calibration=none  # the calibration is made for the default queue
-check mesh-3x1.yaml workloads/lenet5.json --set dram.queue_depth=1
+check mesh-3x1.yaml workloads/lenet5.json --set dram.queue_depth=1 --set mapper.calibration=none  # likewise
 check vta.yaml workloads/vta/resnet20_full.json --set dram.queue_depth=1 --set vta_compiler.calibration=none
 # A recorded DRAM trace replayed by the trace player.
 "$vp_run" "$root/configs/dram-ddr3.yaml" "$root/workloads/traffic/mixed.json" --set dram.record_trace="$tmp/mix.stl" \

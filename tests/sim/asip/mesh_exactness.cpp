@@ -60,7 +60,8 @@ int sc_main(int, char**) {
             y.replace(y.find(from), from.size(), to);
             std::ofstream(dir + "/mesh.yaml") << y;
         }
-        vp::config::PlatformSpec spec = vp::config::load_platform(dir + "/mesh.yaml", {"core.sram_bytes=32768", "sim.check_tlm=true"});
+        vp::config::PlatformSpec spec = vp::config::load_platform(dir + "/mesh.yaml", {"core.sram_bytes=32768", "sim.check_tlm=true",
+                                                                                        "mapper.calibration=none"});
         vp::workload::Workload wl = vp::workload::load_workload(dir + "/net.json");
         vp::stats::Registry reg;
         vp::trace::Tracer tracer(spec.trace);

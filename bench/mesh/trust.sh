@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Trust of the mesh time models on the networks that fit a benchmark budget, mesh-4x4 and mesh-8x8:
+#   paper      = the seed's estimate (the default before calibration), vs the simulation of its
+#                own mapping;
+#   calibrated = the calibrated model (configs/calibration/mesh-ddr3-1600.yaml, fitted by
+#                vp-calibrate on synthetic single layers on mesh-4x4 only, so every network here,
+#                and the whole 8x8 mesh, is unseen by the fit), unrefined;
+#   refined    = calibrated with --refine K, simulated in full.
+# Writes OUT/trust.csv (one row per config, network, mode) and OUT/refine_layers.csv.
+#   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES)
+set -uo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: bench/mesh/trust.sh OUT_DIR}
+vp_run=${VP_RUN:-$here/build/platform/vp-run}
+k=${K:-4}
+read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
+read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
+mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+csv=$out/trust.csv
+echo "config,network,mode,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s" > "$csv"
+for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
+  for mode in ${MODES:-paper calibrated refined}; do
+    args=()
+    case $mode in
+      paper) args=(--set mapper.mesh_model=paper) ;;
+      refined) args=(--refine "$k") ;;
+    esac
+    d=$tmp/run; rm -rf "$d"
+    s=$(date +%s.%N)
+    if ! "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" 2> "$tmp/err"; then
+      echo "trust: $c $net $mode failed: $(tail -1 "$tmp/err")" >&2; continue; fi
+    e=$(date +%s.%N)
+    row=$(jq -r --arg c "$c" --arg n "$net" --arg m "$mode" --arg w "$(echo "$e - $s" | bc)" \
+      '[$c, $n, $m, .trust.layers, (.trust.median_abs_sim_over_est_minus_1 * 100), (.trust.worst_abs_sim_over_est_minus_1 * 100),
+        .trust.spearman_rho, .trust.simulated_candidates,
+        ([.layers[] | select(.simulation) | .simulation.cycles] | add),
+        ([.layers[] | select(.simulation) | .estimate.cycles] | add), $w] | map(tostring) | join(",")' "$d/mapping.json")
+    echo "$row" >> "$csv"; echo "$row" >&2
+    if [ "$mode" = calibrated ] || [ "$mode" = refined ]; then
+      jq -r --arg c "$c" --arg n "$net" --arg m "$mode" \
+        '.layers[] | select(.simulation) | [$c, $n, $m, .name, .simulation.cycles] | map(tostring) | join(",")' \
+        "$d/mapping.json" >> "$tmp/layers.csv"
+    fi
+  done
+done; done
+# Per layer: refined vs unrefined simulated cycles (full-network simulations).
+echo "config,network,layer,unrefined_cycles,refined_cycles,refined_over_unrefined" > "$out/refine_layers.csv"
+awk -F, '$3 == "calibrated" { u[$1 "," $2 "," $4] = $5; ord[++n] = $1 "," $2 "," $4 } $3 == "refined" { r[$1 "," $2 "," $4] = $5 }
+  END { for (i = 1; i <= n; i++) { k = ord[i]; if (k in r) printf "%s,%s,%s,%.6f\n", k, u[k], r[k], r[k] / u[k] } }' \
+  "$tmp/layers.csv" >> "$out/refine_layers.csv"
+echo "trust: wrote $csv and $out/refine_layers.csv" >&2

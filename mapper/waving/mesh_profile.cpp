@@ -1,0 +1,133 @@
+#include "mapper/waving/mesh_profile.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace vp::mapper::waving {
+
+XferFeatures& XferFeatures::operator+=(const XferFeatures& o) {
+    transfers += o.transfers;
+    bursts += o.bursts;
+    flits_in += o.flits_in;
+    flits_out += o.flits_out;
+    dma_ops += o.dma_ops;
+    return *this;
+}
+
+void OpProfile::add(const ProfileEntry& e) {
+    if (!entries.empty() && entries.back().same(e)) {
+        entries.back().count += e.count;
+        return;
+    }
+    entries.push_back(e);
+}
+
+void OpProfile::add(const OpProfile& o, std::uint64_t times) {
+    for (ProfileEntry e : o.entries) {
+        e.count *= times;
+        add(e);
+    }
+}
+
+void OpProfile::compact() {
+    auto key = [](const ProfileEntry& e) {
+        return std::make_tuple(e.wait, e.compute, e.x.transfers, e.x.bursts, e.x.flits_in, e.x.flits_out, e.x.dma_ops);
+    };
+    std::sort(entries.begin(), entries.end(), [&](const ProfileEntry& a, const ProfileEntry& b) { return key(a) < key(b); });
+    std::vector<ProfileEntry> out;
+    for (const auto& e : entries) {
+        if (!out.empty() && out.back().same(e)) out.back().count += e.count;
+        else out.push_back(e);
+    }
+    entries.swap(out);
+}
+
+namespace {
+
+// Bursts touched by `bytes` at byte offset `off` within a burst.
+inline std::uint64_t bursts_of(std::uint64_t off, std::uint64_t bytes, std::uint64_t bb) {
+    return bytes ? (off + bytes + bb - 1) / bb : 0;
+}
+
+}  // namespace
+
+XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned burst_bytes) {
+    XferFeatures x;
+    if (!op.is_dma() || op.n_segs == 0 || op.seg_bytes == 0) return x;
+    const std::uint64_t bb = burst_bytes ? burst_bytes : 64;
+    const std::uint64_t maxp = std::uint64_t(fmt.max_payload_bytes);
+    const std::uint64_t full = op.seg_bytes / maxp, rem = op.seg_bytes % maxp;
+    const std::uint64_t per_seg = full + (rem ? 1 : 0);
+    x.dma_ops = 1;
+    x.transfers = std::uint64_t(op.n_segs) * per_seg;
+    // Bursts: the offsets of the segment starts within a burst repeat with a period that divides
+    // bb, so at most bb segments are walked (segments are cut into transfers like
+    // for_each_transfer: pieces of maxp bytes from the segment start).
+    const std::uint64_t n = op.n_segs;
+    // Segment s + P starts at the same offset within a burst as segment s for P = bb / gcd(stride, bb).
+    const std::uint64_t period = std::min<std::uint64_t>(n, bb / std::gcd(op.seg_stride % bb, bb));
+    std::uint64_t per_period = 0, tail = 0;
+    const std::uint64_t reps = n / period, extra = n % period;
+    for (std::uint64_t s = 0; s < period; ++s) {
+        const std::uint64_t base = op.dram_addr + s * op.seg_stride;
+        std::uint64_t b = 0;
+        for (std::uint64_t off = 0; off < op.seg_bytes; off += maxp) {
+            const std::uint64_t len = std::min(maxp, op.seg_bytes - off);
+            b += bursts_of((base + off) % bb, len, bb);
+        }
+        per_period += b;
+        if (s < extra) tail += b;
+    }
+    x.bursts = reps * per_period + tail;
+    const std::uint64_t hdr = std::uint64_t(fmt.header_flits);
+    const std::uint64_t fb = std::uint64_t(fmt.flit_bits);
+    const std::uint64_t data_flits = n * (full * ((maxp * 8 + fb - 1) / fb) + (rem ? (rem * 8 + fb - 1) / fb : 0));
+    if (op.is_load()) {
+        x.flits_out = x.transfers * hdr;
+        x.flits_in = x.transfers * hdr + data_flits;
+    } else {
+        x.flits_out = x.transfers * hdr + data_flits;
+        x.flits_in = fmt.write_ack ? x.transfers * hdr : 0;
+    }
+    return x;
+}
+
+void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
+                 const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
+                 OpProfile* other) {
+    tiling::LoopNest nest(shape, run, t, asip);
+    ProfileEntry pending;  // overlapped ops since the last entry
+    pending.x = XferFeatures{};
+    nest.for_each([&](const tiling::Op& op) {
+        if (!op.is_dma()) {
+            ProfileEntry e = pending;
+            e.wait = false;
+            e.compute = op.comp_cycles + op.pfetch_cycles;
+            if (other) other->add(e);
+            pending = ProfileEntry{};
+            return;
+        }
+        const XferFeatures f = op_features(op, fmt, burst_bytes);
+        if (!op.wait) {
+            pending.x += f;
+            return;
+        }
+        ProfileEntry e = pending;  // queued before it: served first
+        e.wait = true;
+        e.compute = 0;
+        e.x += f;
+        pending = ProfileEntry{};
+        if (op.kind == tiling::OpKind::LoadFilter) {
+            if (filters) filters->add(e);
+        } else if (other) {
+            other->add(e);
+        }
+    });
+    if (pending.x.dma_ops && other) {  // cannot happen (the drain is waited for); kept for safety
+        pending.wait = true;
+        other->add(pending);
+    }
+}
+
+}  // namespace vp::mapper::waving

@@ -1,0 +1,57 @@
+#pragma once
+// The timing-relevant shape of a core's work, from one walk of the loop nest (the same
+// tiling::LoopNest the ASIP core model replays): a compact list of entries, each either
+//   * a waited-for DMA op (N_dram_init: the core stalls until it is done), together with the
+//     overlapped ops queued before it (the DMA engine serves its queue in order), or
+//   * a row: one Compute op and the overlapped DMA ops posted since the previous entry (the
+//     next row's prefetch and the previous row's write-back), which run while it computes.
+// Each entry carries the transfers (NoC packets with data, <= max_payload_bytes), the DRAM
+// bursts they touch (counted on the real addresses: a 64-B transfer that is not burst-aligned
+// reads two bursts), the flits into and out of the core, and the number of DMA descriptors.
+// Equal entries are merged with a count, so a profile has tens of entries, not one per row.
+#include <cstdint>
+#include <vector>
+
+#include "mapper/tiling/loop_nest.h"
+#include "mapper/waving/mesh_map_params.h"
+
+namespace vp::mapper::waving {
+
+struct XferFeatures {
+    std::uint64_t transfers = 0;  // data-carrying transactions (one request packet each)
+    std::uint64_t bursts = 0;     // DRAM bursts touched (burst_bytes granularity)
+    std::uint64_t flits_in = 0;   // flits ejected at the core (read responses, write acks)
+    std::uint64_t flits_out = 0;  // flits injected by the core (read requests, write data)
+    std::uint64_t dma_ops = 0;    // DMA descriptors programmed
+    bool operator==(const XferFeatures& o) const {
+        return transfers == o.transfers && bursts == o.bursts && flits_in == o.flits_in && flits_out == o.flits_out &&
+               dma_ops == o.dma_ops;
+    }
+    XferFeatures& operator+=(const XferFeatures& o);
+};
+
+struct ProfileEntry {
+    bool wait = false;             // true: a waited-for op; false: a row (compute + overlapped DMA)
+    std::uint64_t compute = 0;     // core cycles of the row's Compute op (comp + pfetch)
+    XferFeatures x;
+    std::uint64_t count = 1;       // how many times this entry occurs
+    bool same(const ProfileEntry& o) const { return wait == o.wait && compute == o.compute && x == o.x; }
+};
+
+struct OpProfile {
+    std::vector<ProfileEntry> entries;
+    void add(const ProfileEntry& e);       // merges with the last entry when equal
+    void add(const OpProfile& o, std::uint64_t times = 1);
+    void compact();                        // merges equal entries anywhere (sorted, deterministic)
+};
+
+// Features of one DMA op: transfers, bursts (burst_bytes from the DRAM figures; 64 if unset), flits.
+XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned burst_bytes);
+
+// Profiles of one slice run: `filters` gets the LoadFilter ops (once per run and (of, if) tile,
+// whatever the number of stitched slices), `other` everything else. Either may be null.
+void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
+                 const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
+                 OpProfile* other);
+
+}  // namespace vp::mapper::waving

@@ -1,0 +1,105 @@
+#pragma once
+// Time models of the mesh mapper: a small interface with named implementations, chosen by name
+// from YAML (mapper.mesh_model) through one registry.
+//   paper       the seed's estimate as published and used so far (dataflow-aware mapping,
+//               Eqs. 12-18 per core and Eq. 23 to rank (T, k)): every core moves its DRAM words
+//               at the NoC flit rate (Eq. 13), the busiest DRAM interface at one flit per NoC cycle.
+//   calibrated  what the mesh simulation does (default): each core walks its loop nest; a
+//               waited-for op costs its DMA descriptors, one round-trip latency and its transfer
+//               time; a row costs max(compute, latency + the transfer time of its overlapped ops).
+//               A transfer of n packets touching b DRAM bursts with f flits takes
+//                 D = max(n (one request per core cycle), n L / O (Little: O = core.dma_max_outstanding),
+//                         port_scale f t_flit (one stream through the NoC: a VC's credit loop),
+//                         k_eff f t_flit (the DRAM interface's port, shared),
+//                         k_eff b t_burst dram_scale (1 + conflict (k - 1)) (the DRAM data bus, shared;
+//                           partial bursts counted on the addresses, row conflicts grow with the
+//                           interleaved streams of k cores),
+//                         k_eff n L_dram / C (the interface's request cap C, Little))
+//               with k_eff = k^contention the active cores that compete for the shared
+//               side, L = latency_scale x (NoC round trip over the core's hops + DRAM access).
+//               The layer ends with its slowest core, but not before the shared side has served
+//               every core: shared_scale x sum over cores of max(f t_flit, b t_burst dram_scale,
+//               n L_dram / C); plus layer_cycles (start / done syncs).
+//               Free coefficients (MeshCoefficients) come from a vp-calibrate file.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mapper/tiling/asip_params.h"
+#include "mapper/waving/mesh_map_params.h"
+#include "mapper/waving/mesh_profile.h"
+
+namespace vp::mapper::waving {
+
+// Free coefficients of the calibrated model. Defaults: the physical figures uncorrected.
+struct MeshCoefficients {
+    double latency_scale = 1.0;  // x unloaded round-trip latency of a transfer (queueing under load)
+    double dram_scale = 1.0;     // x DRAM data-bus time per burst (1 / achieved fraction of peak)
+    double conflict = 0.0;       // extra dram_scale per further active core (row conflicts between streams)
+    double contention = 1.0;     // exponent: k^contention of the k active cores compete on the shared side
+    double shared_scale = 1.0;   // x the summed demand of all cores on the shared side (layer bound)
+    double port_scale = 1.0;     // x flit time of one core's stream (credit loop of the routers' VC buffers)
+    double layer_cycles = 0.0;   // fixed core cycles per layer (start and done syncs, drain)
+
+    // Throws vp::InputError("<prefix>.<field>: ...").
+    void validate(const std::string& prefix) const;
+};
+
+// Where a core sits and how many cores share the DRAM side.
+struct CoreContext {
+    int hops = 0;   // XY hops to its DRAM interface
+    int active = 1; // active cores of the layer (k)
+};
+
+class MeshTimeModel {
+public:
+    virtual ~MeshTimeModel() = default;
+    virtual const char* name() const = 0;
+    // True: (T, k) candidates are ranked by the cycles of this model; false: by Eq. 23.
+    virtual bool ranks_by_cycles() const = 0;
+    // Core cycles of a core's work (its profile) in context.
+    virtual double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                               const MeshMapParams& mesh) const = 0;
+    // Cycles a core's work occupies the resources all active cores share (the DRAM interface's
+    // port and request slots, the DRAM data bus); the layer takes at least the sum over its cores.
+    virtual double shared_cycles(const OpProfile&, const tiling::AsipParams&, const MeshMapParams&, int /*active*/) const {
+        return 0.0;
+    }
+    // Fixed cycles per layer added to the slowest core.
+    virtual double layer_overhead() const { return 0.0; }
+};
+
+// The paper model (no profile: the mapper keeps its Eq. 12-18 / Eq. 23 estimate).
+class PaperMeshModel final : public MeshTimeModel {
+public:
+    const char* name() const override { return "paper"; }
+    bool ranks_by_cycles() const override { return false; }
+    double core_cycles(const OpProfile&, const CoreContext&, const tiling::AsipParams&,
+                       const MeshMapParams&) const override {
+        return 0.0;
+    }
+};
+
+class CalibratedMeshModel final : public MeshTimeModel {
+public:
+    explicit CalibratedMeshModel(const MeshCoefficients& c) : m_c(c) {}
+    const char* name() const override { return "calibrated"; }
+    bool ranks_by_cycles() const override { return true; }
+    double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                       const MeshMapParams& mesh) const override;
+    double shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                         int active) const override;
+    double layer_overhead() const override { return m_c.layer_cycles; }
+    const MeshCoefficients& coefficients() const { return m_c; }
+
+private:
+    MeshCoefficients m_c;
+};
+
+// The registry: names in registration order, and a model by name (vp::InputError naming
+// `what` and the known names when unknown).
+std::vector<std::string> mesh_model_names();
+std::shared_ptr<const MeshTimeModel> make_mesh_model(const std::string& name, const MeshCoefficients& coef,
+                                                     const std::string& what = "mapper.mesh_model");
+
+}  // namespace vp::mapper::waving

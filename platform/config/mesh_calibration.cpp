@@ -1,0 +1,97 @@
+#include "platform/config/mesh_calibration.h"
+
+#include <fstream>
+
+#include "mapper/common/errors.h"
+#include "platform/config/bindings.h"
+#include "platform/config/calibration.h"
+
+namespace vp::config {
+
+namespace {
+
+template <typename T>
+YAML::Node section_node(const char* key, const T& v) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    YamlWriter w(out);
+    w.section(key, [&](auto& s) { bind(s, const_cast<T&>(v)); });
+    out << YAML::EndMap;
+    return YAML::Load(out.c_str())[key];
+}
+
+}  // namespace
+
+YAML::Node mesh_calibration_key(const PlatformSpec& spec) {
+    YAML::Node n;
+    n["platform"] = to_string(spec.kind);
+    n["dram"] = section_node("dram", spec.dram);
+    // Keys that observe a run without changing its timing do not invalidate a calibration.
+    for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format"}) n["dram"].remove(k);
+    n["noc"] = section_node("noc", spec.noc);
+    for (const char* k : {"width", "height", "stepping", "watchdog_cycles", "flit_width_bits", "header_flits"})
+        n["noc"].remove(k);
+    const YAML::Node mesh = section_node("mesh", spec.mesh);
+    n["mesh"]["noc_mhz"] = mesh["noc_mhz"];
+    n["mesh"]["packet"] = mesh["packet"];
+    n["core"] = section_node("core", spec.core);
+    return n;
+}
+
+mapper::waving::MeshCoefficients load_mesh_calibration(const std::string& path, const PlatformSpec& spec) {
+    std::ifstream in(path);
+    if (!in) throw InputError("mapper.calibration: cannot open calibration file " + path);
+    YAML::Node root;
+    try {
+        root = YAML::Load(in);
+    } catch (const YAML::ParserException& e) {
+        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+    }
+    YamlCheck top(root, path, "");
+    top.expect_map();
+    top.allow_only({"platform", "model", "made_for", "coefficients", "fit"});
+    for (const char* k : {"platform", "model", "made_for", "coefficients"})
+        if (!top.has(k)) top.fail(std::string("missing key \"") + k + "\" (not a vp-calibrate file?)");
+    if (top.at("platform").as_string() != "mesh")
+        throw InputError(path + ": calibration made for platform = " + top.at("platform").as_string() +
+                         ", but the configuration (" + spec.source +
+                         ") is a mesh platform (run vp-calibrate for this configuration)");
+    if (top.at("model").as_string() != "calibrated")
+        top.at("model").fail("calibration files are for the \"calibrated\" model");
+    YAML::Node made = root["made_for"];
+    made["platform"] = root["platform"];
+    std::string want, have;
+    const std::string key = first_mismatch(made, mesh_calibration_key(spec), "", want, have);
+    if (!key.empty())
+        throw InputError(path + ": calibration made for " + key + " = " + want + ", but the configuration (" +
+                         spec.source + ") has " + key + " = " + have + " (run vp-calibrate for this configuration)");
+    mapper::waving::MeshCoefficients c;
+    YamlReader r(top.at("coefficients"));
+    r.node().expect_map();
+    bind(r, c);
+    r.finish();
+    c.validate(path + ": coefficients");
+    return c;
+}
+
+std::string mesh_calibration_yaml(const PlatformSpec& spec, const mapper::waving::MeshCoefficients& c,
+                                  const YAML::Node& fit) {
+    YAML::Node key = mesh_calibration_key(spec);
+    YAML::Emitter out;
+    out << YAML::Comment("written by vp-calibrate; include it with mapper.calibration: <this file>");
+    out << YAML::BeginMap;
+    out << YAML::Key << "platform" << YAML::Value << "mesh";
+    out << YAML::Key << "model" << YAML::Value << "calibrated";
+    out << YAML::Key << "made_for" << YAML::Value << YAML::BeginMap;
+    for (const char* k : {"dram", "noc", "mesh", "core"}) out << YAML::Key << k << YAML::Value << key[k];
+    out << YAML::EndMap;
+    out << YAML::Key << "coefficients" << YAML::Value << YAML::BeginMap;
+    YamlWriter w(out);
+    bind(w, const_cast<mapper::waving::MeshCoefficients&>(c));
+    out << YAML::EndMap;
+    out << YAML::Key << "fit" << YAML::Value << fit;
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace vp::config

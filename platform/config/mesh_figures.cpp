@@ -1,0 +1,22 @@
+#include "platform/config/mesh_figures.h"
+
+#include <algorithm>
+
+#include "platform/config/hw_figures.h"
+
+namespace vp::config {
+
+unsigned dram_if_outstanding(const PlatformSpec& spec) {
+    return std::max(spec.noc.dram_if_outstanding, unsigned(std::max(spec.core.dma_max_outstanding, 0)));
+}
+
+mapper::waving::MeshHwFigures mesh_figures(const PlatformSpec& spec) {
+    mapper::waving::MeshHwFigures f;
+    f.dram = dram_figures(spec.dram);
+    f.hop_cycles = int(spec.noc.router_stages + spec.noc.link_latency);
+    f.dram_if_outstanding = int(dram_if_outstanding(spec));
+    f.inject_depth = int(spec.noc.inject_depth);
+    return f;
+}
+
+}  // namespace vp::config

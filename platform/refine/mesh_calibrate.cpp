@@ -1,0 +1,275 @@
+#include "platform/refine/mesh_calibrate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "mapper/common/errors.h"
+#include "mapper/waving/waving_mapper.h"
+#include "platform/config/mesh_calibration.h"
+#include "platform/refine/candidate_sim.h"
+#include "platform/refine/child_runner.h"
+#include "platform/refine/least_squares.h"
+#include "platform/refine/mesh_refine.h"
+#include "platform/refine/trust.h"
+#include "vp_version.h"
+
+namespace vp::refine {
+
+namespace wv = mapper::waving;
+using nlohmann::json;
+
+namespace {
+
+struct Sample {
+    json layer;
+    wv::LayerMapping map;
+    std::vector<wv::OpProfile> profiles;
+    double sim = 0;
+};
+
+// Synthetic shapes spread over the space (deterministic for a seed): 7 in 8 convs, 1 fc.
+std::vector<json> design_shapes(int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    auto pick = [&](std::initializer_list<int> v) {
+        return *(v.begin() + std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng));
+    };
+    std::vector<json> out;
+    for (int i = 0; i < n; ++i) {
+        const std::string name = "cal" + std::to_string(i);
+        if (i % 8 == 7) {
+            out.push_back({{"name", name}, {"type", "fc"}, {"in", pick({256, 512, 1024, 2048, 4096})},
+                           {"out", pick({10, 64, 128, 256, 512})}});
+            continue;
+        }
+        const int r = pick({1, 1, 3, 3, 3, 5, 7});
+        const int hw = pick({7, 13, 14, 17, 27, 28, 31, 56});
+        const int c = pick({3, 16, 32, 48, 64, 96, 128, 192, 256});
+        const int k = pick({16, 24, 32, 64, 96, 128, 192, 256});
+        const int stride = r > 1 ? pick({1, 1, 2}) : pick({1, 1, 1, 2});
+        out.push_back({{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
+                       {"stride", stride}, {"pad", r / 2}});
+    }
+    return out;
+}
+
+mapper::Network to_network(const json& layer) {
+    // The workload reader does the parsing: one layer through the normal path.
+    return mapper::parse_network(json{{"name", "calibration"}, {"layers", json::array({layer})}}, "calibration");
+}
+
+struct Stats {
+    double median = 0, worst = 0, mean = 0;
+};
+Stats abs_stats(std::vector<double> r) {
+    Stats s;
+    for (double& x : r) x = std::fabs(x);
+    std::sort(r.begin(), r.end());
+    if (r.empty()) return s;
+    s.median = r[r.size() / 2];
+    s.worst = r.back();
+    for (double x : r) s.mean += x / double(r.size());
+    return s;
+}
+
+wv::MeshCoefficients from_vector(const std::vector<double>& x) {
+    wv::MeshCoefficients c;
+    c.latency_scale = x[0];
+    c.dram_scale = x[1];
+    c.conflict = x[2];
+    c.contention = x[3];
+    c.shared_scale = x[4];
+    c.port_scale = x[5];
+    c.layer_cycles = x[6];
+    return c;
+}
+
+}  // namespace
+
+int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions& o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    wv::MapperOptions opt = mesh_mapper_options(spec);
+    opt.model = wv::make_mesh_model("calibrated", wv::MeshCoefficients{});  // for the profiles
+    opt.fixed = {};
+    // The design's choices are ranked by Eq. 23 (the paper model), so that the design does not
+    // depend on the model being fitted.
+    wv::MapperOptions by_eq23 = opt;
+    by_eq23.model = wv::make_mesh_model("paper", wv::MeshCoefficients{});
+    opt.threads = 1;
+    std::vector<Sample> ss;
+    std::vector<CandidateJob> jobs;
+    const auto shapes = design_shapes(o.shapes, o.seed);
+    auto add_sample = [&](const json& shape, const wv::SliceChoice& p) {
+        const mapper::Network net = to_network(shape);
+        Sample s;
+        s.layer = shape;
+        wv::MapperOptions f = opt;
+        f.fixed = p;
+        s.map = wv::map_layer(net.layers.at(0), spec.core, spec.mesh, spec.energy, f);
+        s.profiles = wv::core_profiles(s.map, spec.core, spec.mesh);
+        ss.push_back(std::move(s));
+        jobs.push_back({{{"name", "calibration"}, {"layers", json::array({shape})}}, {mesh_choice_set(p)}});
+    };
+    std::map<std::string, double> refit_sims;  // key -> simulated cycles of the earlier run
+    if (!o.refit.empty()) {  // the samples and simulated cycles of an earlier run of the same design
+        YAML::Node old;
+        try {
+            old = YAML::LoadFile(o.refit);
+        } catch (const YAML::Exception& e) {
+            throw InputError("--refit " + o.refit + ": cannot read: " + e.what());
+        }
+        if (!old["fit"] || !old["fit"]["samples"])
+            throw InputError("--refit " + o.refit + ": no fit.samples (not a mesh calibration file?)");
+        for (const auto& n : old["fit"]["samples"]) {
+            const std::string k = n["key"].as<std::string>();
+            refit_sims[k] = n["sim"].as<double>();
+            const auto slash = k.find('/');
+            wv::SliceChoice c;
+            if (slash == std::string::npos ||
+                std::sscanf(k.c_str() + slash + 1, "%d,%d,%d", &c.t_of, &c.t_ox, &c.k) != 3)
+                throw InputError("--refit " + o.refit + ": malformed sample key \"" + k + "\"");
+            const auto it = std::find_if(shapes.begin(), shapes.end(),
+                                         [&](const json& j) { return j["name"] == k.substr(0, slash); });
+            if (it == shapes.end())
+                throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes / --seed?)");
+            add_sample(*it, c);
+        }
+    }
+    for (const json& shape : shapes) {
+        if (!o.refit.empty()) break;
+        const mapper::Network net = to_network(shape);
+        wv::MapperOptions all = by_eq23;
+        all.keep_candidates = 1000;
+        wv::LayerMapping ranked_map;
+        try {
+            ranked_map = wv::map_layer(net.layers.at(0), spec.core, spec.mesh, spec.energy, all);
+        } catch (const InputError&) {
+            continue;  // does not fit the core SRAM
+        }
+        const auto& rk = ranked_map.ranked;
+        std::vector<wv::SliceChoice> picks;
+        auto add = [&](const wv::SliceChoice& c) {
+            for (const auto& p : picks)
+                if (p.t_of == c.t_of && p.t_ox == c.t_ox && p.k == c.k) return;
+            picks.push_back(c);
+        };
+        add(rk.front().choice);
+        int kmax = 0;
+        for (const auto& r : rk) kmax = std::max(kmax, r.choice.k);
+        for (int want : {1, kmax})
+            for (const auto& r : rk)
+                if (r.choice.k == want) {
+                    add(r.choice);
+                    break;
+                }
+        add(rk[rk.size() / 3].choice);
+        for (const auto& p : picks) add_sample(shape, p);
+    }
+    std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer mesh simulations ("
+              << shapes.size() << " synthetic shapes, " << spec.mesh.width << "x" << spec.mesh.height << "), "
+              << o.jobs << " at a time\n";
+    SimSetup setup;
+    setup.vp_run = sibling_program("vp-run");
+    setup.stat_path = "mesh.cycles";
+    setup.parallel = o.jobs;
+    setup.tag = "calibrate";
+    auto key = [](const Sample& s) {
+        return s.layer["name"].get<std::string>() + "/" + std::to_string(s.map.t_of) + "," + std::to_string(s.map.t_ox) +
+               "," + std::to_string(s.map.k);
+    };
+    if (!o.refit.empty()) {
+        for (auto& smp : ss) smp.sim = refit_sims.at(key(smp));
+    } else {
+        const auto res = simulate_candidates(spec, setup, jobs);
+        for (std::size_t i = 0; i < ss.size(); ++i) {
+            if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
+            ss[i].sim = res[i].value;
+        }
+    }
+    auto estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
+        const wv::CalibratedMeshModel m(c);
+        return wv::model_cycles(s.map, s.profiles, m, spec.core, spec.mesh);
+    };
+    auto residuals = [&](const std::vector<double>& x) {
+        const wv::MeshCoefficients c = from_vector(x);
+        std::vector<double> r;
+        for (const auto& s : ss) r.push_back(estimate(s, c) / s.sim - 1.0);
+        return r;
+    };
+    LeastSquares p;
+    p.residuals = residuals;
+    p.lo = {0.0, 0.1, 0.0, 0.0, 0.0, 0.0, -5000};
+    p.hi = {20, 20, 5, 5, 5, 5, 50000};
+    const std::vector<double> x0 = {1, 1, 0, 1, 1, 1, 0};
+    // The model is a maximum of linear terms, so the fit has local minima: several starts
+    // over the coefficients that switch terms on and off, the best kept.
+    std::vector<double> x1 = fit_least_squares(p, x0);
+    for (double cont : {0.25, 0.5, 0.75})
+        for (double shared : {1.0, 1.5, 2.0})
+            for (double port : {1.0, 1.4}) {
+                const auto x = fit_least_squares(p, {1, 1, 0, cont, shared, port, 0});
+                if (sum_of_squares(residuals(x)) < sum_of_squares(residuals(x1))) x1 = x;
+            }
+    const wv::MeshCoefficients after = from_vector(x1);
+    const auto r0 = residuals(x0), r1 = residuals(x1);
+    std::printf("%-6s %-5s %5s %5s %4s %12s %9s %9s\n", "shape", "type", "T_of", "T_ox", "k", "sim cycles", "err0 %",
+                "err %");
+    std::vector<double> est1, sim;
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+        const auto& s = ss[i];
+        std::printf("%-6s %-5s %5d %5d %4d %12.0f %9.2f %9.2f\n", s.layer["name"].get<std::string>().c_str(),
+                    s.layer["type"].get<std::string>().c_str(), s.map.t_of, s.map.t_ox, s.map.k, s.sim, 100 * r0[i],
+                    100 * r1[i]);
+        est1.push_back(estimate(s, after));
+        sim.push_back(s.sim);
+    }
+    const Stats s0 = abs_stats(r0), s1 = abs_stats(r1);
+    const double rho = spearman(est1, sim);
+    std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
+                "-> %.2f %%; Spearman rho %.4f\n",
+                ss.size(), 100 * s0.median, 100 * s1.median, 100 * s0.mean, 100 * s1.mean, 100 * s0.worst,
+                100 * s1.worst, rho);
+    std::printf("coefficients: latency_scale=%.5g dram_scale=%.5g conflict=%.5g contention=%.5g shared_scale=%.5g "
+                "port_scale=%.5g layer_cycles=%.5g\n",
+                after.latency_scale, after.dram_scale, after.conflict, after.contention, after.shared_scale,
+                after.port_scale, after.layer_cycles);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("wall %.1f s\n", wall);
+    YAML::Node f;
+    f["samples"] = ss.size();
+    f["shapes"] = o.shapes;
+    f["seed"] = o.seed;
+    f["calibrated_on"] = std::to_string(spec.mesh.width) + "x" + std::to_string(spec.mesh.height);
+    f["median_abs_rel_err"] = s1.median;
+    f["mean_abs_rel_err"] = s1.mean;
+    f["worst_abs_rel_err"] = s1.worst;
+    f["spearman_rho"] = rho;
+    f["uncalibrated_median_abs_rel_err"] = s0.median;
+    f["uncalibrated_worst_abs_rel_err"] = s0.worst;
+    YAML::Node samples(YAML::NodeType::Sequence);
+    for (const auto& s : ss) {  // for --refit: the design's simulated cycles
+        YAML::Node n;
+        n["key"] = key(s);
+        n["sim"] = s.sim;
+        samples.push_back(n);
+    }
+    f["samples"] = samples;
+    const std::string tmp = o.out + ".incomplete";
+    {
+        std::ofstream out(tmp);
+        out << config::mesh_calibration_yaml(spec, after, f);
+        if (!out) throw std::runtime_error("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), o.out.c_str()) != 0)
+        throw std::runtime_error("cannot rename " + tmp + " to " + o.out);
+    std::cout << "calibration written to " << o.out
+              << " (include it with mapper.calibration: <path relative to the config>)\n";
+    return 0;
+}
+
+}  // namespace vp::refine

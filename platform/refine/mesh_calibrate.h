@@ -1,0 +1,27 @@
+#pragma once
+// vp-calibrate for the mesh platform: fits the free coefficients of the calibrated mesh time
+// model (mapper/waving/mesh_time_model.h) to single-layer mesh simulations. The design is a
+// set of synthetic conv and fc shapes spread over channels, map size, kernel and stride, each
+// with up to four (T, k) choices spread over the core counts (the estimate's best, the best
+// on one core, the best on the most cores, a middle-ranked one); every sample runs as its own
+// child vp-run (mapper.fixed_slices). Least squares on est/sim - 1; prints the residuals;
+// writes the calibration file (mesh_calibration.h).
+#include <cstdint>
+#include <string>
+
+#include "platform/config/platform_spec.h"
+
+namespace vp::refine {
+
+struct MeshCalibrateOptions {
+    std::string out = "calibration.yaml";
+    int shapes = 40;
+    std::uint64_t seed = 1;
+    unsigned jobs = 1;
+    std::string refit;  // a calibration file of the same design: reuse its simulated cycles, fit again
+};
+
+// Returns the exit code; throws InputError / SimulationError like vp-calibrate.
+int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions& o);
+
+}  // namespace vp::refine

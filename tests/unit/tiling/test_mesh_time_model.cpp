@@ -1,0 +1,175 @@
+// The mesh mapper's time models (mapper/waving/mesh_time_model.h) and the op profiles they read.
+// Independent checks: burst counts against a per-transfer count written separately; the
+// calibrated formula of one entry against a hand computation. Regression checks (they compare
+// the mapper with itself): profile totals = measure_run's packets and flits (the same loop nest);
+// the paper model = the mapper without a model; a fixed (T, k) reproduces its ranked estimate.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+
+#include "mapper/waving/mesh_profile.h"
+#include "mapper/waving/mesh_time_model.h"
+#include "mapper/waving/packet_format_ops.h"
+#include "mapper/waving/run_totals.h"
+#include "mapper/waving/waving_mapper.h"
+
+using namespace vp::mapper;
+using namespace vp::mapper::waving;
+
+namespace {
+
+MeshHwFigures ddr3_figures() {  // DDR3-1600 figures as the platform fills them
+    MeshHwFigures f;
+    f.dram.preset = "ddr3-1600";
+    f.dram.tck_ns = 1.25;
+    f.dram.burst_bytes = 64;
+    f.dram.burst_cycles = 4;
+    f.dram.CL = 11;
+    f.dram.tRCD = 11;
+    f.dram.frontend_latency_ck = 1;
+    f.dram.peak_bw_bytes_per_s = 12.8e9;
+    f.hop_cycles = 5;
+    f.dram_if_outstanding = 16;
+    f.inject_depth = 16;
+    return f;
+}
+
+Layer conv(const std::string& name, int C, int K, int H, int W, int R, int stride) {
+    Layer l;
+    l.name = name;
+    l.C = C;
+    l.K = K;
+    l.H = H;
+    l.W = W;
+    l.R = l.S = R;
+    l.stride_h = l.stride_w = stride;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = R / 2;
+    return l;
+}
+
+}  // namespace
+
+TEST_CASE("op_features: DRAM bursts equal a per-transfer count on random DMA ops", "[waving][mesh_model]") {
+    std::mt19937 rng(7);
+    PacketFormat fmt;
+    for (int it = 0; it < 2000; ++it) {
+        tiling::Op op;
+        op.kind = (it % 3) ? tiling::OpKind::LoadIfmap : tiling::OpKind::StoreOfmap;
+        op.n_segs = 1 + rng() % 200;
+        op.seg_bytes = 2 * (1 + rng() % 150);
+        op.seg_stride = op.seg_bytes + 2 * (rng() % 90);
+        op.dram_addr = 2 * (rng() % 5000);
+        fmt.max_payload_bytes = (it % 2) ? 64 : 32 + int(rng() % 64);
+        std::uint64_t bursts = 0, transfers = 0;
+        for_each_transfer(op, fmt, [&](std::uint64_t a, std::uint64_t len) {
+            bursts += (a + len - 1) / 64 - a / 64 + 1;  // first to last burst touched
+            ++transfers;
+        });
+        const XferFeatures x = op_features(op, fmt, 64);
+        REQUIRE(x.transfers == transfers);
+        REQUIRE(x.bursts == bursts);
+    }
+}
+
+TEST_CASE("profile totals equal the loop nest's packets and flits (regression)", "[waving][mesh_model]") {
+    tiling::AsipParams asip;
+    PacketFormat fmt;
+    for (const Layer& l : {conv("a", 16, 32, 28, 28, 3, 1), conv("b", 64, 48, 14, 14, 1, 2), conv("c", 3, 16, 31, 31, 5, 2)}) {
+        tiling::ConvShape s;
+        REQUIRE(tiling::ConvShape::from_layer(l, &s));
+        const tiling::SliceRun run{0, 0, std::min(16, s.n_of), 0, s.Q, s.Q};
+        const tiling::Tiling t{8, 4, 16};
+        const RunTotals r = measure_run(s, run, t, asip, fmt);
+        OpProfile f, o;
+        profile_run(s, run, t, asip, fmt, 64, &f, &o);
+        std::uint64_t transfers = 0, flits = 0, compute = 0;
+        for (const OpProfile* p : {&f, &o})
+            for (const auto& e : p->entries) {
+                transfers += e.count * e.x.transfers;
+                flits += e.count * (e.x.flits_in + e.x.flits_out);
+                compute += e.count * e.compute;
+            }
+        CHECK(2 * transfers == r.noc.packets);  // read: request + response; write: request + ack
+        CHECK(flits == r.noc.flits);
+        CHECK(compute == r.compute_cycles());
+    }
+}
+
+TEST_CASE("calibrated model: one waited-for entry equals the formula by hand", "[waving][mesh_model]") {
+    tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;       // 1000 MHz NoC
+    mesh.hw = ddr3_figures();
+    MeshCoefficients c;
+    c.contention = 0.5;
+    c.port_scale = 1.2;
+    const CalibratedMeshModel m(c);
+    OpProfile p;
+    ProfileEntry e;
+    e.wait = true;
+    e.x.transfers = 100;
+    e.x.bursts = 150;
+    e.x.flits_in = 900;
+    e.x.flits_out = 100;
+    e.x.dma_ops = 1;
+    e.count = 3;
+    p.add(e);
+    // Latency: DRAM (1 + 11 + 11 + 4) x 1.25 ns = 33.75 ns = 16.875 core cycles; NoC 2 x (2 + 1) hops x 5
+    // NoC cycles = 30 NoC cycles = 15 core cycles.
+    const double lat = 16.875 + 15.0;
+    // Transfer, 4^0.5 = 2 competing cores: max(100, 100 lat / 16, 1.2 x 900 x 0.5, 2 x 900 x 0.5,
+    // 2 x 150 x 2.5, 2 x 100 x 16.875 / 16)
+    const double d = std::max({100.0, 100 * lat / 16, 1.2 * 900 * 0.5, 2.0 * 900 * 0.5, 2.0 * 150 * 2.5,
+                               2.0 * 100 * 16.875 / 16});
+    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + lat + d)));
+    // A row hides its transfer behind a longer compute.
+    OpProfile row;
+    e.wait = false;
+    e.compute = 5000;
+    row.add(e);
+    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000)));
+}
+
+TEST_CASE("paper model = the mapper without a model; fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
+    tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_figures();
+    EnergyParams energy;
+    MapperOptions plain;
+    plain.threads = 1;
+    MapperOptions paper = plain;
+    paper.model = make_mesh_model("paper", MeshCoefficients{});
+    MapperOptions cal = plain;
+    cal.model = make_mesh_model("calibrated", MeshCoefficients{});
+    cal.keep_candidates = 6;
+    for (const Layer& l : {conv("a", 16, 64, 28, 28, 3, 1), conv("b", 64, 96, 14, 14, 1, 1)}) {
+        const LayerMapping a = map_layer(l, asip, mesh, energy, plain);
+        const LayerMapping b = map_layer(l, asip, mesh, energy, paper);
+        CHECK(a.t_of == b.t_of);
+        CHECK(a.t_ox == b.t_ox);
+        CHECK(a.k == b.k);
+        CHECK(a.est_cycles == b.est_cycles);
+        const LayerMapping m = map_layer(l, asip, mesh, energy, cal);
+        REQUIRE(m.ranked.size() == 6);
+        CHECK(m.ranked[0].choice.t_of == m.t_of);
+        CHECK(m.ranked[0].choice.k == m.k);
+        CHECK(m.ranked[0].est_cycles == m.est_cycles);
+        for (std::size_t i = 1; i < m.ranked.size(); ++i) CHECK(m.ranked[i - 1].score <= m.ranked[i].score);
+        for (const RankedChoice& r : m.ranked) {
+            MapperOptions f = cal;
+            f.fixed = r.choice;
+            f.keep_candidates = 1;
+            const LayerMapping x = map_layer(l, asip, mesh, energy, f);
+            CHECK(x.t_of == r.choice.t_of);
+            CHECK(x.t_ox == r.choice.t_ox);
+            CHECK(x.k == r.choice.k);
+            CHECK(x.est_cycles == Approx(r.est_cycles));
+        }
+    }
+}
+
+TEST_CASE("time model registry: names and unknown names", "[waving][mesh_model]") {
+    CHECK(mesh_model_names() == std::vector<std::string>{"calibrated", "paper"});
+    CHECK_THROWS_WITH(make_mesh_model("fast", MeshCoefficients{}),
+                      Catch::Contains("unknown cost model \"fast\" (known: calibrated, paper)"));
+}
