@@ -69,8 +69,7 @@ YAML::Node calibration_key(const PlatformSpec& spec) {
     return n;
 }
 
-YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key,
-                                 std::vector<std::string>* warnings) {
+YAML::Node read_calibration_root(const std::string& path, const std::string& include_key) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw InputError(include_key + ": cannot open calibration file " + path);
     const std::string text = read_input_file(path, "a calibration file (vp-calibrate)");
@@ -88,29 +87,47 @@ YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& sp
         if (!top.has(k)) top.fail(std::string("missing key \"") + k + "\" (not a vp-calibrate file?)");
     if (top.at("model").as_string() != "calibrated")
         top.at("model").fail("calibration files are for the \"calibrated\" model");
+    top.at("made_for").expect_map();
+    return root;
+}
+
+void check_made_for(const YAML::Node& root, const YAML::Node& cur, const std::string& path, const PlatformSpec& spec,
+                    std::vector<std::string>* warnings) {
     YAML::Node made = YAML::Clone(root["made_for"]);
     made["platform"] = root["platform"];
-    const YAML::Node cur = calibration_key(spec);
     auto describe = [&](const std::string& key, const std::string& want, const std::string& have) {
         return path + ": calibration made for " + key + " = " + want + ", but the configuration (" + spec.source +
                ") has " + key + " = " + have;
     };
-    // Another platform or DRAM is another machine: the coefficients do not apply (exit 2). With
-    // `warnings`, another platform section (nmp: DMA depth, MB sizes, ...) keeps the physics the
-    // model prices from the configuration itself; the fitted corrections are then advisory.
-    const std::string own = spec.kind == PlatformKind::Vta ? "vta" : "nmp";
-    for (const std::string& sec : {std::string("platform"), std::string("dram"), own}) {
+    // Another platform or DRAM preset is another machine: the coefficients do not apply (exit 2).
+    std::string want, have;
+    for (const char* k : {"platform", "dram.preset"}) {
         YAML::Node w, h;
-        w[sec] = made[sec];
-        h[sec] = cur[sec];
-        std::string want, have;
+        if (std::string(k) == "platform") {
+            w["platform"] = made["platform"];
+            h["platform"] = cur["platform"];
+        } else {
+            w["dram"]["preset"] = made["dram"]["preset"];
+            h["dram"]["preset"] = cur["dram"]["preset"];
+        }
         const std::string key = first_mismatch(w, h, "", want, have);
-        if (key.empty()) continue;
-        if (sec != own || !warnings)
-            throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
-        warnings->push_back(describe(key, want, have) +
-                            "; using its coefficients anyway (advisory: run vp-calibrate for this configuration)");
+        if (!key.empty()) throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
     }
+    // Any other key (queue depth, scheduler, DMA depth, VC count, buffer sizes, ...): the models
+    // take those figures from the configuration itself and the fitted coefficients are
+    // corrections of that physics, so they still apply; with `warnings` the difference is a
+    // warning (a sweep over such a key keeps running), without it an error.
+    const std::string key = first_mismatch(made, cur, "", want, have);
+    if (key.empty()) return;
+    if (!warnings) throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
+    warnings->push_back(describe(key, want, have) +
+                        "; using its coefficients anyway (advisory: run vp-calibrate for this configuration)");
+}
+
+YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key,
+                                 std::vector<std::string>* warnings) {
+    const YAML::Node root = read_calibration_root(path, include_key);
+    check_made_for(root, calibration_key(spec), path, spec, warnings);
     return root;
 }
 

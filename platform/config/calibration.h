@@ -2,9 +2,9 @@
 // Calibration files of the TSO time model (written by vp-calibrate, included by a config
 // with tso.calibration: FILE). A file records the platform and the resolved dram and nmp
 // sections it was fitted for (made_for) and the fitted coefficients. A configuration for
-// another platform or DRAM cannot use it (vp::InputError naming the key and both values); for the
-// TSO model one whose nmp section differs gets a warning (the coefficients are corrections of the
-// physics, which the model still takes from the configuration) and the coefficients.
+// another platform or DRAM preset cannot use it (vp::InputError naming the key and both values);
+// one that differs in any other key gets a warning (the coefficients are corrections of the
+// physics, which the models still take from the configuration) and the coefficients.
 //
 //   platform: nmp
 //   model: calibrated
@@ -27,9 +27,15 @@ YAML::Node calibration_key(const PlatformSpec& spec);
 // First key (dotted) whose value differs between `want` and `have`; "" when equal.
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path, std::string& want_v,
                            std::string& have_v);
-// Opens a calibration file, checks its layout and that it was made for `spec`; returns its root
-// (the caller binds "coefficients"). `include_key` names the including key in errors. A differing
-// platform section (nmp, vta) is an error, or with `warnings` a line appended there.
+// Opens a calibration file and checks its layout; returns its root. `include_key` names the
+// including key in errors.
+YAML::Node read_calibration_root(const std::string& path, const std::string& include_key);
+// Checks the file's made_for against `cur` (the configuration's calibration key): another
+// platform or DRAM preset is a vp::InputError; any other difference is a line appended to
+// `warnings` (the coefficients still apply), or an error when `warnings` is null.
+void check_made_for(const YAML::Node& root, const YAML::Node& cur, const std::string& path, const PlatformSpec& spec,
+                    std::vector<std::string>* warnings);
+// read_calibration_root + check_made_for against calibration_key(spec); the caller binds "coefficients".
 YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& spec, const std::string& include_key,
                                  std::vector<std::string>* warnings = nullptr);
 // A calibration file for `spec` around `coefficients` (a YAML map).

@@ -1,7 +1,5 @@
 #include "platform/config/mesh_calibration.h"
 
-#include <fstream>
-
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
 #include "platform/config/calibration.h"
@@ -38,33 +36,11 @@ YAML::Node mesh_calibration_key(const PlatformSpec& spec) {
     return n;
 }
 
-mapper::waving::MeshCoefficients load_mesh_calibration(const std::string& path, const PlatformSpec& spec) {
-    std::ifstream in(path);
-    if (!in) throw InputError("mapper.calibration: cannot open calibration file " + path);
-    YAML::Node root;
-    try {
-        root = YAML::Load(in);
-    } catch (const YAML::ParserException& e) {
-        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
-    }
+mapper::waving::MeshCoefficients load_mesh_calibration(const std::string& path, const PlatformSpec& spec,
+                                                       std::vector<std::string>* warnings) {
+    const YAML::Node root = read_calibration_root(path, "mapper.calibration");
+    check_made_for(root, mesh_calibration_key(spec), path, spec, warnings);
     YamlCheck top(root, path, "");
-    top.expect_map();
-    top.allow_only({"platform", "model", "made_for", "coefficients", "fit"});
-    for (const char* k : {"platform", "model", "made_for", "coefficients"})
-        if (!top.has(k)) top.fail(std::string("missing key \"") + k + "\" (not a vp-calibrate file?)");
-    if (top.at("platform").as_string() != "mesh")
-        throw InputError(path + ": calibration made for platform = " + top.at("platform").as_string() +
-                         ", but the configuration (" + spec.source +
-                         ") is a mesh platform (run vp-calibrate for this configuration)");
-    if (top.at("model").as_string() != "calibrated")
-        top.at("model").fail("calibration files are for the \"calibrated\" model");
-    YAML::Node made = root["made_for"];
-    made["platform"] = root["platform"];
-    std::string want, have;
-    const std::string key = first_mismatch(made, mesh_calibration_key(spec), "", want, have);
-    if (!key.empty())
-        throw InputError(path + ": calibration made for " + key + " = " + want + ", but the configuration (" +
-                         spec.source + ") has " + key + " = " + have + " (run vp-calibrate for this configuration)");
     mapper::waving::MeshCoefficients c;
     YamlReader r(top.at("coefficients"));
     r.node().expect_map();

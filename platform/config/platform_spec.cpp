@@ -232,37 +232,28 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     } catch (const InputError& e) {
         relocate(e, root, path);
     }
-    // After validation, so that a bad value is reported as such, not as a mismatch.
-    if (spec.kind == PlatformKind::Vta && spec.vta_compiler.calibration != "none") {
+    // After validation, so that a bad value is reported as such, not as a mismatch. Calibration
+    // paths are relative to the config file and resolved to absolute paths, so that the resolved
+    // configuration (OUT/config.yaml, the children of --refine) finds the file from anywhere.
+    // A file made for another platform or DRAM preset is an error; any other difference from
+    // its made_for section is a warning (calibration.h).
+    std::vector<std::string> warnings;
+    if (spec.vta_compiler.calibration != "none") {
         spec.vta_compiler.calibration = resolve_relative(spec.vta_compiler.calibration, path);
-        if (spec.vta_compiler.estimate_model == "calibrated")
-            spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec);
+        if (spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated")
+            spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec, &warnings);
     }
     if (spec.tso.calibration != "none") {
-        // Relative to the config file; the file's made_for section must match this config.
-        // Resolved to an absolute path, so that the resolved configuration (OUT/config.yaml,
-        // the children of --refine) finds the file from anywhere.
-        const std::string cal = resolve_relative(spec.tso.calibration, path);
-        spec.tso.calibration = cal;
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
-            std::vector<std::string> warnings;  // another nmp section: advisory
-            spec.tso.coefficients = load_calibration(cal, spec, &warnings);
-            for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
-        }
+        spec.tso.calibration = resolve_relative(spec.tso.calibration, path);
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
+            spec.tso.coefficients = load_calibration(spec.tso.calibration, spec, &warnings);
     }
-    if (spec.mapper.calibration != "none") {  // the same for the mesh time model
-        std::string cal = spec.mapper.calibration;
-        if (!cal.empty() && cal[0] != '/') {
-            const auto slash = path.rfind('/');
-            cal = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + cal;
-        }
-        std::error_code ec;
-        const auto abs = std::filesystem::absolute(cal, ec);
-        if (!ec) cal = abs.lexically_normal().string();
-        spec.mapper.calibration = cal;
+    if (spec.mapper.calibration != "none") {
+        spec.mapper.calibration = resolve_relative(spec.mapper.calibration, path);
         if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model == "calibrated")
-            spec.mapper.coefficients = load_mesh_calibration(cal, spec);
+            spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
     }
+    for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     return spec;
 }
 

@@ -5,8 +5,9 @@
 
 namespace vp::config {
 
-mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec) {
-    const YAML::Node root = read_calibration_file(path, spec, "vta_compiler.calibration");
+mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec,
+                                                  std::vector<std::string>* warnings) {
+    const YAML::Node root = read_calibration_file(path, spec, "vta_compiler.calibration", warnings);
     YamlCheck top(root, path, "");
     mapper::vta::VtaCoefficients c;
     YamlReader r(top.at("coefficients"));

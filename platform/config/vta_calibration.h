@@ -2,8 +2,8 @@
 // Calibration files of the VTA compiler's "calibrated" estimate (written by vp-calibrate on a
 // vta configuration, included with vta_compiler.calibration: FILE). Same layout as the TSO
 // files (calibration.h): the platform, the resolved dram and vta sections it was fitted for
-// (made_for) and the coefficients; a configuration that differs in any of those keys cannot use
-// it (vp::InputError naming the key and both values).
+// (made_for) and the coefficients; a configuration for another platform or DRAM preset cannot use
+// it (vp::InputError naming the key and both values), one that differs in another key gets a warning.
 //
 //   platform: vta
 //   model: calibrated
@@ -11,6 +11,7 @@
 //   coefficients: {latency_scale: ..., bus_scale: ..., txn_cycles: ..., insn_cycles: ...}
 //   fit: {...}          # vp-calibrate's residuals (informative only)
 #include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -19,7 +20,9 @@
 
 namespace vp::config {
 
-mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec);
+// Warnings (one line each, without a prefix) are appended to `warnings` when given.
+mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec,
+                                                  std::vector<std::string>* warnings = nullptr);
 std::string vta_calibration_yaml(const PlatformSpec& spec, const mapper::vta::VtaCoefficients& c, const YAML::Node& fit);
 
 }  // namespace vp::config

@@ -8,9 +8,19 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <onnx/onnx_pb.h>
 
 namespace test_onnx {
+
+// The folder models are written to: one per process, since CTest runs the test cases of an
+// executable in parallel processes and several of them write files of the same name.
+inline std::filesystem::path scratch_dir() {
+    const auto dir = std::filesystem::temp_directory_path() / ("vp_import_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
 
 using Dims = std::vector<std::int64_t>;
 
@@ -96,8 +106,7 @@ public:
         return *n;
     }
     std::string save(const std::string& file) const {
-        const auto dir = std::filesystem::temp_directory_path() / "vp_import_test";
-        std::filesystem::create_directories(dir);
+        const auto dir = scratch_dir();
         const std::string path = (dir / file).string();
         std::ofstream f(path, std::ios::binary);
         f << m.SerializeAsString();

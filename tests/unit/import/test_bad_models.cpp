@@ -18,9 +18,7 @@ namespace {
 const std::string kFixtures = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 
 std::string write_bytes(const std::string& name, const std::string& bytes) {
-    const auto dir = std::filesystem::temp_directory_path() / "vp_import_test";
-    std::filesystem::create_directories(dir);
-    const std::string p = (dir / name).string();
+    const std::string p = (test_onnx::scratch_dir() / name).string();
     std::ofstream(p, std::ios::binary) << bytes;
     return p;
 }
@@ -101,7 +99,7 @@ TEST_CASE("External data: outside the model's folder, or absent where values are
     // Present but too short.
     write_bytes("absent.bin", std::string(10, '\0'));
     CHECK_THROWS_WITH(import_onnx(p, o), Catch::Contains("too short"));
-    std::filesystem::remove(std::filesystem::temp_directory_path() / "vp_import_test" / "absent.bin");
+    std::filesystem::remove(test_onnx::scratch_dir() / "absent.bin");
 }
 
 TEST_CASE("Bad attributes and shapes name the node", "[import][bad]") {
