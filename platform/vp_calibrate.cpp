@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include "mapper/tso/calibrated_model.h"
 #include "mapper/tso/tso.h"
 #include "platform/config/calibration.h"
+#include "platform/config/number_text.h"
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
@@ -347,6 +349,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets;
     int shapes = 40;
     std::uint64_t seed = 1;
+    std::string seed_text, jobs_text;
     unsigned jobs = 0;
     const char* usage =
         "usage: vp-calibrate CONFIG.yaml [--out calibration.yaml] [--set key=value]... [--shapes N] [--seed S] [--jobs J]\n";
@@ -355,8 +358,8 @@ int main(int argc, char** argv) {
                                                              "calibration file to write (default: calibration.yaml)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design (default 40, each 1-4 tilings)")(
-        "seed", po::value<std::uint64_t>(&seed), "seed of the design (default 1)")(
-        "jobs,j", po::value<unsigned>(&jobs), "child simulations at a time (default and maximum: the cores)")(
+        "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
+        "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),
         "mesh: reuse the simulated cycles stored in an earlier calibration file of the same design and fit again");
     po::options_description hidden;
@@ -374,12 +377,29 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (vm.count("help")) {
-        std::cout << usage << "\nFits the TSO calibrated time model to single-layer NMP simulations.\n\n" << desc;
+        std::cout << usage
+                  << "\nFits the calibrated time model of the configuration's platform (nmp: TSO, mesh: the mesh mapper,\n"
+                     "vta: the compiler's estimate) to single-layer simulations.\n\n"
+                  << desc;
         return 0;
     }
     if (config.empty()) {
         std::cerr << "vp-calibrate: error: CONFIG is required\n" << usage;
         return 2;
+    }
+    // Strict decimal numbers (a negative seed is not wrapped around).
+    if (!seed_text.empty() && config::parse_uint_text(seed_text, UINT64_MAX, seed) != config::NumberText::Ok) {
+        std::cerr << "vp-calibrate: error: --seed: expected an integer 0.." << UINT64_MAX << ", found \"" << seed_text
+                  << "\"\n";
+        return 2;
+    }
+    std::uint64_t j = 0;
+    if (!jobs_text.empty()) {
+        if (config::parse_uint_text(jobs_text, 1024, j) != config::NumberText::Ok) {
+            std::cerr << "vp-calibrate: error: --jobs: expected an integer 0..1024 (0: the cores), found \"" << jobs_text << "\"\n";
+            return 2;
+        }
+        jobs = unsigned(j);
     }
     if (shapes < 1 || shapes > 1000) {
         std::cerr << "vp-calibrate: error: --shapes: expected 1..1000\n";

@@ -43,6 +43,14 @@ for v in "010 10" "0x10 16" "0o10 8" "+12 12"; do
 done
 if "$vp_run" "$cfg" "$wl" --check --quiet --seed 18446744073709551615; then pass=$((pass + 1))
 else fail=$((fail + 1)); echo "FAIL the largest seed is accepted"; fi
+# vp-calibrate's numbers too (it stops before simulating).
+calib=$(dirname "$vp_run")/vp-calibrate
+for a in "--seed -1" "--seed 1e3" "--jobs -2"; do
+  # shellcheck disable=SC2086
+  e=$("$calib" "$root/configs/nmp.yaml" $a 2>&1 >/dev/null); rc=$?
+  if [ $rc -eq 2 ] && [[ "$e" == *"expected an integer"* ]]; then pass=$((pass + 1))
+  else fail=$((fail + 1)); echo "FAIL vp-calibrate $a: rc=$rc: $e"; fi
+done
 
 # Stale temporary folders: a dead process's is removed (with a note), a live one's and one
 # written on another host are kept.
