@@ -28,6 +28,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/fit_report.h"
 #include "platform/refine/mesh_calibrate.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
@@ -202,19 +203,6 @@ tso::TsoCoefficients fit(const std::vector<Sample>& ss, const tso::NmpParams& hw
     return c;
 }
 
-struct Stats {
-    double median = 0, worst = 0, mean = 0;
-};
-Stats abs_stats(std::vector<double> r) {
-    Stats s;
-    for (double& x : r) x = std::fabs(x);
-    std::sort(r.begin(), r.end());
-    if (r.empty()) return s;
-    s.median = r[r.size() / 2];
-    s.worst = r.back();
-    for (double x : r) s.mean += x / double(r.size());
-    return s;
-}
 
 int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
         std::uint64_t seed, unsigned jobs, const std::string& refit) {
@@ -310,7 +298,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         est1.push_back(estimate(s, hw, after));
         sim.push_back(s.sim);
     }
-    const Stats s0 = abs_stats(r0), s1 = abs_stats(r1);
+    const refine::FitStats s0 = refine::abs_stats(r0), s1 = refine::abs_stats(r1);
     const double rho = refine::spearman(est1, sim);
     std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
                 "-> %.2f %%; Spearman rho %.4f\n",
@@ -321,24 +309,8 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     for (int k = 0; k < kCoefs; ++k) std::printf(" %s=%.5g", kCoefNames[k], *coef(a, k));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("\nwall %.1f s\n", wall);
-    YAML::Node f;
-    f["samples"] = ss.size();
-    f["shapes"] = n_shapes;
-    f["seed"] = seed;
-    f["median_abs_rel_err"] = s1.median;
-    f["mean_abs_rel_err"] = s1.mean;
-    f["worst_abs_rel_err"] = s1.worst;
-    f["spearman_rho"] = rho;
-    f["uncalibrated_median_abs_rel_err"] = s0.median;
-    f["uncalibrated_worst_abs_rel_err"] = s0.worst;
-    const std::string tmp = out + ".incomplete";
-    {
-        std::ofstream o(tmp);
-        o << config::calibration_yaml(spec, after, f);
-        if (!o) throw std::runtime_error("cannot write " + tmp);
-    }
-    if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);
-    std::cout << "calibration written to " << out << " (include it with tso.calibration: <path relative to the config>)\n";
+    const YAML::Node f = refine::fit_node(ss.size(), n_shapes, seed, s0, s1, rho);
+    refine::write_calibration_file(out, config::calibration_yaml(spec, after, f), "tso.calibration");
     return 0;
 }
 

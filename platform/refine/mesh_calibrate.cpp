@@ -14,6 +14,7 @@
 #include "platform/config/mesh_calibration.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/fit_report.h"
 #include "platform/refine/least_squares.h"
 #include "platform/refine/mesh_refine.h"
 #include "platform/refine/trust.h"
@@ -63,19 +64,6 @@ mapper::Network to_network(const json& layer) {
     return mapper::parse_network(json{{"name", "calibration"}, {"layers", json::array({layer})}}, "calibration");
 }
 
-struct Stats {
-    double median = 0, worst = 0, mean = 0;
-};
-Stats abs_stats(std::vector<double> r) {
-    Stats s;
-    for (double& x : r) x = std::fabs(x);
-    std::sort(r.begin(), r.end());
-    if (r.empty()) return s;
-    s.median = r[r.size() / 2];
-    s.worst = r.back();
-    for (double x : r) s.mean += x / double(r.size());
-    return s;
-}
 
 wv::MeshCoefficients from_vector(const std::vector<double>& x) {
     wv::MeshCoefficients c;
@@ -228,7 +216,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         est1.push_back(estimate(s, after));
         sim.push_back(s.sim);
     }
-    const Stats s0 = abs_stats(r0), s1 = abs_stats(r1);
+    const FitStats s0 = abs_stats(r0), s1 = abs_stats(r1);
     const double rho = spearman(est1, sim);
     std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
                 "-> %.2f %%; Spearman rho %.4f\n",
@@ -240,17 +228,8 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 after.port_scale, after.layer_cycles);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
-    YAML::Node f;
-    f["samples"] = ss.size();
-    f["shapes"] = o.shapes;
-    f["seed"] = o.seed;
+    YAML::Node f = fit_node(ss.size(), o.shapes, o.seed, s0, s1, rho);
     f["calibrated_on"] = std::to_string(spec.mesh.width) + "x" + std::to_string(spec.mesh.height);
-    f["median_abs_rel_err"] = s1.median;
-    f["mean_abs_rel_err"] = s1.mean;
-    f["worst_abs_rel_err"] = s1.worst;
-    f["spearman_rho"] = rho;
-    f["uncalibrated_median_abs_rel_err"] = s0.median;
-    f["uncalibrated_worst_abs_rel_err"] = s0.worst;
     YAML::Node samples(YAML::NodeType::Sequence);
     for (const auto& s : ss) {  // for --refit: the design's simulated cycles
         YAML::Node n;
@@ -259,16 +238,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         samples.push_back(n);
     }
     f["samples"] = samples;
-    const std::string tmp = o.out + ".incomplete";
-    {
-        std::ofstream out(tmp);
-        out << config::mesh_calibration_yaml(spec, after, f);
-        if (!out) throw std::runtime_error("cannot write " + tmp);
-    }
-    if (std::rename(tmp.c_str(), o.out.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + tmp + " to " + o.out);
-    std::cout << "calibration written to " << o.out
-              << " (include it with mapper.calibration: <path relative to the config>)\n";
+    write_calibration_file(o.out, config::mesh_calibration_yaml(spec, after, f), "mapper.calibration");
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "platform/config/vta_calibration.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/fit_report.h"
 #include "platform/refine/least_squares.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/vta_refine.h"
@@ -96,19 +97,6 @@ std::vector<double> residuals(const std::vector<Sample>& ss, const mv::EstimateP
     return r;
 }
 
-struct AbsStats {
-    double median = 0, worst = 0, mean = 0;
-};
-AbsStats abs_stats(std::vector<double> r) {
-    AbsStats s;
-    for (double& x : r) x = std::fabs(x);
-    std::sort(r.begin(), r.end());
-    if (r.empty()) return s;
-    s.median = r[r.size() / 2];
-    s.worst = r.back();
-    for (double x : r) s.mean += x / double(r.size());
-    return s;
-}
 
 }  // namespace
 
@@ -171,7 +159,7 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
         est1.push_back(estimate(ss[i], opt.estimate, after));
         sim.push_back(ss[i].sim);
     }
-    const AbsStats s0 = abs_stats(r0), s1 = abs_stats(r1);
+    const FitStats s0 = abs_stats(r0), s1 = abs_stats(r1);
     const double rho = spearman(est1, sim);
     std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
                 "-> %.2f %%; Spearman rho %.4f\n",
@@ -181,25 +169,8 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
                 after.bus_scale, after.txn_cycles, after.insn_cycles);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
-    YAML::Node f;
-    f["samples"] = ss.size();
-    f["shapes"] = n_shapes;
-    f["seed"] = seed;
-    f["median_abs_rel_err"] = s1.median;
-    f["mean_abs_rel_err"] = s1.mean;
-    f["worst_abs_rel_err"] = s1.worst;
-    f["spearman_rho"] = rho;
-    f["uncalibrated_median_abs_rel_err"] = s0.median;
-    f["uncalibrated_worst_abs_rel_err"] = s0.worst;
-    const std::string tmp = out + ".incomplete";
-    {
-        std::ofstream o(tmp);
-        o << config::vta_calibration_yaml(spec, after, f);
-        if (!o) throw std::runtime_error("cannot write " + tmp);
-    }
-    if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);
-    std::cout << "calibration written to " << out
-              << " (include it with vta_compiler.calibration: <path relative to the config>)\n";
+    const YAML::Node f = fit_node(ss.size(), n_shapes, seed, s0, s1, rho);
+    write_calibration_file(out, config::vta_calibration_yaml(spec, after, f), "vta_compiler.calibration");
     return 0;
 }
 
