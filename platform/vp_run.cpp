@@ -177,7 +177,8 @@ std::pair<std::uint64_t, bool> resolve_epoch(const config::PlatformSpec& spec, c
 std::string list_outputs(const std::string& dir) {
     std::vector<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(dir))
-        names.push_back(e.path().filename().string() + (e.is_directory() ? "/" : ""));
+        if (e.path().filename() != run::OutputDir::kOwnerFile)  // removed by the commit
+            names.push_back(e.path().filename().string() + (e.is_directory() ? "/" : ""));
     // The usual reading order first, the rest alphabetically.
     static const char* kOrder[] = {"report.html", "stats.json", "stats.csv", "config.yaml", "run.json",
                                    "mapping.json", "layers.json", "timeseries.csv", "timeseries.columns.json",

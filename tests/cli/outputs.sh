@@ -23,6 +23,10 @@ ok "stats.csv has the DRAM row-hit column" "head -1 '$tmp/a/stats.csv' | grep -q
 ok "a different seed changes the random stream" \
    "\"$vp_run\" '$cfg' '$wl' --out '$tmp/d' --quiet --seed 99 --set dram.queue_depth=16 && ! cmp -s '$tmp/a/stats.json' '$tmp/d/stats.json'"
 ok "no trace without --trace" "[ ! -e '$tmp/a/trace.vcd' ]"
+# The summary's outputs line names exactly the files of the committed folder.
+"$vp_run" "$cfg" "$wl" --out "$tmp/s" --set dram.queue_depth=16 > "$tmp/summary"
+listed=$(sed -n 's/^  outputs *[^(]*(\(.*\))$/\1/p' "$tmp/summary" | tr -d ' ' | tr ',' '\n' | sort)
+ok "the outputs line lists the folder's files" "[ -n \"\$listed\" ] && [ \"\$listed\" = \"\$(ls -A '$tmp/s' | sort)\" ]"
 
 "$vp_run" "$cfg" "$wl" --out "$tmp/t" --quiet --trace --set 'trace.signals=[dram.*]' --set trace.start_ns=1000 --set trace.end_ns=5000
 ok "traced run exits 0" "[ $? -eq 0 ]"
