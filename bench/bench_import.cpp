@@ -1,6 +1,6 @@
 // Wall time of the ONNX import (parse, shape inference and folding, conversion): median of
 // several runs per model. Usage: bench_import [RUNS] MODEL.onnx [MODEL.onnx ...]
-// Measured, never asserted (DESIGN.md: bench/).
+// Measured, never asserted: performance figures come from bench/, never from tests.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

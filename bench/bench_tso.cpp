@@ -1,6 +1,6 @@
-// Wall time of the TSO mapper (seed 000, Algorithm 19) serially and with 2 OpenMP threads.
+// Wall time of the TSO mapper ("Tensor Slicing and Optimization for Multicore NPUs", Algorithm 19) serially and with 2 OpenMP threads.
 // Usage: bench_tso WORKLOAD.json [WORKLOAD.json ...]
-// Measured, never asserted (DESIGN.md: bench/).
+// Measured, never asserted: performance figures come from bench/, never from tests.
 #include <chrono>
 #include <cstdio>
 #include <exception>
