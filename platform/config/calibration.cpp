@@ -5,6 +5,7 @@
 #include "mapper/common/errors.h"
 #include "mapper/common/input_file.h"
 #include "platform/config/bindings.h"
+#include "platform/config/calibration_coefficients.h"
 
 namespace vp::config {
 
@@ -134,14 +135,7 @@ YAML::Node read_calibration_file(const std::string& path, const PlatformSpec& sp
 mapper::tso::TsoCoefficients load_calibration(const std::string& path, const PlatformSpec& spec,
                                               std::vector<std::string>* warnings) {
     const YAML::Node root = read_calibration_file(path, spec, "tso.calibration", warnings);
-    YamlCheck top(root, path, "");
-    mapper::tso::TsoCoefficients c;
-    YamlReader r(top.at("coefficients"));
-    r.node().expect_map();
-    bind(r, c);
-    r.finish();
-    c.validate(path + ": coefficients");
-    return c;
+    return read_coefficients<mapper::tso::TsoCoefficients>(root, path);
 }
 
 std::string calibration_file_text(const PlatformSpec& spec, const YAML::Node& coefficients, const YAML::Node& fit,

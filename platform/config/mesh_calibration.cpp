@@ -2,6 +2,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/config/bindings.h"
+#include "platform/config/calibration_coefficients.h"
 #include "platform/config/calibration.h"
 
 namespace vp::config {
@@ -40,14 +41,7 @@ mapper::waving::MeshCoefficients load_mesh_calibration(const std::string& path, 
                                                        std::vector<std::string>* warnings) {
     const YAML::Node root = read_calibration_root(path, "mapper.calibration");
     check_made_for(root, mesh_calibration_key(spec), path, spec, warnings);
-    YamlCheck top(root, path, "");
-    mapper::waving::MeshCoefficients c;
-    YamlReader r(top.at("coefficients"));
-    r.node().expect_map();
-    bind(r, c);
-    r.finish();
-    c.validate(path + ": coefficients");
-    return c;
+    return read_coefficients<mapper::waving::MeshCoefficients>(root, path);
 }
 
 std::string mesh_calibration_yaml(const PlatformSpec& spec, const mapper::waving::MeshCoefficients& c,

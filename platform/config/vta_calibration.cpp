@@ -1,6 +1,7 @@
 #include "platform/config/vta_calibration.h"
 
 #include "platform/config/bindings.h"
+#include "platform/config/calibration_coefficients.h"
 #include "platform/config/calibration.h"
 
 namespace vp::config {
@@ -8,14 +9,7 @@ namespace vp::config {
 mapper::vta::VtaCoefficients load_vta_calibration(const std::string& path, const PlatformSpec& spec,
                                                   std::vector<std::string>* warnings) {
     const YAML::Node root = read_calibration_file(path, spec, "vta_compiler.calibration", warnings);
-    YamlCheck top(root, path, "");
-    mapper::vta::VtaCoefficients c;
-    YamlReader r(top.at("coefficients"));
-    r.node().expect_map();
-    bind(r, c);
-    r.finish();
-    c.validate(path + ": coefficients");
-    return c;
+    return read_coefficients<mapper::vta::VtaCoefficients>(root, path);
 }
 
 std::string vta_calibration_yaml(const PlatformSpec& spec, const mapper::vta::VtaCoefficients& c, const YAML::Node& fit) {
