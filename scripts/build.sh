@@ -13,7 +13,11 @@ if [ "${1:-}" = "--sanitize" ]; then
          -DVP_BUILD_BENCH=OFF)
 fi
 # ccache, when the machine has it, makes rebuilds of other checkouts and of the sanitizer tree cheap.
-command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+  extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # What ccache needs to cache compiles that use (or build) a precompiled header.
+  export CCACHE_SLOPPINESS=pch_defines,time_macros
+fi
 mkdir -p "$dir"
 log=$dir/build.log
 if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then

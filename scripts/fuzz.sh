@@ -16,7 +16,11 @@ while [ $# -gt 0 ]; do
 done
 "$root/scripts/setup.sh" --fuzz
 dir=$root/build-fuzz; extra=()
-command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+  extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # What ccache needs to cache compiles that use (or build) a precompiled header.
+  export CCACHE_SLOPPINESS=pch_defines,time_macros
+fi
 log=$dir/build.log; mkdir -p "$dir"
 if ! { cmake -S "$root" -B "$dir" -DVP_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
          -DVP_FUZZ_SECONDS="$secs" "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then

@@ -4,7 +4,7 @@
 # Usage: scripts/gen_workloads.sh [SHAPES_DIR] [OUT_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-shapes=${1:-$here/../shared/data/shapes}
+shapes=${1:-$here/workloads/shapes}
 out=${2:-$here/workloads}
 precision=${PRECISION:-8}
 [ -d "$shapes" ] || { echo "gen_workloads: no shapes folder at $shapes" >&2; exit 2; }
@@ -14,7 +14,7 @@ for csv in "$shapes"/*.csv; do
   awk -F, -v net="$net" -v prec="$precision" -v src="$(basename "$csv")" '
     NR == 1 {
       if ($0 != "name,C,K,H,W,R,S,stride,pad,groups") { print "bad header in " src > "/dev/stderr"; exit 2 }
-      printf "{\n  \"name\": \"%s\",\n  \"description\": \"convolution layers of %s (generated from shared/data/shapes/%s)\",\n  \"precision\": %d,\n  \"layers\": [\n", net, net, src, prec
+      printf "{\n  \"name\": \"%s\",\n  \"description\": \"convolution layers of %s (generated from workloads/shapes/%s)\",\n  \"precision\": %d,\n  \"layers\": [\n", net, net, src, prec
       next
     }
     NF == 0 { next }
