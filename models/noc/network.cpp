@@ -224,6 +224,7 @@ void Network::step() {
 }
 
 bool Network::idle() const {
+    if (m_tot.flits_created != m_tot.term.flits_ejected) return false;
     if (flits_in_network()) return false;
     for (const auto& t : m_terms)
         if (t.has_work()) return false;

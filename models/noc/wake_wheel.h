@@ -24,6 +24,7 @@ public:
         m_bits[(cycle & m_mask) * m_words + (target >> 6)] |= std::uint64_t(1) << (target & 63);
     }
     std::uint64_t* slot(std::uint64_t cycle) { return &m_bits[(cycle & m_mask) * m_words]; }
+    const std::uint64_t* slot(std::uint64_t cycle) const { return &m_bits[(cycle & m_mask) * m_words]; }
     unsigned words() const { return m_words; }
     void clear() { std::fill(m_bits.begin(), m_bits.end(), 0); }
 
