@@ -7,6 +7,7 @@
 
 #include "models/noc/flit.h"
 #include "models/noc/ring_buffer.h"
+#include "models/noc/wake_wheel.h"
 
 namespace vp::noc {
 
@@ -23,11 +24,18 @@ public:
         m_mask = receiver_mask ? receiver_mask : &s_unused_mask;
         m_bit = std::uint32_t(1) << bit;
     }
+    // With a wake wheel, every push marks the receiver (wheel target `target`) for the cycle in
+    // which the item becomes visible, so that a sleeping receiver is stepped then.
+    void set_wake(WakeWheel* wheel, unsigned target) {
+        m_wheel = wheel;
+        m_target = target;
+    }
     bool connected() const { return m_work != nullptr; }
     void push(const T& v) {
         m_q.push(v);
         ++*m_work;
         *m_mask |= m_bit;
+        if (m_wheel) m_wheel->wake(m_target, v.ready);
     }
     // True when the oldest item is visible at cycle c.
     bool ready(std::uint64_t c) const { return !m_q.empty() && m_q.front().ready <= c; }
@@ -46,6 +54,8 @@ private:
     static inline std::uint32_t s_unused_mask = 0;  // receivers that do not track their lines
     std::uint32_t* m_mask = &s_unused_mask;
     std::uint32_t m_bit = 0;
+    WakeWheel* m_wheel = nullptr;
+    unsigned m_target = 0;
 };
 
 using FlitLink = DelayLine<TimedFlit>;

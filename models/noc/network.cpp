@@ -1,5 +1,7 @@
 #include "models/noc/network.h"
 
+#include <algorithm>
+
 #include "mapper/common/errors.h"
 
 namespace vp::noc {
@@ -65,6 +67,30 @@ Network::Network(const NocParams& p) : m_p(p) {
         rt.connect_output(kLocal, &ej, &ej_cr, m_p.eject_depth);
         m_terms[r].connect(&inj, &inj_cr, &ej, &ej_cr);
     }
+    if (!m_step_all) {
+        // Items become visible at most this many cycles after the cycle that pushes them; a
+        // router's own pipeline wake (t_va) at most router_stages cycles ahead.
+        const std::uint64_t horizon = std::max<std::uint64_t>({cap_flit, cap_credit, m_p.link_latency + 1, m_p.router_stages + 1});
+        m_router_wheel.init(n, horizon);
+        m_term_wheel.init(n, horizon);
+        m_holding.assign(m_router_wheel.words(), 0);
+        for (unsigned r = 0; r < n; ++r) {
+            for (unsigned port = kEast; port < kNumPorts; ++port) {
+                const unsigned idx = r * kLinksPerNode + port;
+                if (!m_flit_links[idx].connected()) continue;
+                const unsigned x = r % m_p.width, y = r / m_p.width;
+                const unsigned nb = port == kEast ? r + 1 : port == kWest ? r - 1 : port == kNorth ? r - m_p.width : r + m_p.width;
+                (void)x;
+                (void)y;
+                m_flit_links[idx].set_wake(&m_router_wheel, nb);
+                m_credit_links[idx].set_wake(&m_router_wheel, r);
+            }
+            m_flit_links[r * kLinksPerNode + kNumPorts].set_wake(&m_router_wheel, r);
+            m_credit_links[r * kLinksPerNode + kNumPorts].set_wake(&m_term_wheel, r);
+            m_flit_links[r * kLinksPerNode + kLocal].set_wake(&m_term_wheel, r);
+            m_credit_links[r * kLinksPerNode + kLocal].set_wake(&m_router_wheel, r);
+        }
+    }
     m_delivery.net = this;
 }
 
@@ -102,6 +128,8 @@ std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::ui
         m_tot.measured_flits_created += num_flits;
     }
     m_terms[src].enqueue(id);
+    // A terminal already stepped in the current cycle (or being stepped) sees the packet in the next.
+    if (!m_step_all) m_term_wheel.wake(src, m_term_cursor && src < m_term_cursor ? m_cycle + 1 : m_cycle);
     return id;
 }
 
@@ -114,27 +142,65 @@ void Network::Delivery::deliver(unsigned node, std::uint32_t id, const PacketInf
     if (net->m_sink) net->m_sink->deliver(node, id, info, c);
 }
 
+void Network::step_terminal(unsigned i, std::uint64_t c, unsigned& moved) {
+    TerminalCounters& tc = m_term_ctr[i];
+    const TerminalCounters before = tc;
+    moved += m_terms[i].step(c, m_packets, &m_delivery, tc);
+    m_tot.term.packets_injected += tc.packets_injected - before.packets_injected;
+    m_tot.term.flits_injected += tc.flits_injected - before.flits_injected;
+    m_tot.term.packets_ejected += tc.packets_ejected - before.packets_ejected;
+    m_tot.term.flits_ejected += tc.flits_ejected - before.flits_ejected;
+}
+
+unsigned Network::step_all_routers(std::uint64_t c) {
+    unsigned moved = 0;
+    const unsigned n = num_nodes();
+    for (unsigned i = 0; i < n; ++i) step_terminal(i, c, moved);
+    for (unsigned i = 0; i < n; ++i) moved += m_routers[i].step(c);
+    m_router_steps += n;
+    return moved;
+}
+
+// Steps the terminals and routers marked for cycle c, in index order (terminals first, as in
+// stepping every one). A send() from a delivery marks its source for this cycle when that
+// terminal is still ahead in the order, else for the next (the order of stepping every one).
+// Sleeping routers that hold flits get their per-cycle counters without a step.
+unsigned Network::step_active(std::uint64_t c) {
+    unsigned moved = 0;
+    const unsigned words = m_router_wheel.words();
+    std::uint64_t* ts = m_term_wheel.slot(c);
+    for (unsigned w = 0; w < words; ++w) {
+        while (ts[w]) {
+            const unsigned i = w * 64 + unsigned(__builtin_ctzll(ts[w]));
+            ts[w] &= ts[w] - 1;
+            m_term_cursor = i + 1;
+            step_terminal(i, c, moved);
+            if (m_terms[i].wants_step(m_packets)) m_term_wheel.wake(i, c + 1);
+        }
+    }
+    m_term_cursor = 0;
+    std::uint64_t* rs = m_router_wheel.slot(c);
+    for (unsigned w = 0; w < words; ++w) {
+        for (std::uint64_t idle = m_holding[w] & ~rs[w]; idle; idle &= idle - 1)
+            m_routers[w * 64 + unsigned(__builtin_ctzll(idle))].idle_cycle();
+        for (std::uint64_t due = rs[w]; due; due &= due - 1) {
+            const unsigned b = unsigned(__builtin_ctzll(due));
+            Router& r = m_routers[w * 64 + b];
+            moved += r.step(c);
+            ++m_router_steps;
+            if (const std::uint64_t nw = r.next_wake()) m_router_wheel.wake(w * 64 + b, nw);
+            const std::uint64_t bit = std::uint64_t(1) << b;
+            m_holding[w] = r.buffered() ? m_holding[w] | bit : m_holding[w] & ~bit;
+        }
+        rs[w] = 0;
+    }
+    return moved;
+}
+
 void Network::step() {
     const std::uint64_t c = m_cycle;
     const unsigned n = num_nodes();
-    unsigned moved = 0;
-    for (unsigned i = 0; i < n; ++i) {
-        Terminal& t = m_terms[i];
-        if (!m_step_all && !t.has_work()) continue;
-        TerminalCounters& tc = m_term_ctr[i];
-        const TerminalCounters before = tc;
-        moved += t.step(c, m_packets, &m_delivery, tc);
-        m_tot.term.packets_injected += tc.packets_injected - before.packets_injected;
-        m_tot.term.flits_injected += tc.flits_injected - before.flits_injected;
-        m_tot.term.packets_ejected += tc.packets_ejected - before.packets_ejected;
-        m_tot.term.flits_ejected += tc.flits_ejected - before.flits_ejected;
-    }
-    for (unsigned i = 0; i < n; ++i) {
-        Router& r = m_routers[i];
-        if (!m_step_all && !r.has_work()) continue;
-        moved += r.step(c);
-        ++m_router_steps;
-    }
+    const unsigned moved = m_step_all ? step_all_routers(c) : step_active(c);
     if (m_trace) {
         for (unsigned i = 0; i < n; ++i) {
             const Router& r = m_routers[i];
@@ -158,6 +224,7 @@ void Network::step() {
 }
 
 bool Network::idle() const {
+    if (m_tot.flits_created != m_tot.term.flits_ejected) return false;
     if (flits_in_network()) return false;
     for (const auto& t : m_terms)
         if (t.has_work()) return false;

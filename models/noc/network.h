@@ -16,9 +16,14 @@
 //
 // Step order (compute/commit): every router and terminal reads only items visible in
 // the current cycle and writes items visible in a later cycle (link, credit delays >= 1),
-// so the order of stepping cannot change the result. In "active" stepping only
-// routers/terminals with buffered flits or items in flight towards them are stepped;
-// "all" steps every one every cycle; both give identical statistics.
+// so the order of stepping cannot change the result. In "active" stepping a router or terminal
+// is stepped only in the cycles in which it can act: a wake wheel (wake_wheel.h) holds, per
+// cycle, the routers and terminals to step; an item pushed on a link marks its receiver for the
+// cycle it becomes visible, a step marks its own next cycle (Router::next_wake,
+// Terminal::wants_step) and send() marks the source terminal. A router whose every occupied VC
+// waits for a credit, an output VC or a flit sleeps; its per-cycle counters (occupancy, credit
+// stalls) are accounted without stepping it (Router::idle_cycle). "all" steps every router and
+// terminal every cycle; both give byte-identical statistics (tested).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +35,7 @@
 #include "models/noc/packet_table.h"
 #include "models/noc/router.h"
 #include "models/noc/terminal.h"
+#include "models/noc/wake_wheel.h"
 
 namespace vp::noc {
 
@@ -104,6 +110,10 @@ public:
     Census census() const;
 
 private:
+    void step_terminal(unsigned i, std::uint64_t c, unsigned& moved);
+    unsigned step_all_routers(std::uint64_t c);
+    unsigned step_active(std::uint64_t c);
+
     struct Delivery : PacketSink {
         Network* net = nullptr;
         bool can_accept(unsigned node, const PacketInfo& info) override {
@@ -126,6 +136,9 @@ private:
     TraceHook* m_trace = nullptr;
     Delivery m_delivery;
     std::vector<std::uint32_t> m_trace_last;  // [router * 2 + {occupancy, flits}]
+    WakeWheel m_router_wheel, m_term_wheel;    // active stepping: who is stepped in which cycle
+    std::vector<std::uint64_t> m_holding;      // bit r: router r buffers flits (idle-cycle accounting)
+    unsigned m_term_cursor = 0;                // terminal being stepped + 1 (0: not in the terminal phase)
     bool m_step_all = false;
     bool m_measuring = false;
     std::uint64_t m_cycle = 0;

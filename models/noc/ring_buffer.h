@@ -49,25 +49,31 @@ private:
 template <typename T>
 class GrowingRing {
 public:
-    explicit GrowingRing(std::uint32_t initial = 16) : m_data(initial < 2 ? 2 : initial) {}
+    explicit GrowingRing(std::uint32_t initial = 16) {
+        std::size_t cap = 2;
+        while (cap < initial) cap <<= 1;
+        m_data.resize(cap);
+    }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     T& front() { return m_data[m_head]; }
-    const T& at(std::size_t i) const { return m_data[(m_head + i) % m_data.size()]; }
+    const T& front() const { return m_data[m_head]; }
+    const T& at(std::size_t i) const { return m_data[(m_head + i) & (m_data.size() - 1)]; }
     void push(const T& v) {
         if (m_size == m_data.size()) grow();
-        m_data[(m_head + m_size) % m_data.size()] = v;
+        m_data[(m_head + m_size) & (m_data.size() - 1)] = v;
         ++m_size;
     }
     void pop() {
-        m_head = (m_head + 1) % m_data.size();
+        m_head = (m_head + 1) & (m_data.size() - 1);
         --m_size;
     }
 
 private:
+    // Capacity stays a power of 2 (index by mask).
     void grow() {
         std::vector<T> n(m_data.size() * 2);
-        for (std::size_t i = 0; i < m_size; ++i) n[i] = m_data[(m_head + i) % m_data.size()];
+        for (std::size_t i = 0; i < m_size; ++i) n[i] = m_data[(m_head + i) & (m_data.size() - 1)];
         m_data.swap(n);
         m_head = 0;
     }

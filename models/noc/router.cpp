@@ -46,13 +46,36 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
 
 unsigned Router::step(std::uint64_t c) {
     absorb(c);
+    m_va_won = 0;
     if (m_waiting_va) allocate_vcs(c);
+    m_stalled = 0;
     const unsigned moved = m_buffered ? allocate_switch(c) : 0;
     m_last_out = moved;
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;
     if (m_buffered > m_ctr.occupancy_max) m_ctr.occupancy_max = m_buffered;
+    m_next_wake = moved || m_va_won || m_rc_pending ? c + 1 : pipeline_wake(c);
     return moved;
+}
+
+// Nothing moved and no output VC was allocated in cycle c, so the allocation state is frozen
+// until a flit or credit arrives (the links wake the router then): a waiting VC found every
+// admissible output VC held, an active VC found no credit or no flit. Only pipeline delays
+// still running can make a VC eligible later: the earliest t_va / t_sa after c, or 0.
+std::uint64_t Router::pipeline_wake(std::uint64_t c) const {
+    std::uint64_t w = ~std::uint64_t(0);
+    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_va > c && iv.t_va < w) w = iv.t_va;
+    }
+    for (unsigned p = 0; p < kNumPorts; ++p) {
+        if (!m_port_buffered[p]) continue;
+        for (unsigned v = 0; v < m_vcs; ++v) {
+            const InputVc& iv = m_ivc[p * m_vcs + v];
+            if (iv.state == VcState::kActive && !iv.buf.empty() && iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
+        }
+    }
+    return w == ~std::uint64_t(0) ? 0 : w;
 }
 
 // Moves flits and credits that are visible in cycle c out of the links, then performs
@@ -100,6 +123,7 @@ void Router::absorb(std::uint64_t c) {
         iv.state = VcState::kWaitVa;
         iv.t_va = c + m_va_lead;
         ++m_waiting_va;
+        m_wait_mask |= std::uint64_t(1) << i;
     }
 }
 
@@ -119,9 +143,10 @@ void Router::allocate_vcs_impl(std::uint64_t c) {
     // Requesters per output port (bit i = input VC i asks for any free VC of that port) and, with
     // separate classes, per message class.
     std::uint64_t eligible = 0, by_port[kNumPorts] = {}, by_class[3] = {};
-    for (unsigned i = 0; i < n; ++i) {
+    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
+        const unsigned i = unsigned(__builtin_ctzll(m));
         const InputVc& iv = m_ivc[i];
-        if (iv.state != VcState::kWaitVa || iv.t_va > c) continue;
+        if (iv.t_va > c) continue;
         const std::uint64_t b = std::uint64_t(1) << i;
         eligible |= b;
         if (kSeparate) by_class[iv.cls] |= b;
@@ -174,6 +199,8 @@ void Router::allocate_vcs_impl(std::uint64_t c) {
         m_va_rr[w] = static_cast<std::uint16_t>(i + 1 == n ? 0 : i + 1);
         m_va_acc_rr[i] = static_cast<std::uint16_t>(w + 1 == n ? 0 : w + 1);
         --m_waiting_va;
+        m_wait_mask &= ~(std::uint64_t(1) << i);
+        ++m_va_won;
         ++m_ctr.packets_routed;
     }
 }
@@ -207,6 +234,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
     }
     for (unsigned o = 0; o < kNumPorts; ++o)
         if (stalled & port_bit(o)) ++m_ctr.credit_stall[o];
+    m_stalled = stalled;
 
     for (unsigned o = 0; o < kNumPorts; ++o) {
         const std::uint8_t reqs = out_requests[o];

@@ -70,6 +70,18 @@ public:
 
     // Simulates cycle c; returns the number of flits that left input buffers.
     unsigned step(std::uint64_t c);
+    // After step(c): the next cycle in which the router can act without anything arriving
+    // (0: none; it sleeps until a flit or credit arrives, which wakes it through its links).
+    // c + 1 when a flit moved or an output VC was allocated; otherwise the earliest pipeline
+    // time (t_va, t_sa) still ahead. A router that returns 0 has every occupied VC waiting for a
+    // credit, for an output VC held by a blocked packet, or for body flits.
+    std::uint64_t next_wake() const { return m_next_wake; }
+    // Accounts one cycle in which the router was not stepped because it sleeps (next_wake() was
+    // 0 or later): the same counter updates as a step that finds nothing to do.
+    void idle_cycle() {
+        m_ctr.occupancy_sum += m_buffered;
+        for (std::uint32_t s = m_stalled; s; s &= s - 1) ++m_ctr.credit_stall[__builtin_ctz(s)];
+    }
 
     const RouterCounters& counters() const { return m_ctr; }
     // Flits sent in cycle c (0 when the router was not stepped in c).
@@ -94,6 +106,7 @@ private:
     void allocate_vcs(std::uint64_t c);
     template <bool kSeparate>
     void allocate_vcs_impl(std::uint64_t c);
+    std::uint64_t pipeline_wake(std::uint64_t c) const;
     unsigned allocate_switch(std::uint64_t c);
 
     const NocParams& m_p;
@@ -118,6 +131,10 @@ private:
     std::uint16_t m_sa_out_rr[kNumPorts] = {};  // per output port: grant pointer over input ports
     std::uint16_t m_sa_acc_rr[kNumPorts] = {};  // per input port: accept pointer over output ports
     std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
+    std::uint64_t m_wait_mask = 0;           // bit i: input VC i is in kWaitVa
+    std::uint32_t m_va_won = 0;              // output VCs allocated in the current step
+    std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
+    std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
     std::uint32_t m_link_mask = 0;           // non-empty incoming lines (link_mask())
     std::uint32_t m_buffered = 0;

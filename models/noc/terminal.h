@@ -53,6 +53,18 @@ public:
 
     // Simulates cycle c; returns flits moved (injected + drained).
     unsigned step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr);
+    // After a step: can the next cycle do anything without a credit or flit arriving? True
+    // while the ejection queues hold flits (the sink may accept a refused head at any time) or
+    // a flit is ready to inject with a credit for it; false while injection waits for credits.
+    bool wants_step(const PacketTable& table) const {
+        if (m_eject_nonempty) return true;
+        if (m_sending) return m_credits[m_cur_vc] > 0;
+        if (m_queue.empty()) return false;
+        const std::uint32_t allowed = m_one_class ? ~std::uint32_t(0) : m_type_vcs[unsigned(table[m_queue.front()].type)];
+        for (unsigned v = 0; v < m_vcs; ++v)
+            if ((allowed >> v & 1) && m_credits[v] > 0) return true;
+        return false;
+    }
 
     // Census for the conservation invariants: flits not yet injected (queued packets and the rest
     // of the packet being sent) and flits waiting in the ejection queues.
