@@ -78,10 +78,7 @@ Network::Network(const NocParams& p) : m_p(p) {
             for (unsigned port = kEast; port < kNumPorts; ++port) {
                 const unsigned idx = r * kLinksPerNode + port;
                 if (!m_flit_links[idx].connected()) continue;
-                const unsigned x = r % m_p.width, y = r / m_p.width;
                 const unsigned nb = port == kEast ? r + 1 : port == kWest ? r - 1 : port == kNorth ? r - m_p.width : r + m_p.width;
-                (void)x;
-                (void)y;
                 m_flit_links[idx].set_wake(&m_router_wheel, nb);
                 m_credit_links[idx].set_wake(&m_router_wheel, r);
             }
