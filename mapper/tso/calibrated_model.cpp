@@ -81,24 +81,29 @@ CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) cons
     return t;
 }
 
-CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
+std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) {
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
-    const DramFigures& d = hw.dram;
-    const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
-    // DRAM bursts of every TLE on the real addresses: slices that start inside a burst (a row
-    // tile starting mid-row, rows shorter than a transaction) cost up to 1.5x the bursts of
-    // an aligned one, so the TLEs' shares of the bus differ even when their work is equal.
-    std::vector<std::uint64_t> tle_bursts(slices.size(), 0);
+    const std::uint64_t B = hw.dram.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    std::vector<std::uint64_t> n(slices.size(), 0);
     for (std::size_t t = 0; t < slices.size(); ++t) {
         const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
         walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
             if (op.kind == OpKind::Compute) return;
             for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-                tle_bursts[t] += (a + len - 1) / B - a / B + 1;
+                n[t] += (a + len - 1) / B - a / B + 1;
             });
         });
     }
+    return n;
+}
+
+CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const DramFigures& d = hw.dram;
+    const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const std::vector<std::uint64_t> tle_bursts = tle_burst_counts(conv, hw, c);
     // The critical TLE: the most bursts, then the largest share (remainders go to the lowest ids).
     std::size_t crit = 0;
     auto share = [&](std::size_t t) { return std::uint64_t(slices[t].rows.count) * std::uint64_t(slices[t].filters.count); };

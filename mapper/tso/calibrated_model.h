@@ -26,10 +26,18 @@
 // their bursts (s = 1 + contention * p * sum of their bursts / its bursts, p = sync + (1 -
 // sync) * d), and walks its tile sequence with the exact transactions and the compute overlap.
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "mapper/tso/time_model.h"
 
 namespace vp::mapper::tso {
+
+// DRAM bursts each TLE moves under a choice (index = TLE id), counted on the real addresses of
+// every transaction of its tile sequence (walk_tle, the DMA cut of dma_box.h): slices that
+// start inside a burst (a row tile starting mid-row, rows shorter than a transaction) cost up to
+// 1.5x the bursts of an aligned one, so TLEs with equal work can differ.
+std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c);
 
 class CalibratedModel final : public TimeModel {
 public:
