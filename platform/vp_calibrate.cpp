@@ -59,10 +59,11 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
     };
     std::vector<json> out;
     for (int i = 0; i < n; ++i) {
-        // 6 in 10 dense convs, 2 depthwise (large maps, stride 1 or 2), 1 small 1x1 (DMA-bound,
-        // short transfers), 1 tiny layer (a few channels on a small map, or an fc layer). Map
-        // sizes 45, 60, 90 and 120 occur in no network of workloads/, so the depthwise and 1x1
-        // shapes that use them cannot coincide with an evaluation layer.
+        // 6 in 10 dense convs, 2 depthwise (small to large maps, stride 1 or 2), 1 small 1x1
+        // (DMA-bound, short transfers), 1 tiny layer (a few channels on a small map, or an fc
+        // layer). The depthwise map sizes avoid 14, 28, 56 and 112 (MobileNetV2's) and those of
+        // the 1x1 shapes occur in no network of workloads/, so neither can coincide with an
+        // evaluation layer.
         const int kind = i % 10;
         int r = kind == 8 ? 1 : pick({1, 1, 3, 3, 3, 5, 7});
         int hw = pick({7, 13, 14, 17, 28, 35, 56, 73});
@@ -71,7 +72,7 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
         int groups = 1;
         if (kind == 6 || kind == 7) {
             c = k = groups = pick({16, 32, 96, 144, 384});
-            hw = pick({45, 60, 90, 120});
+            hw = pick({7, 13, 17, 35, 45, 60, 90, 120});
         } else if (kind == 8) {
             c = pick({8, 16, 24, 48});
             k = pick({8, 16, 32, 64});

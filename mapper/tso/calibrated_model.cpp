@@ -27,6 +27,32 @@ double refresh_stretch(const DramFigures& d) {
     return d.refresh && d.tREFI > d.tRFC ? double(d.tREFI) / double(d.tREFI - d.tRFC) : 1.0;
 }
 
+// DRAM bursts of a box as the DMA engine cuts it (for_each_txn), in O(runs): when the
+// transaction size is a multiple of the burst, every full transaction of a run starts at the
+// same offset within a burst, so it touches txn / B bursts, one more when that offset is not 0.
+std::uint64_t box_bursts(const Box& b, std::uint64_t txn, std::uint64_t B) {
+    std::uint64_t n = 0;
+    if (txn % B != 0) {
+        for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) { n += (a + len - 1) / B - a / B + 1; });
+        return n;
+    }
+    const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
+    const std::uint64_t runs = merged ? 1 : b.rows;
+    const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
+    if (run_bytes == 0) return 0;
+    const std::uint64_t full = run_bytes / txn, rest = run_bytes % txn;
+    for (std::uint64_t p = 0; p < b.planes; ++p)
+        for (std::uint64_t r = 0; r < runs; ++r) {
+            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
+            n += full * (txn / B + (start % B != 0 ? 1 : 0));
+            if (rest > 0) {
+                const std::uint64_t a = start + full * txn;
+                n += (a + rest - 1) / B - a / B + 1;
+            }
+        }
+    return n;
+}
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
@@ -90,9 +116,7 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
         const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
         walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
             if (op.kind == OpKind::Compute) return;
-            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-                n[t] += (a + len - 1) / B - a / B + 1;
-            });
+            n[t] += box_bursts(op_box(op, conv, addr), txn, B);
         });
     }
     return n;
