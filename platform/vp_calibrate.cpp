@@ -2,8 +2,9 @@
 // Fits the free coefficients of the TSO calibrated time model (mapper/tso/calibrated_model.h)
 // to the NMP simulation: a designed set of single-layer simulations (synthetic conv shapes
 // spread over channels, filters, map size, kernel, stride and precision, each with tilings
-// from the whole candidate range; 2 in 10 shapes depthwise, 1 in 10 a small 1x1 conv: the estimate's best, lower-ranked ones and the best of every
-// schedule), run as parallel child vp-run processes; least squares on the relative error
+// from the whole candidate range; 2 in 10 shapes depthwise on large maps, 1 in 10 a small 1x1
+// conv, 1 in 10 a tiny conv or fc layer: the estimate's best, lower-ranked ones and the best of
+// every schedule), run as parallel child vp-run processes; least squares on the relative error
 // est/sim - 1 (Gauss-Newton with Levenberg-Marquardt damping); prints the residuals; writes
 // the calibration file (platform, dram and nmp sections it was made for, coefficients, fit).
 // None of the workloads/ networks is in the design set, so they all measure accuracy on
@@ -58,19 +59,38 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
     };
     std::vector<json> out;
     for (int i = 0; i < n; ++i) {
-        const int kind = i % 10;  // 7 in 10 dense convs, 2 depthwise, 1 small 1x1 (DMA-bound)
-        const int r = kind == 9 ? 1 : pick({1, 1, 3, 3, 3, 5, 7});
-        const int hw = pick({7, 13, 14, 17, 28, 35, 56, 73});
+        // 6 in 10 dense convs, 2 depthwise (small to large maps, stride 1 or 2), 1 small 1x1
+        // (DMA-bound, short transfers), 1 tiny layer (a few channels on a small map, or an fc
+        // layer). The depthwise map sizes avoid 14, 28, 56 and 112 (MobileNetV2's) and those of
+        // the 1x1 shapes occur in no network of workloads/, so neither can coincide with an
+        // evaluation layer.
+        const int kind = i % 10;
+        int r = kind == 8 ? 1 : pick({1, 1, 3, 3, 3, 5, 7});
+        int hw = pick({7, 13, 14, 17, 28, 35, 56, 73});
         int c = pick({3, 16, 24, 32, 64, 96, 128, 192, 256, 384});
         int k = pick({16, 32, 48, 64, 96, 128, 192, 256});
         int groups = 1;
-        if (kind == 7 || kind == 8) {
+        if (kind == 6 || kind == 7) {
             c = k = groups = pick({16, 32, 96, 144, 384});
+            hw = pick({7, 13, 17, 35, 45, 60, 90, 120});
+        } else if (kind == 8) {
+            c = pick({8, 16, 24, 48});
+            k = pick({8, 16, 32, 64});
+            hw = pick({45, 60, 90});
         } else if (kind == 9) {
-            c = pick({8, 16, 24});
-            k = pick({8, 16, 32});
+            if (i % 20 == 9) {  // a tiny conv (LeNet-like scale, other sizes)
+                c = pick({2, 4, 8});
+                k = pick({4, 10, 12});
+                hw = pick({12, 20, 24, 36});
+                r = pick({3, 5});
+            } else {  // an fc layer as a 1x1 conv on a 1x1 map
+                c = pick({100, 200, 300, 500, 700});
+                k = pick({10, 32, 50, 64, 100});
+                hw = 1;
+                r = 1;
+            }
         }
-        const int stride = r > 1 ? pick({1, 1, 2}) : pick({1, 1, 1, 2});
+        const int stride = r > 1 && hw > 1 ? pick({1, 1, 2}) : hw > 1 ? pick({1, 1, 1, 2}) : 1;
         out.push_back({{"name", "cal" + std::to_string(i)}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw},
                        {"W", hw}, {"R", r}, {"S", r}, {"stride", stride}, {"pad", r / 2}, {"groups", groups}});
     }
@@ -228,7 +248,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     std::vector<refine::CandidateJob> cj;
     const auto shapes = design_shapes(n_shapes, seed);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
-        const int prec = i % 2 ? 16 : 8;
+        const int prec = (i + i / 10 + i / 20) % 2 ? 16 : 8;  // every kind of shape at both precisions
         const tso::ConvShape conv = tso::make_conv_shape(to_layer(shapes[i]), prec / 8);
         tso::TsoOptions opt;
         opt.model = tso::make_time_model("calibrated", spec.tso.coefficients);

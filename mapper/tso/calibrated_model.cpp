@@ -21,6 +21,38 @@ double txn_latency_s(const DramFigures& d, bool write, double bursts) {
            d.tck_ns * 1e-9;
 }
 
+// Share of time the DRAM can move data: an all-bank refresh blocks it tRFC of every tREFI
+// (1.4 % on DDR3-1600); its time is added to every burst on the bus.
+double refresh_stretch(const DramFigures& d) {
+    return d.refresh && d.tREFI > d.tRFC ? double(d.tREFI) / double(d.tREFI - d.tRFC) : 1.0;
+}
+
+// DRAM bursts of a box as the DMA engine cuts it (for_each_txn), in O(runs): when the
+// transaction size is a multiple of the burst, every full transaction of a run starts at the
+// same offset within a burst, so it touches txn / B bursts, one more when that offset is not 0.
+std::uint64_t box_bursts(const Box& b, std::uint64_t txn, std::uint64_t B) {
+    std::uint64_t n = 0;
+    if (txn % B != 0) {
+        for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) { n += (a + len - 1) / B - a / B + 1; });
+        return n;
+    }
+    const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
+    const std::uint64_t runs = merged ? 1 : b.rows;
+    const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
+    if (run_bytes == 0) return 0;
+    const std::uint64_t full = run_bytes / txn, rest = run_bytes % txn;
+    for (std::uint64_t p = 0; p < b.planes; ++p)
+        for (std::uint64_t r = 0; r < runs; ++r) {
+            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
+            n += full * (txn / B + (start % B != 0 ? 1 : 0));
+            if (rest > 0) {
+                const std::uint64_t a = start + full * txn;
+                n += (a + rest - 1) / B - a / B + 1;
+            }
+        }
+    return n;
+}
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
@@ -34,7 +66,7 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
     // the Little's-law and the bus time.
     const double bursts = (double(k.tle_bytes) + n * (B - 1)) / B;
     const double L = txn_latency_s(d, false, std::ceil(txn / B));
-    const double t_b = d.burst_cycles * d.tck_ns * 1e-9;
+    const double t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
     t.fixed = xfers * L * m_c.latency_scale + n * m_c.txn_ns * 1e-9 +
               double(k.out_stores) * m_c.turnaround_ns * 1e-9;  // all TLEs' stores: each turns the bus for all
     t.little = n * L / hw.dma_max_outstanding;
@@ -42,13 +74,24 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
     return t;
 }
 
-double CalibratedModel::slowdown(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const {
+CalibratedModel::Sharing CalibratedModel::sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const {
     const double cyc = hw.cycle_s();
     const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale +
                         double(k.sw_instr) * hw.sw_cycles_per_instr * cyc;
-    const double dma = t.at(1.0);
-    const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
-    return 1.0 + m_c.contention * double(std::max(k.active_tles - 1, 0)) * (m_c.sync + (1.0 - m_c.sync) * duty);
+    const double share = m_c.contention * double(std::max(k.active_tles - 1, 0));
+    // The duty d is the share of the TLE's time in DMA at the sharing it causes, so it is a
+    // fixed point of d = dma(s(d)) / (dma(s(d)) + busy); the map is increasing and
+    // bounded, so iterating it from d = 0 climbs monotonically towards the least fixed point
+    // (stopped after kDutyIterations steps). Taking d without sharing (the earlier model) made
+    // DMA-bound layers look compute-bound.
+    Sharing x;
+    for (int it = 0; it < kDutyIterations; ++it) {
+        const double dma = t.at(x.s);
+        const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
+        x.p = k.active_tles > 1 ? m_c.sync + (1.0 - m_c.sync) * duty : 0.0;
+        x.s = 1.0 + share * x.p;
+    }
+    return x;
 }
 
 CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) const {
@@ -57,26 +100,48 @@ CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) cons
     const DmaTerms d = dma_terms(k, hw);
     t.t_mac_s = double(k.mac_cycles) * cyc * m_c.compute_scale;
     t.t_sw_s = double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc;
-    t.t_dram_s = d.at(slowdown(k, hw, d));
+    const Sharing x = sharing(k, hw, d);
+    t.t_dram_s = d.at(x.s);
     t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s;
     t.total_cycles = t.total_s / cyc;
     return t;
 }
 
+std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) {
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const std::uint64_t B = hw.dram.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    std::vector<std::uint64_t> n(slices.size(), 0);
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            if (op.kind == OpKind::Compute) return;
+            n[t] += box_bursts(op_box(op, conv, addr), txn, B);
+        });
+    }
+    return n;
+}
+
 CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
-    // The critical TLE: the largest share (remainders go to the lowest ids).
-    std::size_t crit = 0;
-    for (std::size_t t = 1; t < slices.size(); ++t)
-        if (std::uint64_t(slices[t].rows.count) * std::uint64_t(slices[t].filters.count) >
-            std::uint64_t(slices[crit].rows.count) * std::uint64_t(slices[crit].filters.count))
-            crit = t;
-    const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
     const LayerAddresses addr = layer_addresses(conv, 0);
     const DramFigures& d = hw.dram;
     const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
-    const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9;
-    const double bus = t_b * m_c.bus_scale * slowdown(c.counts, hw, dma_terms(c.counts, hw));
+    const std::vector<std::uint64_t> tle_bursts = tle_burst_counts(conv, hw, c);
+    // The critical TLE: the most bursts, then the largest share (remainders go to the lowest ids).
+    std::size_t crit = 0;
+    auto share = [&](std::size_t t) { return std::uint64_t(slices[t].rows.count) * std::uint64_t(slices[t].filters.count); };
+    for (std::size_t t = 1; t < slices.size(); ++t)
+        if (tle_bursts[t] > tle_bursts[crit] || (tle_bursts[t] == tle_bursts[crit] && share(t) > share(crit))) crit = t;
+    double others = 0;  // the other TLEs' bursts per burst of the critical one
+    for (std::size_t t = 0; t < slices.size(); ++t)
+        if (t != crit && tle_bursts[crit] > 0) others += double(tle_bursts[t]) / double(tle_bursts[crit]);
+    const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
+    const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw));
+    // The bus shared with the others in proportion to their bursts (the closed form assumes
+    // every active TLE moves as many as the busiest).
+    const double bus = t_b * m_c.bus_scale * (1.0 + m_c.contention * sh.p * others);
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
 

@@ -14,23 +14,35 @@
 // L = frontend + half a tCK to the next edge + CL (CWL for writes) + the transaction's bursts
 // on the bus; O = dma_max_outstanding: Little's law caps one engine's rate at O / L. The data
 // bus is shared: s = 1 + contention * (active TLEs - 1) * (sync + (1 - sync) * d), d = the
-// share of a TLE's time spent in DMA (from the closed form at s = 1); sync is the part of the
+// share of a TLE's time spent in DMA (a fixed point: the duty at the slowdown it causes); the
+// bus time per burst includes the refresh share tREFI / (tREFI - tRFC); sync is the part of the
 // sharing that does not scale with d (the TLEs run the same tile sequence from the same
 // barrier, so their transfers meet). Every OUT store transfer adds turnaround_ns * active TLEs.
 //
 // screen() evaluates the same formula on the aggregate counts of the TLE that moves the most
 // bytes (expected bursts (bytes + txns * (B - 1)) / B, every transfer alike) plus T_MAC + T_SW
-// of the critical TLT; replay() walks the critical TLE's tile sequence with the exact
-// transactions and the compute overlap.
+// of the critical TLT; replay() counts the DRAM bursts of every TLE on the real addresses,
+// takes the TLE with the most as critical, shares the bus with the others in proportion to
+// their bursts (s = 1 + contention * p * sum of their bursts / its bursts, p = sync + (1 -
+// sync) * d), and walks its tile sequence with the exact transactions and the compute overlap.
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "mapper/tso/time_model.h"
 
 namespace vp::mapper::tso {
 
+// DRAM bursts each TLE moves under a choice (index = TLE id), counted on the real addresses of
+// every transaction of its tile sequence (walk_tle, the DMA cut of dma_box.h): slices that
+// start inside a burst (a row tile starting mid-row, rows shorter than a transaction) cost up to
+// 1.5x the bursts of an aligned one, so TLEs with equal work can differ.
+std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c);
+
 class CalibratedModel final : public TimeModel {
 public:
     static constexpr int kShortlist = 8;  // best screened candidates replayed per conv
+    static constexpr int kDutyIterations = 6;  // fixed-point steps of the DMA duty (see sharing())
 
     explicit CalibratedModel(const TsoCoefficients& c) : m_c(c) {}
     const char* name() const override { return "calibrated"; }
@@ -45,8 +57,11 @@ private:
         double fixed = 0, little = 0, bus = 0;
         double at(double s) const { return fixed + std::max(little, bus * s); }
     };
+    struct Sharing {
+        double s = 1, p = 0;  // bus slowdown, share of time the other TLEs transfer
+    };
     DmaTerms dma_terms(const CostCounts& k, const NmpParams& hw) const;
-    double slowdown(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const;
+    Sharing sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const;
 
     TsoCoefficients m_c;
 };

@@ -68,16 +68,25 @@ std::vector<CandidateResult> simulate_candidates(const config::PlatformSpec& spe
             }
             std::ifstream f(d + "/stats.json");
             nlohmann::json st = nlohmann::json::parse(f, nullptr, false);
-            const nlohmann::json* n = st.is_discarded() ? nullptr : &st["stats"];
-            std::istringstream path(setup.stat_path);
-            std::string k;
-            while (n && std::getline(path, k, '.')) n = n->contains(k) ? &(*n)[k] : nullptr;
-            if (!n || !n->contains("value")) {
-                out[i].error = "no statistic " + setup.stat_path + " in " + d + "/stats.json";
-                continue;
-            }
+            const nlohmann::json* root = st.is_discarded() ? nullptr : &st["stats"];
+            auto read = [&](const std::string& p, double& v) {
+                const nlohmann::json* n = root;
+                std::istringstream path(p);
+                std::string k;
+                while (n && std::getline(path, k, '.')) n = n->contains(k) ? &(*n)[k] : nullptr;
+                if (!n || !n->contains("value")) {
+                    out[i].error = "no statistic " + p + " in " + d + "/stats.json";
+                    return false;
+                }
+                v = (*n)["value"].get<double>();
+                return true;
+            };
+            if (!read(setup.stat_path, out[i].value)) continue;
+            out[i].extras.assign(setup.extra_stats.size(), 0.0);
+            bool all = true;
+            for (std::size_t e = 0; e < setup.extra_stats.size() && all; ++e) all = read(setup.extra_stats[e], out[i].extras[e]);
+            if (!all) continue;
             out[i].ok = true;
-            out[i].value = (*n)["value"].get<double>();
         }
     } catch (...) {
         remove_tree(dir);

@@ -21,12 +21,14 @@ struct CandidateJob {
 struct CandidateResult {
     bool ok = false;
     double value = 0;     // the statistic (e.g. nmp.cycles)
+    std::vector<double> extras;  // SimSetup::extra_stats, in that order
     std::string error;    // the child's last error line when !ok
 };
 
 struct SimSetup {
     std::string vp_run;        // program
     std::string stat_path;     // dotted path in stats.json's "stats", e.g. "nmp.cycles"
+    std::vector<std::string> extra_stats;  // more statistics read from every job (e.g. per layer)
     unsigned parallel = 1;     // child processes at a time
     std::string tag = "refine";
 };

@@ -1,8 +1,11 @@
 #include "platform/refine/tso_refine.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "mapper/common/errors.h"
+#include "mapper/tso/tile_walker.h"
 #include "mapper/tso/tle_slicing.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
@@ -38,32 +41,114 @@ void set_choice(mapper::tso::ConvMapping& c, const ChoiceCost& choice, int n_tle
     for (const auto& sl : c.tle) c.tlt.push_back(mapper::tso::tlt_filter_split(sl.filters, n_tlt));
 }
 
+// A fingerprint of the operation sequence a choice makes every TLE run (FNV-1a over every
+// field of every TileOp of walk_tle, the generator the NMP model replays): two choices with the
+// same sequence are the same simulation (e.g. IS and OS when all of a TLT's filters fit one
+// chunk), so a layer's candidates that share it are simulated once.
+std::uint64_t op_fingerprint(const mapper::tso::ConvShape& conv, const mapper::tso::NmpParams& hw, const ChoiceCost& c) {
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&h](std::uint64_t v) {
+        for (int b = 0; b < 8; ++b, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ULL;
+    };
+    const auto slices = mapper::tso::tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        mix(0xfeedULL + t);
+        const auto tlts = mapper::tso::tlt_filter_split(slices[t].filters, hw.n_tlt);
+        mapper::tso::walk_tle(conv, int(t), slices[t], tlts, c.schedule, c.tile, hw.macs_per_cycle,
+                              [&](const mapper::tso::TileOp& op) {
+                                  for (long long v : {(long long)op.kind, (long long)op.tlt, (long long)op.group,
+                                                      (long long)op.c0, (long long)op.cn, (long long)op.h0,
+                                                      (long long)op.hn, (long long)op.w0, (long long)op.wn,
+                                                      (long long)op.m0, (long long)op.mn, (long long)op.r0,
+                                                      (long long)op.rn, (long long)op.q0, (long long)op.qn,
+                                                      (long long)op.mac_cycles})
+                                      mix(std::uint64_t(v));
+                              });
+    }
+    return h;
+}
+
+bool same_choice(const ChoiceCost& a, const ChoiceCost& b) {
+    return a.slicing == b.slicing && a.schedule == b.schedule && a.tile.t_m == b.tile.t_m && a.tile.t_n == b.tile.t_n &&
+           a.tile.t_r == b.tile.t_r && a.tile.t_c == b.tile.t_c;
+}
+
 // The context of a layer in the network is more than its predecessor (the refresh phase of
-// the DRAM depends on the time of every earlier layer), so the refined mapping is simulated in
-// full next to the unrefined one and kept only when it is not slower.
+// the DRAM depends on the time of every earlier layer), so the per-layer picks are checked in
+// the whole network: the unrefined mapping is simulated once, the refined one per round, both
+// with every layer's cycles. A layer whose refined choice differs from the unrefined one and is
+// slower in the network is reverted to the unrefined choice, and the network is simulated
+// again, until no changed layer is slower (a fixed point: every round reverts at least one
+// layer, so it ends; fully reverted is the unrefined mapping) or kNetworkRounds refined
+// simulations were spent. The refined mapping is kept only when the whole network is not
+// slower. Layers that keep the unrefined choice can still differ in the network (their start
+// time, hence the refresh phase, moved): reported, not reverted (nothing to revert).
+constexpr int kNetworkRounds = 6;  // refined whole-network simulations at most (bound of the fixed point)
+
 void network_check(TsoRefinement& r, mapper::tso::TsoResult& map, const workload::Workload& wl,
                    const config::PlatformSpec& spec, SimSetup setup) {
     json doc = wl.doc;
     auto& layers = doc.at("layers");
     for (std::size_t i = 0; i < layers.size(); ++i) layers[i] = child_layer(layers[i], ("l" + std::to_string(i)).c_str());
-    std::string refined, unrefined;
-    for (const auto& c : map.convs) {
-        const std::string n = (refined.empty() ? "l" : ";l") + std::to_string(c.layer_index) + "=";
-        refined += n + choice_text(c.best);
-        unrefined += n + choice_text(c.ranked[0]);
-    }
+    const std::size_t n = map.convs.size();
+    auto fixed = [&](bool refined) {
+        std::string f;
+        for (const auto& c : map.convs)
+            f += (f.empty() ? "l" : ";l") + std::to_string(c.layer_index) + "=" + choice_text(refined ? c.best : c.ranked[0]);
+        return "tso.fixed_layers=" + f;
+    };
     setup.stat_path = "nmp.cycles";
-    const auto res = simulate_candidates(spec, setup, {{doc, {"tso.fixed_layers=" + refined}},
-                                                       {doc, {"tso.fixed_layers=" + unrefined}}});
-    for (const auto& x : res)
-        if (!x.ok) throw SimulationError("refinement: simulation of the whole network: " + x.error);
-    const bool keep = res[0].value <= res[1].value;
-    r.network = {{"refined_cycles", res[0].value},
-                 {"unrefined_cycles", res[1].value},
-                 {"kept", keep ? "refined" : "unrefined"}};
-    for (std::size_t i = 0; i < map.convs.size(); ++i) {
-        r.per_conv[i]["used"] = keep ? r.per_conv[i]["pick"] : json(0);
-        if (!keep) {
+    setup.extra_stats.clear();
+    for (const auto& c : map.convs) setup.extra_stats.push_back("nmp.layer[l" + std::to_string(c.layer_index) + "].cycles");
+    auto run = [&](std::vector<CandidateJob> jobs) {
+        const auto res = simulate_candidates(spec, setup, jobs);
+        for (const auto& x : res)
+            if (!x.ok) throw SimulationError("refinement: simulation of the whole network: " + x.error);
+        return res;
+    };
+    std::vector<bool> reverted(n, false);
+    std::vector<CandidateResult> res = run({{doc, {fixed(true)}}, {doc, {fixed(false)}}});
+    const CandidateResult unref = res[1];
+    CandidateResult ref = res[0];
+    json rounds = json::array();
+    int sims = 1;
+    for (;;) {
+        std::vector<std::size_t> slower;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!same_choice(map.convs[i].best, map.convs[i].ranked[0]) && ref.extras[i] > unref.extras[i]) slower.push_back(i);
+        json names = json::array();
+        for (std::size_t i : slower) names.push_back(map.convs[i].layer_name);
+        rounds.push_back({{"refined_cycles", ref.value}, {"changed_layers_slower", names}});
+        if (slower.empty() || sims >= kNetworkRounds) break;
+        for (std::size_t i : slower) {
+            set_choice(map.convs[i], map.convs[i].ranked[0], map.hw.n_tle, map.hw.n_tlt);
+            reverted[i] = true;
+        }
+        ref = run({{doc, {fixed(true)}}})[0];
+        ++sims;
+    }
+    const bool keep = ref.value <= unref.value;
+    int changed = 0, changed_slower = 0, same_slower = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool ch = !same_choice(map.convs[i].best, map.convs[i].ranked[0]);
+        changed += ch;
+        if (ref.extras[i] > unref.extras[i]) (ch ? changed_slower : same_slower) += 1;
+    }
+    r.network = {{"refined_cycles", ref.value},
+                 {"unrefined_cycles", unref.value},
+                 {"kept", keep ? "refined" : "unrefined"},
+                 {"refined_simulations", sims},
+                 {"rounds", rounds},
+                 {"changed_layers", changed},
+                 {"changed_layers_slower", changed_slower},
+                 {"unchanged_layers_slower", same_slower},
+                 {"fixed_point", changed_slower == 0}};
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool use_pick = keep && !reverted[i];
+        r.per_conv[i]["used"] = use_pick ? r.per_conv[i]["pick"] : json(0);
+        if (reverted[i]) r.per_conv[i]["reverted"] = true;
+        r.per_conv[i]["network_cycles"] = {{"refined", ref.extras[i]}, {"unrefined", unref.extras[i]}};
+        if (!use_pick) {
             set_choice(map.convs[i], map.convs[i].ranked[0], map.hw.n_tle, map.hw.n_tlt);
             r.pick_est[i] = map.convs[i].ranked[0].times.total_cycles;
             r.pick_sim[i] = r.per_conv[i]["candidates"][0]["simulated_cycles"].get<double>();
@@ -116,7 +201,17 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
             if (prev) doc["layers"].push_back(child_layer(wl.doc.at("layers").at(std::size_t(prev->layer_index)), "pred"));
             doc["layers"].push_back(child_layer(layer, "cand"));
             std::vector<CandidateJob> jobs;
+            std::vector<std::size_t> job_of(static_cast<std::size_t>(k));  // candidate -> job (same operations: same job)
+            std::vector<std::uint64_t> prints;
             for (int j = 0; j < k; ++j) {
+                const std::uint64_t fp = op_fingerprint(c.conv, map.hw, c.ranked[std::size_t(j)]);
+                const auto same = std::find(prints.begin(), prints.end(), fp);
+                if (same != prints.end()) {
+                    job_of[std::size_t(j)] = std::size_t(same - prints.begin());
+                    continue;
+                }
+                job_of[std::size_t(j)] = jobs.size();
+                prints.push_back(fp);
                 std::string fixed = "cand=" + choice_text(c.ranked[std::size_t(j)]);
                 if (prev) fixed = "pred=" + choice_text(prev->best) + ";" + fixed;
                 jobs.push_back({doc, {"tso.fixed_layers=" + fixed}});
@@ -124,10 +219,11 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
             const auto res = simulate_candidates(spec, setup, jobs);
             std::vector<double> sim;
             for (int j = 0; j < k; ++j) {
-                if (!res[std::size_t(j)].ok)
+                const CandidateResult& x = res[job_of[std::size_t(j)]];
+                if (!x.ok)
                     throw SimulationError("refinement of layer \"" + c.layer_name + "\", candidate " + std::to_string(j) +
-                                          ": " + res[std::size_t(j)].error);
-                sim.push_back(res[std::size_t(j)].value);
+                                          ": " + x.error);
+                sim.push_back(x.value);
             }
             it = memo.emplace(key, sim).first;
             memo_layer.emplace(key, c.layer_name);

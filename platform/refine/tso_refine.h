@@ -4,8 +4,10 @@
 // simulated each in a child run of two layers, the predecessor with its refined pick and the
 // candidate (tso.fixed_layers), measuring the candidate layer only; the fastest becomes the
 // layer's mapping. Equal contexts (predecessor shape and pick, layer shape) are simulated once.
-// Last, the refined and the unrefined mappings are simulated in full; the refined one is kept
-// only when it is not slower (per conv "used" is then "pick", else 0).
+// Last, the refined and the unrefined mappings are simulated in full with every layer's cycles;
+// changed layers that are slower in the network are reverted to the unrefined choice until none
+// is (bounded number of whole-network simulations), and the refined mapping is kept only when
+// the network is not slower (per conv "used" is then "pick", or 0 when reverted or not kept).
 #include <string>
 #include <vector>
 

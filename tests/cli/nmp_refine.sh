@@ -67,13 +67,43 @@ for i in 0 1 2; do
   ok "$name: pick ($best) not slower than the unrefined pick ($first)" "awk -v a=$best -v b=$first 'BEGIN { exit !(a <= b) }'"
   used=$(jq ".convs[$i].refine.used" "$m")
   if [ "$(jq -r .refine_network.kept "$m")" = refined ]; then
-    ok "$name: the refined network uses the pick" "[ \"$used\" = \"$best_j\" ]"
+    if [ "$(jq ".convs[$i].refine.reverted // false" "$m")" = true ]; then
+      ok "$name: reverted in the network: candidate 0 used" "[ \"$used\" = 0 ]"
+    else
+      ok "$name: the refined network uses the pick" "[ \"$used\" = \"$best_j\" ]"
+    fi
   else
     ok "$name: the unrefined network is kept: candidate 0 used" "[ \"$used\" = 0 ]"
   fi
   want=$(jq -c ".convs[$i].refine.candidates[$used] | [.slicing, .schedule, .tile]" "$m")
   have=$(jq -c ".convs[$i] | [.slicing, .schedule, [.tile.T_M, .tile.T_N, .tile.T_R, .tile.T_C]]" "$m")
   ok "$name: mapping uses the pick" '[ "$want" = "$have" ]'
+done
+
+# The per-layer check in the whole network, by this script's own full simulations of the kept
+# mapping and of the unrefined one (each layer forced with tso.fixed_layers): the recorded
+# per-layer network cycles equal them, and every layer whose used choice differs from the
+# unrefined one is not slower in the network (the fixed point of the reverting rounds).
+fixed_of() {  # fixed_of WHICH (used | 0): the tso.fixed_layers of the mapping
+  jq -r --arg w "$1" '[.convs[] | . as $c | .refine.candidates[if $w == "used" then $c.refine.used else 0 end]
+    | "\($c.layer)=\(.slicing)/\(.schedule)/\(.tile | map(tostring) | join(","))"] | join(";")' "$m"
+}
+"$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/nu" --quiet --set "tso.fixed_layers=$(fixed_of used)"
+"$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/n0" --quiet --set "tso.fixed_layers=$(fixed_of 0)"
+ok "network: fixed point reached" '[ "$(jq .refine_network.fixed_point "$m")" = true ]'
+for i in 0 1 2; do
+  name=$(jq -r ".convs[$i].layer" "$m")
+  nu=$(jq --arg n "layer[$name]" '.stats.nmp[$n].cycles.value' "$tmp/nu/stats.json")
+  n0=$(jq --arg n "layer[$name]" '.stats.nmp[$n].cycles.value' "$tmp/n0/stats.json")
+  if [ "$(jq -r .refine_network.kept "$m")" = refined ]; then
+    ok "$name: recorded refined network cycles == own full simulation ($nu)" \
+      "[ \"$(jq ".convs[$i].refine.network_cycles.refined" "$m")\" = \"$nu\" ]"
+  fi
+  ok "$name: recorded unrefined network cycles == own full simulation ($n0)" \
+    "[ \"$(jq ".convs[$i].refine.network_cycles.unrefined" "$m")\" = \"$n0\" ]"
+  if [ "$(jq ".convs[$i].refine.used" "$m")" != 0 ]; then
+    ok "$name: changed layer not slower in the network ($nu vs $n0)" "awk -v a=$nu -v b=$n0 'BEGIN { exit !(a <= b) }'"
+  fi
 done
 
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/map.json" --quiet --refine 3
