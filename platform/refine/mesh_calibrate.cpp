@@ -8,7 +8,6 @@
 #include <iostream>
 #include <map>
 #include <random>
-#include <set>
 
 #include "mapper/common/errors.h"
 #include "mapper/waving/waving_mapper.h"
@@ -181,10 +180,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             add_sample(*it, c);
         }
     }
-    std::set<std::string> refit_shapes;  // shapes with stored samples
-    for (const auto& kv : refit_sims) refit_shapes.insert(kv.first.substr(0, kv.first.find('/')));
     for (const json& shape : shapes) {
-        if (refit_shapes.count(shape["name"].get<std::string>())) continue;
         const mapper::Network net = to_network(shape);
         wv::MapperOptions all = by_eq23;
         all.keep_candidates = 1000;
@@ -211,7 +207,11 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                     break;
                 }
         add(rk[rk.size() / 3].choice);
-        for (const auto& p : picks) add_sample(shape, p);
+        for (const auto& p : picks) {  // those stored in the --refit file are there already
+            const std::string k = shape["name"].get<std::string>() + "/" + std::to_string(p.t_of) + "," +
+                                  std::to_string(p.t_ox) + "," + std::to_string(p.k);
+            if (!refit_sims.count(k)) add_sample(shape, p);
+        }
     }
     std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer mesh simulations ("
               << shapes.size() << " synthetic shapes, " << spec.mesh.width << "x" << spec.mesh.height << "), "
