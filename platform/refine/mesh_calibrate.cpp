@@ -238,8 +238,8 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             todo_of.push_back(i);
         }
     }
+    if (!o.refit.empty()) std::cout << "  " << todo.size() << " of them new, the others from " << o.refit << "\n";
     if (!todo.empty()) {
-        if (todo.size() != ss.size()) std::cout << "  " << todo.size() << " of them new, the others from " << o.refit << "\n";
         const auto res = simulate_candidates(spec, setup, todo);
         for (std::size_t j = 0; j < todo.size(); ++j) {
             const std::size_t i = todo_of[j];
