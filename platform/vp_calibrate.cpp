@@ -353,7 +353,7 @@ int main(int argc, char** argv) {
         "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
         "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),
-        "mesh: reuse the simulated cycles stored in an earlier calibration file of the same design and fit again");
+        "mesh: reuse the simulated cycles stored in an earlier calibration file (same --seed), simulate only the samples it lacks (a larger --shapes), fit again");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>(&config));
     po::options_description all;

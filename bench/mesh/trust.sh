@@ -5,7 +5,9 @@
 #   calibrated = the calibrated model (configs/calibration/mesh-ddr3-1600.yaml, fitted by
 #                vp-calibrate on synthetic single layers on mesh-4x4 only, so every network here,
 #                and the whole 8x8 mesh, is unseen by the fit), unrefined;
-#   refined    = calibrated with --refine K, simulated in full.
+#   refined    = calibrated with --refine K, simulated in full. vp-run refuses a K beyond a
+#                layer's candidate count (exit 2, "has only N (T, k) candidate(s)"); the bench then
+#                runs the network again with K = N (LeNet-5's C1 has 3) and records the K used.
 # Writes OUT/trust.csv (one row per config, network, mode) and OUT/refine_layers.csv.
 #   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES)
 set -uo pipefail
@@ -17,7 +19,7 @@ read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
 read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 csv=$out/trust.csv
-echo "config,network,mode,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s" > "$csv"
+echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s" > "$csv"
 for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
   for mode in ${MODES:-paper calibrated refined}; do
     args=()
@@ -27,11 +29,17 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
     esac
     d=$tmp/run; rm -rf "$d"
     s=$(date +%s.%N)
-    if ! "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" 2> "$tmp/err"; then
-      echo "trust: $c $net $mode failed: $(tail -1 "$tmp/err")" >&2; continue; fi
+    kk=-; [ "$mode" = refined ] && kk=$k
+    "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" 2> "$tmp/err"; rc=$?
+    if [ $rc -eq 2 ] && [ "$mode" = refined ] && n=$(grep -o 'has only [0-9]* (T, k)' "$tmp/err" | grep -o '[0-9]*'); then
+      kk=$n; echo "trust: $c $net: K=$k is beyond a layer's $n candidates, K=$n" >&2
+      rm -rf "$d"; s=$(date +%s.%N)
+      "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet --refine "$n" 2> "$tmp/err"; rc=$?
+    fi
+    if [ $rc -ne 0 ]; then echo "trust: $c $net $mode failed: $(tail -1 "$tmp/err")" >&2; continue; fi
     e=$(date +%s.%N)
-    row=$(jq -r --arg c "$c" --arg n "$net" --arg m "$mode" --arg w "$(echo "$e - $s" | bc)" \
-      '[$c, $n, $m, .trust.layers, (.trust.median_abs_sim_over_est_minus_1 * 100), (.trust.worst_abs_sim_over_est_minus_1 * 100),
+    row=$(jq -r --arg c "$c" --arg n "$net" --arg m "$mode" --arg k "$kk" --arg w "$(echo "$e - $s" | bc)" \
+      '[$c, $n, $m, $k, .trust.layers, (.trust.median_abs_sim_over_est_minus_1 * 100), (.trust.worst_abs_sim_over_est_minus_1 * 100),
         .trust.spearman_rho, .trust.simulated_candidates,
         ([.layers[] | select(.simulation) | .simulation.cycles] | add),
         ([.layers[] | select(.simulation) | .estimate.cycles] | add), $w] | map(tostring) | join(",")' "$d/mapping.json")

@@ -95,11 +95,12 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
 
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other) {
+                 OpProfile* other, RunTotals* totals) {
     tiling::LoopNest nest(shape, run, t, asip);
     ProfileEntry pending;  // overlapped ops since the last entry
     pending.x = XferFeatures{};
     nest.for_each([&](const tiling::Op& op) {
+        if (totals) add_op(*totals, op, fmt);
         if (!op.is_dma()) {
             ProfileEntry e = pending;
             e.wait = false;

@@ -14,6 +14,7 @@
 
 #include "mapper/tiling/loop_nest.h"
 #include "mapper/waving/mesh_map_params.h"
+#include "mapper/waving/run_totals.h"
 
 namespace vp::mapper::waving {
 
@@ -50,8 +51,9 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
 
 // Profiles of one slice run: `filters` gets the LoadFilter ops (once per run and (of, if) tile,
 // whatever the number of stitched slices), `other` everything else. Either may be null.
+// `totals`, if not null, gets measure_run's totals of the same walk (one walk for both).
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other);
+                 OpProfile* other, RunTotals* totals = nullptr);
 
 }  // namespace vp::mapper::waving

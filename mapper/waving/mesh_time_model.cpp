@@ -22,6 +22,16 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(shared_scale, 0, 100, "shared_scale");
     req(port_scale, 0, 100, "port_scale");
     req(layer_cycles, -1e6, 1e6, "layer_cycles");
+    req(wait_scale, 0, 100, "wait_scale");
+    req(slot_scale, 0, 100, "slot_scale");
+}
+
+// Data-bus time lost per request to row conflicts between the streams of `active` cores: a
+// conflict costs a precharge and an activate (tRP + tRCD); `conflict` requests in one conflict
+// when the streams of many cores interleave, (1 - 1/k) of that with k streams (none with one).
+double CalibratedMeshModel::conflict_cycles(const MeshHwFigures& hw, double tck, int active) const {
+    const double k = double(std::max(active, 1));
+    return m_c.conflict * (1.0 - 1.0 / k) * double(hw.dram.tRP + hw.dram.tRCD) * tck;
 }
 
 double CalibratedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
@@ -37,28 +47,38 @@ double CalibratedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c
     const double dram_lat = double(hw.dram.frontend_latency_ck + hw.dram.tRCD + hw.dram.CL + hw.dram.burst_cycles) * tck;
     const double noc_lat = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * flit;
     const double lat = m_c.latency_scale * (dram_lat + noc_lat);
-    const double k1 = double(std::max(c.active, 1) - 1);
+    const double lat_wait = m_c.wait_scale * (dram_lat + noc_lat);
+    const double slot = m_c.slot_scale * dram_lat;  // time a request holds a slot of the interface's cap
     // Cores that compete with this one on the shared side: k^contention (1: every other core
     // always competes, 0: none; the active cores are not all moving data at the same time).
     const double keff = std::pow(double(std::max(c.active, 1)), m_c.contention);
-    const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale * (1.0 + m_c.conflict * k1);
+    const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale;
+    const double t_conf = conflict_cycles(hw, tck, c.active);
     const double out = double(std::max(asip.dma_max_outstanding, 1));
     const double cap = double(hw.dram_if_outstanding);
     const double setup = double(asip.dma_setup_cycles);
-    auto xfer = [&](const XferFeatures& x) {
+    // A transfer's own time after its latency L: one request per core cycle, the DMA engine's
+    // outstanding limit (Little), one stream through the routers, and its own demand on the
+    // shared side (the interface's port, the DRAM data bus, the interface's request slots).
+    // The k_eff competing cores' demand on the shared side is served while this core waits
+    // out its latency, so it is not added to L: the entry takes max(L + own, k_eff x shared).
+    auto shared_of = [&](const XferFeatures& x) {
         const double n = double(x.transfers);
         const double f = double(std::max(x.flits_in, x.flits_out));
-        double d = n;                                     // one BEGIN_REQ per core cycle
-        d = std::max(d, n * lat / out);                   // the DMA engine's outstanding limit
-        d = std::max(d, m_c.port_scale * f * flit);      // one stream through the routers
-        d = std::max(d, keff * f * flit);                 // the DRAM interface's port, shared
-        d = std::max(d, keff * double(x.bursts) * t_burst);  // the DRAM data bus, shared
-        d = std::max(d, keff * n * dram_lat / cap);       // the interface's request cap
-        return d;
+        return std::max({f * flit, double(x.bursts) * t_burst + n * t_conf, n * slot / cap});
+    };
+    auto own_of = [&](const XferFeatures& x, double l) {
+        const double n = double(x.transfers);
+        const double f = double(std::max(x.flits_in, x.flits_out));
+        return std::max({n, n * l / out, m_c.port_scale * f * flit, shared_of(x)});
     };
     double t = 0;
     for (const ProfileEntry& e : p.entries) {
-        const double d = e.x.transfers ? lat + xfer(e.x) : 0.0;
+        double d = 0;
+        if (e.x.transfers) {
+            const double l = e.wait ? lat_wait : lat;
+            d = std::max(l + own_of(e.x, lat), keff * shared_of(e.x));
+        }
         const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
         t += one * double(e.count);
     }
@@ -73,13 +93,15 @@ double CalibratedMeshModel::shared_cycles(const OpProfile& p, const tiling::Asip
     const double flit = asip.core_mhz / mesh.noc_mhz;
     const double tck = hw.dram.tck_ns / core_ns;
     const double dram_lat = double(hw.dram.frontend_latency_ck + hw.dram.tRCD + hw.dram.CL + hw.dram.burst_cycles) * tck;
-    const double k1 = double(std::max(active, 1) - 1);
-    const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale * (1.0 + m_c.conflict * k1);
+    const double t_burst = double(hw.dram.burst_cycles) * tck * m_c.dram_scale;
+    const double t_conf = conflict_cycles(hw, tck, active);
     const double cap = double(hw.dram_if_outstanding);
+    const double slot = m_c.slot_scale * dram_lat;
     double t = 0;
     for (const ProfileEntry& e : p.entries) {
         const double f = double(std::max(e.x.flits_in, e.x.flits_out)) * flit;
-        const double d = std::max({f, double(e.x.bursts) * t_burst, double(e.x.transfers) * dram_lat / cap});
+        const double n = double(e.x.transfers);
+        const double d = std::max({f, double(e.x.bursts) * t_burst + n * t_conf, n * slot / cap});
         t += d * double(e.count);
     }
     return m_c.shared_scale * t;

@@ -11,15 +11,18 @@
 //                 D = max(n (one request per core cycle), n L / O (Little: O = core.dma_max_outstanding),
 //                         port_scale f t_flit (one stream through the NoC: a VC's credit loop),
 //                         k_eff f t_flit (the DRAM interface's port, shared),
-//                         k_eff b t_burst dram_scale (1 + conflict (k - 1)) (the DRAM data bus, shared;
-//                           partial bursts counted on the addresses, row conflicts grow with the
-//                           interleaved streams of k cores),
-//                         k_eff n L_dram / C (the interface's request cap C, Little))
+//                         k_eff (b t_burst dram_scale + n conflict (1 - 1/k) (tRP + tRCD)) (the DRAM
+//                           data bus, shared; partial bursts counted on the addresses; row conflicts
+//                           between the interleaved streams of k cores, none with one stream),
+//                         k_eff n slot_scale L_dram / C (the interface's request cap C, Little's
+//                           law with the loaded time a request holds a slot))
 //               with k_eff = k^contention the active cores that compete for the shared
-//               side, L = latency_scale x (NoC round trip over the core's hops + DRAM access).
+//               side, L = latency_scale x (NoC round trip over the core's hops + DRAM access) for
+//               the ops a row overlaps with its compute, wait_scale x the same for a waited-for op
+//               (its latency is exposed in full).
 //               The layer ends with its slowest core, but not before the shared side has served
 //               every core: shared_scale x sum over cores of max(f t_flit, b t_burst dram_scale,
-//               n L_dram / C); plus layer_cycles (start / done syncs).
+//               n slot_scale L_dram / C); plus layer_cycles (start / done syncs).
 //               Free coefficients (MeshCoefficients) come from a vp-calibrate file.
 #include <memory>
 #include <string>
@@ -35,11 +38,15 @@ namespace vp::mapper::waving {
 struct MeshCoefficients {
     double latency_scale = 1.0;  // x unloaded round-trip latency of a transfer (queueing under load)
     double dram_scale = 1.0;     // x DRAM data-bus time per burst (1 / achieved fraction of peak)
-    double conflict = 0.0;       // extra dram_scale per further active core (row conflicts between streams)
+    double conflict = 0.0;       // row conflicts (tRP + tRCD each) per request among many interleaved streams
+                                 // (x (1 - 1/k) with k active cores)
     double contention = 1.0;     // exponent: k^contention of the k active cores compete on the shared side
     double shared_scale = 1.0;   // x the summed demand of all cores on the shared side (layer bound)
     double port_scale = 1.0;     // x flit time of one core's stream (credit loop of the routers' VC buffers)
     double layer_cycles = 0.0;   // fixed core cycles per layer (start and done syncs, drain)
+    double wait_scale = 1.0;     // x unloaded round-trip latency of a waited-for op (exposed, not overlapped)
+    double slot_scale = 1.0;     // x unloaded DRAM access: how long a request holds a slot of the
+                                 // DRAM interface's cap under load (Little's law with the loaded latency)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -93,6 +100,7 @@ public:
     const MeshCoefficients& coefficients() const { return m_c; }
 
 private:
+    double conflict_cycles(const MeshHwFigures& hw, double tck, int active) const;
     MeshCoefficients m_c;
 };
 

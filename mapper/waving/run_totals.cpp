@@ -20,29 +20,31 @@ RunTotals& RunTotals::operator+=(const RunTotals& o) {
     return *this;
 }
 
+void add_op(RunTotals& r, const tiling::Op& op, const PacketFormat& fmt) {
+    r.sram_reads += op.sram_reads;
+    r.sram_writes += op.sram_writes;
+    if (!op.is_dma()) {
+        r.comp_cycles += op.comp_cycles;
+        r.pfetch_cycles += op.pfetch_cycles;
+        r.macs += op.macs;
+        return;
+    }
+    const std::uint64_t b = op.bytes();
+    (op.wait ? r.dram_init_bytes : r.dram_par_bytes) += b;
+    (op.is_load() ? r.dram_read_bytes : r.dram_write_bytes) += b;
+    const FlitCount f = op_flits(op, fmt);
+    r.noc += f;
+    if (op.kind == tiling::OpKind::LoadFilter) {
+        r.filter_bytes += b;
+        r.noc_filters += f;
+    }
+}
+
 RunTotals measure_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                       const tiling::AsipParams& asip, const PacketFormat& fmt) {
     RunTotals r;
     tiling::LoopNest nest(shape, run, t, asip);
-    nest.for_each([&](const tiling::Op& op) {
-        r.sram_reads += op.sram_reads;
-        r.sram_writes += op.sram_writes;
-        if (!op.is_dma()) {
-            r.comp_cycles += op.comp_cycles;
-            r.pfetch_cycles += op.pfetch_cycles;
-            r.macs += op.macs;
-            return;
-        }
-        const std::uint64_t b = op.bytes();
-        (op.wait ? r.dram_init_bytes : r.dram_par_bytes) += b;
-        (op.is_load() ? r.dram_read_bytes : r.dram_write_bytes) += b;
-        const FlitCount f = op_flits(op, fmt);
-        r.noc += f;
-        if (op.kind == tiling::OpKind::LoadFilter) {
-            r.filter_bytes += b;
-            r.noc_filters += f;
-        }
-    });
+    nest.for_each([&](const tiling::Op& op) { add_op(r, op, fmt); });
     return r;
 }
 

@@ -24,6 +24,9 @@ struct RunTotals {
     RunTotals& operator+=(const RunTotals& o);
 };
 
+// Adds one op of the loop nest to the totals (measure_run's step, shared with profile_run).
+void add_op(RunTotals& r, const tiling::Op& op, const PacketFormat& fmt);
+
 RunTotals measure_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                       const tiling::AsipParams& asip, const PacketFormat& fmt);
 

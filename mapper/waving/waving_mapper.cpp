@@ -145,14 +145,16 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             const int w = oc ? g.rem_of : t_of, width = xc ? g.rem_ox : t_ox;
             const SliceRun run{0, 0, w, 0, width, t_ox};
             const Tiling& t = oc ? c.rem.tiling : c.full.tiling;
-            const RunTotals r = measure_run(s, run, t, asip, mesh.packet);
-            cls[oc][xc] = ClassCost{r.compute_cycles(), r.noc_filters.flits, r.noc.flits - r.noc_filters.flits};
-            if (model) {
+            RunTotals r;
+            if (model) {  // one walk for the totals and the profiles
                 profile_run(s, run, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof_filter[oc][xc],
-                            &prof_other[oc][xc]);
+                            &prof_other[oc][xc], &r);
                 prof_filter[oc][xc].compact();
                 prof_other[oc][xc].compact();
+            } else {
+                r = measure_run(s, run, t, asip, mesh.packet);
             }
+            cls[oc][xc] = ClassCost{r.compute_cycles(), r.noc_filters.flits, r.noc.flits - r.noc_filters.flits};
         }
     const int n = g.n();
     std::vector<double> memo;  // per (profile, hops) at one k
@@ -271,8 +273,8 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
             const Tiling t = (g.rem_of && of == g.s_of - 1) ? m.tiling_rem : m.tiling_full;
             w.runs.push_back(r);
             w.run_tilings.push_back(t);
-            w.totals += measure_run(s, r, t, asip, mesh.packet);
-            if (model) profile_run(s, r, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof, &prof);
+            if (model) profile_run(s, r, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof, &prof, &w.totals);
+            else w.totals += measure_run(s, r, t, asip, mesh.packet);
         });
         w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
         max_core = std::max(max_core, w.cycles_with_dram);

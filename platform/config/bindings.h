@@ -188,6 +188,8 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("shared_scale", c.shared_scale);
     v.field("port_scale", c.port_scale);
     v.field("layer_cycles", c.layer_cycles);
+    v.field("wait_scale", c.wait_scale);
+    v.field("slot_scale", c.slot_scale);
 }
 
 template <typename V>

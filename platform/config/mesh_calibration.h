@@ -11,7 +11,8 @@
 //   platform: mesh
 //   model: calibrated
 //   made_for: {dram: {...}, noc: {...}, mesh: {noc_mhz, packet}, core: {...}}
-//   coefficients: {latency_scale, dram_scale, conflict, contention, layer_cycles}
+//   coefficients: {latency_scale, dram_scale, conflict, contention, shared_scale, port_scale,
+//                  layer_cycles, wait_scale, slot_scale}
 //   fit: {...}          # vp-calibrate's residuals (informative only)
 #include <string>
 #include <vector>

@@ -34,7 +34,53 @@ struct Sample {
     double sim = 0;
 };
 
-// Synthetic shapes spread over the space (deterministic for a seed): 7 in 8 convs, 1 fc.
+// The first kBaseShapes shapes: 7 in 8 convs over C 3-256, K 16-256, map 7-56, kernel 1-7,
+// stride 1-2, 1 in 8 fc layers. Further shapes rotate over four families the first ones leave
+// out (drawn from the same random stream, so the first shapes and their stored samples stay):
+//   0 grouped convs with many channels on small maps (C 96-384, 2 groups, map 13-27, kernel 3-5),
+//   1 large kernels with a large stride on large maps (C 3, K 32-96, map 55-131, kernel 7-11,
+//     stride 2-4),
+//   2 tiny layers (C 1-8, K 4-16, map 8-32, kernel 3-5, no padding),
+//   3 1x1 convs with stride 2 (projection shortcuts; C 16-64, K 32-128, map 8-32).
+constexpr int kBaseShapes = 32;
+
+template <class Pick>
+json wide_shape(const std::string& name, int family, Pick&& pick) {
+    int c = 0, k = 0, hw = 0, r = 1, stride = 1, pad = 0, groups = 1;
+    switch (family) {
+    case 0:
+        c = pick({96, 192, 256, 384});
+        k = pick({128, 256, 384});
+        hw = pick({13, 15, 27});
+        r = pick({3, 3, 5});
+        pad = r / 2;
+        groups = 2;
+        break;
+    case 1:
+        c = 3;
+        k = pick({32, 64, 96});
+        hw = pick({55, 67, 99, 131});
+        r = pick({7, 9, 11});
+        stride = pick({2, 4, 4});
+        break;
+    case 2:
+        c = pick({1, 3, 6, 8});
+        k = pick({4, 6, 16});
+        hw = pick({8, 14, 28, 32});
+        r = pick({3, 5, 5});
+        break;
+    default:
+        c = pick({16, 32, 64});
+        k = pick({32, 64, 128});
+        hw = pick({8, 16, 32});
+        stride = 2;
+        break;
+    }
+    return {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
+            {"stride", stride}, {"pad", pad}, {"groups", groups}};
+}
+
+// Synthetic shapes spread over the space (deterministic for a seed).
 std::vector<json> design_shapes(int n, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     auto pick = [&](std::initializer_list<int> v) {
@@ -46,6 +92,10 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
         if (i % 8 == 7) {
             out.push_back({{"name", name}, {"type", "fc"}, {"in", pick({256, 512, 1024, 2048, 4096})},
                            {"out", pick({10, 64, 128, 256, 512})}});
+            continue;
+        }
+        if (i >= kBaseShapes) {  // the wider families (see design_shapes' comment)
+            out.push_back(wide_shape(name, (i - kBaseShapes) % 4, pick));
             continue;
         }
         const int r = pick({1, 1, 3, 3, 3, 5, 7});
@@ -74,6 +124,8 @@ wv::MeshCoefficients from_vector(const std::vector<double>& x) {
     c.shared_scale = x[4];
     c.port_scale = x[5];
     c.layer_cycles = x[6];
+    c.wait_scale = x[7];
+    c.slot_scale = x[8];
     return c;
 }
 
@@ -129,7 +181,6 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         }
     }
     for (const json& shape : shapes) {
-        if (!o.refit.empty()) break;
         const mapper::Network net = to_network(shape);
         wv::MapperOptions all = by_eq23;
         all.keep_candidates = 1000;
@@ -156,7 +207,11 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                     break;
                 }
         add(rk[rk.size() / 3].choice);
-        for (const auto& p : picks) add_sample(shape, p);
+        for (const auto& p : picks) {  // those stored in the --refit file are there already
+            const std::string k = shape["name"].get<std::string>() + "/" + std::to_string(p.t_of) + "," +
+                                  std::to_string(p.t_ox) + "," + std::to_string(p.k);
+            if (!refit_sims.count(k)) add_sample(shape, p);
+        }
     }
     std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer mesh simulations ("
               << shapes.size() << " synthetic shapes, " << spec.mesh.width << "x" << spec.mesh.height << "), "
@@ -170,13 +225,26 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         return s.layer["name"].get<std::string>() + "/" + std::to_string(s.map.t_of) + "," + std::to_string(s.map.t_ox) +
                "," + std::to_string(s.map.k);
     };
-    if (!o.refit.empty()) {
-        for (auto& smp : ss) smp.sim = refit_sims.at(key(smp));
-    } else {
-        const auto res = simulate_candidates(spec, setup, jobs);
-        for (std::size_t i = 0; i < ss.size(); ++i) {
-            if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
-            ss[i].sim = res[i].value;
+    // Samples stored in the --refit file keep their simulated cycles; the others (shapes the
+    // earlier design did not have) are simulated now.
+    std::vector<CandidateJob> todo;
+    std::vector<std::size_t> todo_of;
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+        const auto it = refit_sims.find(key(ss[i]));
+        if (it != refit_sims.end()) {
+            ss[i].sim = it->second;
+        } else {
+            todo.push_back(jobs[i]);
+            todo_of.push_back(i);
+        }
+    }
+    if (!o.refit.empty()) std::cout << "  " << todo.size() << " of them new, the others from " << o.refit << "\n";
+    if (!todo.empty()) {
+        const auto res = simulate_candidates(spec, setup, todo);
+        for (std::size_t j = 0; j < todo.size(); ++j) {
+            const std::size_t i = todo_of[j];
+            if (!res[j].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[j].error);
+            ss[i].sim = res[j].value;
         }
     }
     auto estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
@@ -191,18 +259,20 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     };
     LeastSquares p;
     p.residuals = residuals;
-    p.lo = {0.0, 0.1, 0.0, 0.0, 0.0, 0.0, -5000};
-    p.hi = {20, 20, 5, 5, 5, 5, 50000};
-    const std::vector<double> x0 = {1, 1, 0, 1, 1, 1, 0};
+    p.lo = {1.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0};
+    p.hi = {20, 20, 5, 5, 5, 5, 50000, 20, 50};
+    const std::vector<double> x0 = {1, 1, 0, 1, 1, 1, 0, 1, 1};
     // The model is a maximum of linear terms, so the fit has local minima: several starts
     // over the coefficients that switch terms on and off, the best kept.
     std::vector<double> x1 = fit_least_squares(p, x0);
     for (double cont : {0.25, 0.5, 0.75})
         for (double shared : {1.0, 1.5, 2.0})
-            for (double port : {1.0, 1.4}) {
-                const auto x = fit_least_squares(p, {1, 1, 0, cont, shared, port, 0});
-                if (sum_of_squares(residuals(x)) < sum_of_squares(residuals(x1))) x1 = x;
-            }
+            for (double port : {1.0, 1.4})
+                for (double slot : {1.0, 4.0})
+                    for (double conflict : {0.0, 0.3}) {
+                        const auto x = fit_least_squares(p, {1, 1, conflict, cont, shared, port, 0, 1, slot});
+                        if (sum_of_squares(residuals(x)) < sum_of_squares(residuals(x1))) x1 = x;
+                    }
     const wv::MeshCoefficients after = from_vector(x1);
     const auto r0 = residuals(x0), r1 = residuals(x1);
     std::printf("%-6s %-5s %5s %5s %4s %12s %9s %9s\n", "shape", "type", "T_of", "T_ox", "k", "sim cycles", "err0 %",
@@ -223,9 +293,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 ss.size(), 100 * s0.median, 100 * s1.median, 100 * s0.mean, 100 * s1.mean, 100 * s0.worst,
                 100 * s1.worst, rho);
     std::printf("coefficients: latency_scale=%.5g dram_scale=%.5g conflict=%.5g contention=%.5g shared_scale=%.5g "
-                "port_scale=%.5g layer_cycles=%.5g\n",
+                "port_scale=%.5g layer_cycles=%.5g wait_scale=%.5g slot_scale=%.5g\n",
                 after.latency_scale, after.dram_scale, after.conflict, after.contention, after.shared_scale,
-                after.port_scale, after.layer_cycles);
+                after.port_scale, after.layer_cycles, after.wait_scale, after.slot_scale);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
     YAML::Node f = fit_node(ss.size(), o.shapes, o.seed, s0, s1, rho);

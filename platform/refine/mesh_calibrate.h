@@ -18,7 +18,8 @@ struct MeshCalibrateOptions {
     int shapes = 40;
     std::uint64_t seed = 1;
     unsigned jobs = 1;
-    std::string refit;  // a calibration file of the same design: reuse its simulated cycles, fit again
+    std::string refit;  // an earlier calibration file (same seed): reuse its simulated cycles, simulate
+                        // only the samples it lacks, fit again
 };
 
 // Returns the exit code; throws InputError / SimulationError like vp-calibrate.

@@ -93,6 +93,22 @@ TEST_CASE("profile totals equal the loop nest's packets and flits (regression)",
         CHECK(2 * transfers == r.noc.packets);  // read: request + response; write: request + ack
         CHECK(flits == r.noc.flits);
         CHECK(compute == r.compute_cycles());
+        // The mapper takes its totals from the profile's walk: the same figures as measure_run.
+        RunTotals w;
+        profile_run(s, run, t, asip, fmt, 64, &f, &o, &w);
+        CHECK(w.comp_cycles == r.comp_cycles);
+        CHECK(w.pfetch_cycles == r.pfetch_cycles);
+        CHECK(w.macs == r.macs);
+        CHECK(w.sram_reads == r.sram_reads);
+        CHECK(w.sram_writes == r.sram_writes);
+        CHECK(w.dram_init_bytes == r.dram_init_bytes);
+        CHECK(w.dram_par_bytes == r.dram_par_bytes);
+        CHECK(w.dram_read_bytes == r.dram_read_bytes);
+        CHECK(w.dram_write_bytes == r.dram_write_bytes);
+        CHECK(w.filter_bytes == r.filter_bytes);
+        CHECK(w.noc.packets == r.noc.packets);
+        CHECK(w.noc.flits == r.noc.flits);
+        CHECK(w.noc_filters.flits == r.noc_filters.flits);
     }
 }
 
@@ -117,17 +133,76 @@ TEST_CASE("calibrated model: one waited-for entry equals the formula by hand", "
     // Latency: DRAM (1 + 11 + 11 + 4) x 1.25 ns = 33.75 ns = 16.875 core cycles; NoC 2 x (2 + 1) hops x 5
     // NoC cycles = 30 NoC cycles = 15 core cycles.
     const double lat = 16.875 + 15.0;
-    // Transfer, 4^0.5 = 2 competing cores: max(100, 100 lat / 16, 1.2 x 900 x 0.5, 2 x 900 x 0.5,
-    // 2 x 150 x 2.5, 2 x 100 x 16.875 / 16)
-    const double d = std::max({100.0, 100 * lat / 16, 1.2 * 900 * 0.5, 2.0 * 900 * 0.5, 2.0 * 150 * 2.5,
-                               2.0 * 100 * 16.875 / 16});
-    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + lat + d)));
+    // Its demand on the shared side: max(900 flits x 0.5, 150 bursts x 2.5, 100 x 16.875 / 16 slots);
+    // its own time: max(100 requests, 100 lat / 16, 1.2 x 900 x 0.5, the shared demand); with
+    // 4^0.5 = 2 competing cores: max(lat + own, 2 x shared).
+    const double shared = std::max({900 * 0.5, 150 * 2.5, 100 * 16.875 / 16});
+    const double own = std::max({100.0, 100 * lat / 16, 1.2 * 900 * 0.5, shared});
+    const double d = std::max(lat + own, 2.0 * shared);
+    CHECK(d == Approx(900.0));  // the shared side binds here
+    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + d)));
     // A row hides its transfer behind a longer compute.
     OpProfile row;
     e.wait = false;
     e.compute = 5000;
     row.add(e);
     CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000)));
+}
+
+TEST_CASE("calibrated model: row conflicts per request grow with the interleaved streams", "[waving][mesh_model]") {
+    tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_figures();
+    mesh.hw.dram.tRP = 11;
+    MeshCoefficients c;
+    c.conflict = 0.5;
+    c.port_scale = 0.0;
+    const CalibratedMeshModel m(c);
+    ProfileEntry e;
+    e.x.transfers = 10;
+    e.x.bursts = 10;
+    e.x.flits_in = 1;  // the DRAM side binds
+    e.x.flits_out = 1;
+    e.x.dma_ops = 1;
+    OpProfile p;
+    p.add(e);
+    // Bursts 10 x 2.5 core cycles; conflicts 10 x 0.5 x (1 - 1/k) x (11 + 11) x 0.625 core cycles.
+    CHECK(m.shared_cycles(p, asip, mesh, 1) == Approx(25.0));
+    CHECK(m.shared_cycles(p, asip, mesh, 4) == Approx(25.0 + 10 * 0.5 * 0.75 * 22 * 0.625));
+}
+
+TEST_CASE("calibrated model: wait_scale and slot_scale by hand", "[waving][mesh_model]") {
+    tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_figures();
+    MeshCoefficients c;
+    c.latency_scale = 0.5;  // rows: half the unloaded latency
+    c.wait_scale = 2.0;     // waited-for ops: twice
+    c.slot_scale = 8.0;     // a request holds an interface slot 8 x the unloaded DRAM access
+    c.port_scale = 0.0;
+    c.dram_scale = 0.1;
+    const CalibratedMeshModel m(c);
+    ProfileEntry e;
+    e.wait = true;
+    e.x.transfers = 100;
+    e.x.bursts = 100;
+    e.x.flits_in = 200;
+    e.x.flits_out = 100;
+    e.x.dma_ops = 1;
+    OpProfile w;
+    w.add(e);
+    // Unloaded latency as above (hops 2): 16.875 + 15 core cycles; one core (k = 1).
+    const double lat = 16.875 + 15.0;
+    // Slot term 100 x 8 x 16.875 / 16 = 843.75 binds (flits 100, bursts 25, Little 100 x 0.5 lat / 16 ~ 100).
+    const double d = 100 * 8 * 16.875 / 16;
+    CHECK(m.core_cycles(w, CoreContext{2, 1}, asip, mesh) == Approx(2 + 2.0 * lat + d));
+    OpProfile row;
+    e.wait = false;
+    e.compute = 10;
+    row.add(e);
+    CHECK(m.core_cycles(row, CoreContext{2, 1}, asip, mesh) == Approx(2 + 0.5 * lat + d));
+    // The shared side: max(flits 200 x 0.5, bursts, slots) per entry, the slot term again.
+    CHECK(m.shared_cycles(row, asip, mesh, 1) == Approx(d));
 }
 
 TEST_CASE("paper model = the mapper without a model; fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
