@@ -128,6 +128,7 @@ void Codegen::choose_partition() {
         m_cap.inp /= 2;
         m_cap.wgt /= 2;
         m_reuse = 2;
+        m_out.virtual_threads = 2;
         if (m_cap.inp < 1 || m_cap.wgt < 1) throw InputError("double buffering needs room for two INP and two WGT blocks");
     }
     bool only_imm = true;
@@ -490,14 +491,12 @@ CompiledProgram Codegen::run() {
     return std::move(m_out);
 }
 
-}  // namespace
-
-CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
-    cfg.validate("vta");
+CompiledProgram compile_threads(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
     if (p.strategy != 0 || !p.has_gemm) return Codegen(p, cfg, opt).run();
-    // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes.
-    EstimateParams est = opt.estimate;
-    est.double_buffer = opt.double_buffer;
+    // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes. With two
+    // virtual threads every candidate is partitioned for the halved INP/WGT capacities and its
+    // estimate replays the overlapped stream, so the ranking is that of the halved buffers.
+    const EstimateParams& est = opt.estimate;
     auto dma = [](const CompiledProgram& c) {
         const auto& s = c.stats;
         return s.inp_bytes + s.wgt_bytes + s.acc_bytes + s.uop_bytes + s.out_bytes;
@@ -521,6 +520,21 @@ CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOpt
     }
     if (!best) throw InputError(last_error);
     return std::move(*best);
+}
+
+}  // namespace
+
+CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
+    cfg.validate("vta");
+    if (!opt.double_buffer) return compile_threads(p, cfg, opt);
+    try {
+        return compile_threads(p, cfg, opt);
+    } catch (const InputError&) {
+        // The halves cannot hold the program's blocks (or a strategy's fixed part): one thread.
+        CompileOptions single = opt;
+        single.double_buffer = false;
+        return compile_threads(p, cfg, single);
+    }
 }
 
 }  // namespace vp::mapper::vta

@@ -12,9 +12,11 @@ namespace vp::mapper::vta {
 struct CompileOptions {
     static constexpr std::uint64_t kPageBytes = 4096;  // seed 004 DRAM allocation
     std::uint64_t dram_base = 0x10000;  // page-aligned byte address of the program's first object
-    // Alternate two halves of INP/WGT so that loads of step n+1 overlap compute of step n
-    // (VTA "virtual threads"; halves the capacities the partitioner sees).
-    bool double_buffer = false;
+    // Two virtual threads (TVM VTA's double buffering): steps alternate between two halves of
+    // INP/WGT so that the loads of step n+1 overlap the GEMM of step n. The partitioner and
+    // STRATEGY auto see the halved capacities; a program whose blocks do not fit a half is
+    // compiled with one thread (CompiledProgram::virtual_threads says which). Default on.
+    bool double_buffer = true;
     // Timing used by STRATEGY "auto" to rank the strategies (set from the core's parameters).
     EstimateParams estimate;
 };

@@ -265,6 +265,7 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                             {"part", r.part},
                             {"parts", r.parts},
                             {"strategy", r.strategy},
+                            {"virtual_threads", r.virtual_threads},
                             {"partition", r.partition},
                             {"steps", s.steps},
                             {"block_loads", {{"A", double(s.inp_bytes) / a_blk}, {"B", double(s.wgt_bytes) / b_blk}, {"X", double(s.acc_bytes) / x_blk}}},
