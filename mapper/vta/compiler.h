@@ -27,6 +27,10 @@ struct CompileOptions {
 // the instruction fields, vector-vector ALU after an overflowing GEMM, ALU MUL disabled...).
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt = {});
 
+// The counters of an instruction stream (instructions per kind, DMA bytes per memory, GEMM/ALU
+// micro-op executions, MACs); `steps` and `uops` (micro-op words) are left 0.
+CompileStats count_program(const std::vector<Insn>& insns, const VtaConfig& cfg);
+
 // DMA bytes of a partition (A, B, X loads + C stores).
 std::uint64_t partition_traffic(const Partition& part, OpCase op, const VtaConfig& cfg);
 
