@@ -81,7 +81,7 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
                          spec.source + " selects platform: vta");
     }
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
-    m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl);
+    m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl, &ctx.tracer);
     for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
         m_tlm.bind(dma->socket, m_dram->socket, std::string("tlmcheck_") + dma->basename());
     m_host = std::make_unique<vta::VtaHost>("host", *m_core, m_dram->store(), &ctx.ctrl, std::move(next), std::move(complete), est);
