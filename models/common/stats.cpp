@@ -106,6 +106,48 @@ nlohmann::json Counter::to_json() const {
 }
 void Counter::to_flat(std::vector<std::pair<std::string, double>>& out) const { out.emplace_back("", double(m_v)); }
 
+ScheduledCounter::ScheduledCounter(Group& parent, std::string name, std::string desc, std::string unit)
+    : Stat(parent, std::move(name), std::move(desc), std::move(unit)) {
+    set_sampled();
+}
+void ScheduledCounter::fold(std::uint64_t now_ps) const {
+    while (m_head < m_pending.size() && m_pending[m_head].end <= now_ps) m_done += m_pending[m_head++].amount;
+    if (m_head == m_pending.size()) {
+        m_pending.clear();
+        m_head = 0;
+    } else if (m_head > 64 && 2 * m_head > m_pending.size()) {
+        m_pending.erase(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(m_head));
+        m_head = 0;
+    }
+}
+void ScheduledCounter::add(std::uint64_t amount, std::uint64_t now_ps, std::uint64_t start_ps, std::uint64_t end_ps) {
+    m_total += amount;
+    fold(now_ps);
+    if (end_ps <= start_ps || end_ps <= now_ps) {  // instantaneous, or already over
+        m_done += amount;
+        return;
+    }
+    m_pending.push_back({start_ps, end_ps, amount});
+}
+void ScheduledCounter::sample(std::uint64_t now_ps, double* out) const {
+    fold(now_ps);
+    double v = double(m_done);
+    for (std::size_t i = m_head; i < m_pending.size(); ++i) {
+        const Booking& b = m_pending[i];
+        if (now_ps <= b.start) break;  // serial: the later ones have not started either
+        v += double(b.amount) * double(now_ps - b.start) / double(b.end - b.start);
+    }
+    out[0] = v;
+}
+nlohmann::json ScheduledCounter::to_json() const {
+    auto j = base(*this);
+    j["value"] = m_total;
+    return j;
+}
+void ScheduledCounter::to_flat(std::vector<std::pair<std::string, double>>& out) const {
+    out.emplace_back("", double(m_total));
+}
+
 nlohmann::json Scalar::to_json() const {
     auto j = base(*this);
     j["value"] = number(m_v);

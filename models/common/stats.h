@@ -87,6 +87,34 @@ private:
     const std::uint64_t* m_src;
 };
 
+// A counter whose increments are work booked ahead over an interval [start, end) of simulated
+// time (a unit that knows at issue when its work will finish, as the NMP TLTs' MAC unit does).
+// The dump shows the total booked; an epoch sample at `now` counts each booking in proportion to
+// the part of its interval before `now`, so the work is spread over the time it takes instead of
+// landing in the epoch that issued it. The sum over the epochs equals the total once every
+// booking has ended. Bookings of one unit are serial: start >= the previous booking's end.
+class ScheduledCounter final : public Stat {
+public:
+    ScheduledCounter(Group& parent, std::string name, std::string desc, std::string unit);
+    // `amount` over [start_ps, end_ps), booked at now_ps <= start_ps; bookings that ended by
+    // now_ps are folded, so at most the unfinished ones are kept.
+    void add(std::uint64_t amount, std::uint64_t now_ps, std::uint64_t start_ps, std::uint64_t end_ps);
+    std::uint64_t value() const { return m_total; }
+    nlohmann::json to_json() const override;
+    void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+    void sample(std::uint64_t now_ps, double* out) const override;
+
+private:
+    struct Booking {
+        std::uint64_t start, end, amount;
+    };
+    void fold(std::uint64_t now_ps) const;
+    std::uint64_t m_total = 0;
+    mutable std::uint64_t m_done = 0;         // amount of the folded (ended) bookings
+    mutable std::vector<Booking> m_pending;   // unfinished bookings, in start order, from m_head
+    mutable std::size_t m_head = 0;
+};
+
 // Time spent in each of a few named states (picoseconds), e.g. a core's idle / compute / stall.
 // set() switches state at a time >= every earlier change; set_until() enters a state that
 // reverts to state 0 by itself at `until` (a busy period scheduled ahead, as the NMP TLTs do),

@@ -27,7 +27,7 @@ void Tlt::compute(const mapper::tso::TileOp& op) {
     m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
     const std::uint64_t ps = sc_time(1, SC_PS).value();
     m_state.set_until(2, start.value() / ps, m_busy_until.value() / ps);  // TltState::Compute
-    m_macs += op.macs;
+    m_macs.add(op.macs, sc_time_stamp().value() / ps, start.value() / ps, m_busy_until.value() / ps);
     m_busy += cycles;
     ++m_instr;
 }

@@ -46,7 +46,8 @@ private:
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
     sc_core::sc_time m_busy_from = sc_core::SC_ZERO_TIME;
     stats::Group m_stats;
-    stats::Counter m_macs, m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
+    stats::ScheduledCounter m_macs;  // spread over each nmp_conv2d's busy interval in the epoch samples
+    stats::Counter m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
     stats::StateTime m_state;  // <tlt>.state: idle / load / compute / store, as the VCD signal (TltState)
 };
 

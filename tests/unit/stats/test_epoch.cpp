@@ -216,3 +216,28 @@ TEST_CASE("stats.epoch accepts off, auto, times and clock cycles and names the k
     for (const char* bad : {"", "1", "fast", "-1us", "0ns", "1 lightyear", "10.5 core cycles", "5 gpu cycles", "0.1ps"})
         REQUIRE_THROWS_WITH(parse_epoch(bad, "stats.epoch"), Catch::Contains("stats.epoch"));
 }
+
+TEST_CASE("ScheduledCounter spreads each booking over its interval and sums to the total", "[stats][epoch]") {
+    Registry reg;
+    Group g(reg, "unit");
+    ScheduledCounter c(g, "macs", "work", "MAC");
+    double v = -1;
+    // 100 over [10, 20) booked at 0; 50 over [20, 30) booked at 5 (back to back); 8 at once.
+    c.add(100, 0, 10, 20);
+    c.add(50, 5, 20, 30);
+    c.add(8, 6, 6, 6);
+    CHECK(c.value() == 158);
+    c.sample(5, &v);
+    CHECK(v == Approx(8));  // neither booking has started; the instantaneous one counts
+    c.sample(15, &v);
+    CHECK(v == Approx(8 + 50));  // half of the first
+    c.sample(25, &v);
+    CHECK(v == Approx(8 + 100 + 25));
+    c.sample(40, &v);
+    CHECK(v == Approx(158));
+    // A booking whose interval ended before it was added counts at once.
+    c.add(10, 50, 40, 45);
+    c.sample(50, &v);
+    CHECK(v == Approx(168));
+    CHECK(c.to_json()["value"] == 168);
+}
