@@ -41,8 +41,8 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
       m_store_token_wait(m_stats, "store_token_wait_cycles", "cycles the store module waits for a dependency token", "cycles"),
       m_gemm_uops(m_stats, "gemm_uops", "GEMM micro-op executions (reset excluded, fsim gemm_counter)", "uops"),
       m_alu_uops(m_stats, "alu_uops", "ALU micro-op executions (fsim alu_counter)", "uops"),
-      m_macs(m_stats, "macs", "multiply-accumulates (gemm_uops * BATCH * BLOCK^2); epoch samples count the running GEMM's micro-ops",
-             "MACs", p.core.macs_per_gemm_uop(), std::uint64_t(p.clock_period_ps()) * std::max<std::uint64_t>(p.gemm_cycles_per_uop, 1)),
+      m_macs(m_stats, "macs", "multiply-accumulates (gemm_uops * BATCH * BLOCK^2); epoch samples spread each GEMM over its micro-op cycles",
+             "MACs"),
       m_inp_bytes(m_stats, "inp_load_bytes", "bytes loaded into the INP buffer", "bytes"),
       m_wgt_bytes(m_stats, "wgt_load_bytes", "bytes loaded into the WGT buffer", "bytes"),
       m_acc_bytes(m_stats, "acc_load_bytes", "bytes loaded into the ACC buffer", "bytes"),
@@ -68,8 +68,9 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
             fetch ? std::vector<std::string>{"idle", "busy", "queue_full"}
                   : std::vector<std::string>{"idle", "wait_token", "busy"}));
     }
-    // The module states and the MACs (GemmMacStat: the running GEMM counted up to the sample)
-    // are sampled per epoch; the other counters are added when an instruction ends.
+    // The module states and the MACs are sampled per epoch: a GEMM lasts up to thousands of
+    // cycles, so its MACs are booked over its micro-op cycles (ScheduledCounter), not at its end.
+    // The other counters are added when an instruction ends.
     if (tracer && tracer->enabled()) {
         const std::string n = basename();
         const char* mods[4] = {"load", "compute", "store", "fetch"};
@@ -251,13 +252,13 @@ void VtaCore::module_thread(int m) {
                 case Opcode::Gemm: {
                     m_core.gemm(in);  // values change atomically; tokens order every reader after it
                     const std::uint64_t u = loop_uops(in);
-                    if (!in.reset) m_macs.start(now_ps(), u);
+                    if (!in.reset && u) {
+                        const std::uint64_t t = now_ps();
+                        m_macs.add(u * m_p.core.macs_per_gemm_uop(), t, t, t + u * m_p.gemm_cycles_per_uop * std::uint64_t(m_clk.value() / sc_time(1, SC_PS).value()));
+                    }
                     wait_cycles(u * m_p.gemm_cycles_per_uop + (u ? m_p.pipeline_latency : 0));
                     ++m_n_gemm;
-                    if (!in.reset) {
-                        m_gemm_uops += u;
-                        m_macs.end();
-                    }
+                    if (!in.reset) m_gemm_uops += u;
                     break;
                 }
                 case Opcode::Alu: {

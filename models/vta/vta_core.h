@@ -22,7 +22,6 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/vta/vta_dma.h"
-#include "models/vta/vta_mac_stat.h"
 #include "models/vta/vta_params.h"
 
 namespace vp::vta {
@@ -101,7 +100,7 @@ private:
     stats::Counter m_cycles_stat, m_fetch_busy, m_load_busy, m_compute_busy, m_store_busy;
     stats::Counter m_load_token_wait, m_compute_token_wait, m_store_token_wait;
     stats::Counter m_gemm_uops, m_alu_uops;
-    GemmMacStat m_macs;
+    stats::ScheduledCounter m_macs;  // booked over each GEMM's micro-op cycles (epoch samples)
     stats::Counter m_inp_bytes, m_wgt_bytes, m_acc_bytes, m_uop_bytes, m_out_bytes, m_insn_bytes;
     stats::Counter m_n_load, m_n_store, m_n_gemm, m_n_alu, m_n_finish;
     stats::Formula m_gemm_util;
