@@ -38,6 +38,8 @@ int sc_main(int argc, char** argv) {
             o.strategy = strategy == "auto" ? 0 : std::atoi(strategy.c_str());
         } else if (a == "--double-buffer") {
             o.double_buffer = true;
+        } else if (a == "--single-buffer") {
+            o.double_buffer = false;
         } else if (a == "--seed" && i + 1 < argc) {
             o.seed = std::strtoull(argv[++i], nullptr, 10);
         } else if (a == "--csv" && i + 1 < argc) {
@@ -64,7 +66,6 @@ int sc_main(int argc, char** argv) {
         EstimateParams est;
         est.model = EstimateModel::Calibrated;
         est.hw = vp::config::vta_figures(p, vp::dram::DramParams{});
-        est.double_buffer = o.double_buffer;
         o.estimate = est;
         NetworkDriver drv(g, p.core, o);
         vp::vta::VtaHost host("host", core, dram.store(), &ctrl, [&](ProgramJob& j) { return drv.next(j); },

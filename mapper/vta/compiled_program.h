@@ -37,6 +37,7 @@ struct CompiledProgram {
     std::vector<Insn> insns;             // decoded copy (reports, tests)
     Partition partition;
     int strategy = 1;                    // strategy used (1..4; "auto" resolved)
+    int virtual_threads = 1;             // 2: INP/WGT halves alternate between steps (double buffering)
     CompileStats stats;                  // expected counts, checked against the simulation
     // Output matrix C in DRAM: int8 rows of `out_row_vectors` vectors of BLOCK.
     std::uint64_t out_addr = 0;

@@ -35,6 +35,39 @@ std::uint64_t partition_traffic(const Partition& part, OpCase op, const VtaConfi
     return t;
 }
 
+CompileStats count_program(const std::vector<Insn>& insns, const VtaConfig& cfg) {
+    CompileStats s;
+    for (const Insn& in : insns) {
+        const std::uint64_t loop = std::uint64_t(in.iter_out) * in.iter_in * (in.uop_end - in.uop_bgn);
+        const std::uint64_t elems = std::uint64_t(in.x_size) * in.y_size;
+        switch (in.opcode) {
+            case Opcode::Load:
+                ++s.load_insns;
+                if (in.mem_type == MemId::Inp) s.inp_bytes += elems * std::uint64_t(cfg.inp_elem_bytes());
+                if (in.mem_type == MemId::Wgt) s.wgt_bytes += elems * std::uint64_t(cfg.wgt_elem_bytes());
+                if (in.mem_type == MemId::Acc) s.acc_bytes += elems * std::uint64_t(cfg.acc_elem_bytes());
+                if (in.mem_type == MemId::Uop) s.uop_bytes += elems * VtaConfig::kUopBytes;
+                break;
+            case Opcode::Store:
+                ++s.store_insns;
+                s.out_bytes += elems * std::uint64_t(cfg.out_elem_bytes());
+                break;
+            case Opcode::Gemm:
+                ++s.gemm_insns;
+                if (!in.reset) s.gemm_uops += loop;
+                break;
+            case Opcode::Alu:
+                ++s.alu_insns;
+                s.alu_uops += loop;
+                break;
+            case Opcode::Finish: break;
+        }
+    }
+    s.macs = s.gemm_uops * cfg.macs_per_gemm_uop();
+    s.insns = insns.size();
+    return s;
+}
+
 namespace {
 
 std::uint64_t page_up(std::uint64_t v) {
@@ -128,6 +161,7 @@ void Codegen::choose_partition() {
         m_cap.inp /= 2;
         m_cap.wgt /= 2;
         m_reuse = 2;
+        m_out.virtual_threads = 2;
         if (m_cap.inp < 1 || m_cap.wgt < 1) throw InputError("double buffering needs room for two INP and two WGT blocks");
     }
     bool only_imm = true;
@@ -455,34 +489,9 @@ CompiledProgram Codegen::run() {
         for (int h = 0; h < 2; ++h)
             for (int b = 0; b < 8; ++b)
                 m_out.image[insn_off + 16 * n + std::size_t(8 * h + b)] = std::uint8_t(w.w[std::size_t(h)] >> (8 * b));
-        const std::uint64_t loop = std::uint64_t(in.iter_out) * in.iter_in * (in.uop_end - in.uop_bgn);
-        const std::uint64_t elems = std::uint64_t(in.x_size) * in.y_size;
-        switch (in.opcode) {
-            case Opcode::Load:
-                ++s.load_insns;
-                if (in.mem_type == MemId::Inp) s.inp_bytes += elems * std::uint64_t(m_cfg.inp_elem_bytes());
-                if (in.mem_type == MemId::Wgt) s.wgt_bytes += elems * std::uint64_t(m_cfg.wgt_elem_bytes());
-                if (in.mem_type == MemId::Acc) s.acc_bytes += elems * std::uint64_t(m_cfg.acc_elem_bytes());
-                if (in.mem_type == MemId::Uop) s.uop_bytes += elems * VtaConfig::kUopBytes;
-                break;
-            case Opcode::Store:
-                ++s.store_insns;
-                s.out_bytes += elems * std::uint64_t(m_cfg.out_elem_bytes());
-                break;
-            case Opcode::Gemm:
-                ++s.gemm_insns;
-                if (!in.reset) s.gemm_uops += loop;
-                break;
-            case Opcode::Alu:
-                ++s.alu_insns;
-                s.alu_uops += loop;
-                break;
-            case Opcode::Finish: break;
-        }
     }
-    s.macs = s.gemm_uops * m_cfg.macs_per_gemm_uop();
+    s = count_program(m_insns, m_cfg);
     s.steps = m_out.partition.steps.size();
-    s.insns = m_insns.size();
     s.uops = m_uop_words.size();
     m_out.insn_addr = m_out.dram_base + insn_off;
     m_out.insn_count = std::uint32_t(m_insns.size());
@@ -490,14 +499,12 @@ CompiledProgram Codegen::run() {
     return std::move(m_out);
 }
 
-}  // namespace
-
-CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
-    cfg.validate("vta");
+CompiledProgram compile_threads(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
     if (p.strategy != 0 || !p.has_gemm) return Codegen(p, cfg, opt).run();
-    // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes.
-    EstimateParams est = opt.estimate;
-    est.double_buffer = opt.double_buffer;
+    // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes. With two
+    // virtual threads every candidate is partitioned for the halved INP/WGT capacities and its
+    // estimate replays the overlapped stream, so the ranking is that of the halved buffers.
+    const EstimateParams& est = opt.estimate;
     auto dma = [](const CompiledProgram& c) {
         const auto& s = c.stats;
         return s.inp_bytes + s.wgt_bytes + s.acc_bytes + s.uop_bytes + s.out_bytes;
@@ -521,6 +528,21 @@ CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOpt
     }
     if (!best) throw InputError(last_error);
     return std::move(*best);
+}
+
+}  // namespace
+
+CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
+    cfg.validate("vta");
+    if (!opt.double_buffer) return compile_threads(p, cfg, opt);
+    try {
+        return compile_threads(p, cfg, opt);
+    } catch (const InputError&) {
+        // The halves cannot hold the program's blocks (or a strategy's fixed part): one thread.
+        CompileOptions single = opt;
+        single.double_buffer = false;
+        return compile_threads(p, cfg, single);
+    }
 }
 
 }  // namespace vp::mapper::vta

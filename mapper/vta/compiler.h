@@ -12,9 +12,11 @@ namespace vp::mapper::vta {
 struct CompileOptions {
     static constexpr std::uint64_t kPageBytes = 4096;  // seed 004 DRAM allocation
     std::uint64_t dram_base = 0x10000;  // page-aligned byte address of the program's first object
-    // Alternate two halves of INP/WGT so that loads of step n+1 overlap compute of step n
-    // (VTA "virtual threads"; halves the capacities the partitioner sees).
-    bool double_buffer = false;
+    // Two virtual threads (TVM VTA's double buffering): steps alternate between two halves of
+    // INP/WGT so that the loads of step n+1 overlap the GEMM of step n. The partitioner and
+    // STRATEGY auto see the halved capacities; a program whose blocks do not fit a half is
+    // compiled with one thread (CompiledProgram::virtual_threads says which). Default on.
+    bool double_buffer = true;
     // Timing used by STRATEGY "auto" to rank the strategies (set from the core's parameters).
     EstimateParams estimate;
 };
@@ -24,6 +26,10 @@ struct CompileOptions {
 // then by the lower strategy number. Throws vp::InputError when it cannot be mapped (sizes beyond
 // the instruction fields, vector-vector ALU after an overflowing GEMM, ALU MUL disabled...).
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt = {});
+
+// The counters of an instruction stream (instructions per kind, DMA bytes per memory, GEMM/ALU
+// micro-op executions, MACs); `steps` and `uops` (micro-op words) are left 0.
+CompileStats count_program(const std::vector<Insn>& insns, const VtaConfig& cfg);
 
 // DMA bytes of a partition (A, B, X loads + C stores).
 std::uint64_t partition_traffic(const Partition& part, OpCase op, const VtaConfig& cfg);

@@ -41,7 +41,7 @@ CycleEstimate serial_estimate(const CompiledProgram& p, const EstimateParams& e)
             case Opcode::Finish: break;
         }
     }
-    c.total = e.double_buffer ? std::max({c.load, c.compute, c.store}) : c.load + c.compute + c.store;
+    c.total = p.virtual_threads > 1 ? std::max({c.load, c.compute, c.store}) : c.load + c.compute + c.store;
     return c;
 }
 

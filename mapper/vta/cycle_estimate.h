@@ -12,7 +12,7 @@
 //               + ACC/UOP loads like the load module
 //      store  = sum over stores of (overhead + latency + ceil(bytes / bus_bytes))
 //    single buffering serialises load -> compute -> store of each step, so the estimate is
-//    load + compute + store; with double buffering the largest of the three (perfect overlap).
+//    load + compute + store; with two virtual threads (CompiledProgram::virtual_threads) the largest of the three.
 #include <cstdint>
 #include <string>
 
@@ -34,7 +34,6 @@ struct EstimateParams {
     VtaFigures hw;
     VtaCoefficients coef;
     unsigned dma_latency = kSerialDmaLatency;
-    bool double_buffer = false;
 };
 
 struct CycleEstimate {

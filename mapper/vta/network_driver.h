@@ -39,7 +39,7 @@ struct DriverOptions {
     static constexpr std::uint64_t kDramBase = 0x100000; // byte address of every program image (one program at a time)
     std::uint64_t seed = 1;
     int strategy = 0;            // 1..4, 0 = auto (fewest estimated cycles)
-    bool double_buffer = false;
+    bool double_buffer = true;   // two virtual threads (compiler.h), single buffering when false
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;
     double host_ns_per_program = kHostNsPerProgram;

@@ -1,5 +1,7 @@
 #include "models/vta/vta_core.h"
 
+#include <cstdio>
+
 #include "mapper/common/errors.h"
 
 namespace vp::vta {
@@ -11,10 +13,17 @@ using mapper::vta::Module;
 using mapper::vta::Opcode;
 
 namespace {
+// Eight ASCII characters packed into a VCD value (trace::Display::Ascii).
+std::uint64_t text(const char* s) {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; s[i] && i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(s[i]);
+    return v;
+}
+const char* const kQueueNames[4] = {"l2c", "c2l", "c2s", "s2c"};
 std::uint64_t loop_uops(const Insn& in) { return std::uint64_t(in.iter_out) * in.iter_in * (in.uop_end - in.uop_bgn); }
 }  // namespace
 
-VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, SimControl* ctrl)
+VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, SimControl* ctrl, trace::Tracer* tracer)
     : sc_module(name),
       fetch_dma("fetch_dma", m_pool, p.dma_burst_bytes, p.dma_outstanding, p.dma_bus_bits / 8, sc_time(p.clock_period_ps(), SC_PS)),
       load_dma("load_dma", m_pool, p.dma_burst_bytes, p.dma_outstanding, p.dma_bus_bits / 8, sc_time(p.clock_period_ps(), SC_PS)),
@@ -32,7 +41,8 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
       m_store_token_wait(m_stats, "store_token_wait_cycles", "cycles the store module waits for a dependency token", "cycles"),
       m_gemm_uops(m_stats, "gemm_uops", "GEMM micro-op executions (reset excluded, fsim gemm_counter)", "uops"),
       m_alu_uops(m_stats, "alu_uops", "ALU micro-op executions (fsim alu_counter)", "uops"),
-      m_macs(m_stats, "macs", "multiply-accumulates (gemm_uops * BATCH * BLOCK^2)", "MACs"),
+      m_macs(m_stats, "macs", "multiply-accumulates (gemm_uops * BATCH * BLOCK^2); epoch samples spread each GEMM over its micro-op cycles",
+             "MACs"),
       m_inp_bytes(m_stats, "inp_load_bytes", "bytes loaded into the INP buffer", "bytes"),
       m_wgt_bytes(m_stats, "wgt_load_bytes", "bytes loaded into the WGT buffer", "bytes"),
       m_acc_bytes(m_stats, "acc_load_bytes", "bytes loaded into the ACC buffer", "bytes"),
@@ -58,21 +68,41 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
             fetch ? std::vector<std::string>{"idle", "busy", "queue_full"}
                   : std::vector<std::string>{"idle", "wait_token", "busy"}));
     }
-    // MAC and micro-op counters are added when an instruction ends (a GEMM lasts thousands of
-    // cycles): the module states, not those counters, are sampled per epoch.
+    // The module states and the MACs are sampled per epoch: a GEMM lasts up to thousands of
+    // cycles, so its MACs are booked over its micro-op cycles (ScheduledCounter), not at its end.
+    // The other counters are added when an instruction ends.
+    if (tracer && tracer->enabled()) {
+        const std::string n = basename();
+        const char* mods[4] = {"load", "compute", "store", "fetch"};
+        for (int m = 0; m < 4; ++m) {
+            m_sig_state[m] = tracer->add(n + "." + mods[m] + ".state", 64, trace::Display::Ascii);
+            if (m_sig_state[m]) m_sig_state[m]->set(text("idle"), 0);
+        }
+        // Named under the statistics groups (vta, vta.<module>), as every signal of the VCD.
+        for (int q = 0; q < 4; ++q) m_sig_tok[q] = tracer->add(n + ".tokens_" + kQueueNames[q], 16);
+        for (int m = 0; m < 3; ++m) m_sig_cmdq[m] = tracer->add(n + "." + mods[m] + ".cmd_queue", 16);
+    }
     SC_THREAD(fetch_thread);
     sc_spawn_options o;
     for (int m = 0; m < 3; ++m) sc_spawn([this, m] { module_thread(m); }, sc_gen_unique_name("module"), &o);
     SC_THREAD(watchdog_thread);
 }
 
-void VtaCore::set_state(int m, State s) {
+void VtaCore::set_state(int m, State s, int queue, bool full) {
     m_state[m] = s;
-    m_mod_state[std::size_t(m)]->set(unsigned(s), sc_time_stamp().value() / sc_time(1, SC_PS).value());
+    m_mod_state[std::size_t(m)]->set(unsigned(s), now_ps());
+    if (!m_sig_state[m]) return;
+    char buf[9] = "idle";
+    if (s == State::Busy) std::snprintf(buf, sizeof buf, "busy");
+    else if (s == State::WaitToken) std::snprintf(buf, sizeof buf, "%s_%s", full ? "full" : "wait", queue >= 0 ? kQueueNames[queue] : "?");
+    m_sig_state[m]->set(text(buf), now_ps());
 }
 
-void VtaCore::set_fetch_state(unsigned s) {
-    m_mod_state[3]->set(s, sc_time_stamp().value() / sc_time(1, SC_PS).value());
+void VtaCore::set_fetch_state(unsigned s, int cmd_queue) {
+    m_mod_state[3]->set(s, now_ps());
+    if (!m_sig_state[3]) return;
+    const char* full[3] = {"full_ld", "full_cp", "full_st"};
+    m_sig_state[3]->set(text(s == 0 ? "idle" : s == 1 ? "busy" : cmd_queue >= 0 ? full[cmd_queue] : "full"), now_ps());
 }
 
 void VtaCore::launch(std::uint64_t insn_addr, std::uint32_t count) {
@@ -126,9 +156,12 @@ void VtaCore::fetch_thread() {
                 c.index = n;
                 wait_cycles(1);  // decode II = 1
                 ++m_fetch_busy;
-                auto& q = *m_cmd[int(mapper::vta::route(c.insn))];
-                if (q.num_free() == 0) set_fetch_state(2);
+                const int qi = int(mapper::vta::route(c.insn));
+                auto& q = *m_cmd[qi];
+                if (q.num_free() == 0) set_fetch_state(2, qi);
                 q.write(c);  // stalls while the queue is full
+                ++m_cmdq_n[qi];
+                trace_cmdq(qi);
                 set_fetch_state(1);
             }
         }
@@ -141,9 +174,10 @@ void VtaCore::pop_tokens(int m, const Insn& in) {
         const int q = mapper::vta::pop_queue(Module(m), prev);
         if (q < 0 || !(prev ? in.dep.pop_prev : in.dep.pop_next)) continue;
         const sc_time t0 = sc_time_stamp();
-        set_state(m, State::WaitToken);
+        set_state(m, State::WaitToken, q);
         while (m_tok[q].n == 0) wait(m_tok[q].ev);
         --m_tok[q].n;
+        trace_token(q);
         m_tok[q].ev.notify(SC_ZERO_TIME);  // wakes a pusher blocked on a full queue
         *waits[m] += std::uint64_t((sc_time_stamp() - t0) / m_clk + 0.5);
     }
@@ -154,10 +188,11 @@ void VtaCore::push_tokens(int m, const Insn& in) {
         const int q = mapper::vta::push_queue(Module(m), prev);
         if (q < 0 || !(prev ? in.dep.push_prev : in.dep.push_next)) continue;
         while (m_tok[q].n >= m_p.token_queue_depth) {
-            set_state(m, State::WaitToken);
+            set_state(m, State::WaitToken, q, true);
             wait(m_tok[q].ev);
         }
         ++m_tok[q].n;
+        trace_token(q);
         m_tok[q].ev.notify(SC_ZERO_TIME);
     }
 }
@@ -196,6 +231,8 @@ void VtaCore::module_thread(int m) {
     for (;;) {
         set_state(m, State::Idle);
         const Cmd c = m_cmd[m]->read();
+        --m_cmdq_n[m];
+        trace_cmdq(m);
         m_current[m] = c;
         const Insn& in = c.insn;
         pop_tokens(m, in);
@@ -215,12 +252,13 @@ void VtaCore::module_thread(int m) {
                 case Opcode::Gemm: {
                     m_core.gemm(in);  // values change atomically; tokens order every reader after it
                     const std::uint64_t u = loop_uops(in);
+                    if (!in.reset && u) {
+                        const std::uint64_t t = now_ps();
+                        m_macs.add(u * m_p.core.macs_per_gemm_uop(), t, t, t + u * m_p.gemm_cycles_per_uop * std::uint64_t(m_clk.value() / sc_time(1, SC_PS).value()));
+                    }
                     wait_cycles(u * m_p.gemm_cycles_per_uop + (u ? m_p.pipeline_latency : 0));
                     ++m_n_gemm;
-                    if (!in.reset) {
-                        m_gemm_uops += u;
-                        m_macs += u * m_p.core.macs_per_gemm_uop();
-                    }
+                    if (!in.reset) m_gemm_uops += u;
                     break;
                 }
                 case Opcode::Alu: {

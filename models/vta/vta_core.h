@@ -5,6 +5,9 @@
 // it pops holds a token; it pushes after it completes). Data semantics are those of
 // mapper::vta::FunctionalCore (fsim); DMA goes through four AT initiator ports (VtaDma).
 // A watchdog turns a token deadlock into an error naming the stuck instructions.
+// With tracing on, the VCD shows per module its state (idle, busy, wait_<queue> for a token it
+// pops, full_<queue> for a token queue it pushes into; fetch: idle, busy, full_ld/cp/st for a
+// full command queue) and the depths of the four token queues and three command queues.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +20,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/sim_control.h"
 #include "models/common/stats.h"
+#include "models/common/trace.h"
 #include "models/vta/vta_dma.h"
 #include "models/vta/vta_params.h"
 
@@ -28,7 +32,8 @@ public:
     VtaDma fetch_dma, load_dma, compute_dma, store_dma;
 
     SC_HAS_PROCESS(VtaCore);
-    VtaCore(sc_core::sc_module_name name, const VtaParams& p, stats::Group& parent, SimControl* ctrl = nullptr);
+    VtaCore(sc_core::sc_module_name name, const VtaParams& p, stats::Group& parent, SimControl* ctrl = nullptr,
+            trace::Tracer* tracer = nullptr);
 
     // Starts executing `count` instructions at byte address `insn_addr` (before or during sc_start).
     void launch(std::uint64_t insn_addr, std::uint32_t count);
@@ -62,8 +67,12 @@ private:
     void wait_cycles(std::uint64_t n) { if (n) wait(sc_core::sc_time::from_value(m_clk.value() * n)); }
     void fail(const std::string& msg);
     // Module m (0 load, 1 compute, 2 store) changes state: the run loop's view and its statistic.
-    void set_state(int m, State s);
-    void set_fetch_state(unsigned s);  // 0 idle, 1 busy, 2 queue_full
+    // `queue`: the token queue a WaitToken state waits on (`full`: to push into, else to pop).
+    void set_state(int m, State s, int queue = -1, bool full = false);
+    void set_fetch_state(unsigned s, int cmd_queue = -1);  // 0 idle, 1 busy, 2 queue_full (of cmd_queue)
+    void trace_token(int q) { if (m_sig_tok[q]) m_sig_tok[q]->set(m_tok[q].n, now_ps()); }
+    void trace_cmdq(int m) { if (m_sig_cmdq[m]) m_sig_cmdq[m]->set(m_cmdq_n[m], now_ps()); }
+    static std::uint64_t now_ps() { return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
     VtaParams m_p;
     SimControl* m_ctrl;
@@ -90,7 +99,8 @@ private:
     stats::Group m_stats;
     stats::Counter m_cycles_stat, m_fetch_busy, m_load_busy, m_compute_busy, m_store_busy;
     stats::Counter m_load_token_wait, m_compute_token_wait, m_store_token_wait;
-    stats::Counter m_gemm_uops, m_alu_uops, m_macs;
+    stats::Counter m_gemm_uops, m_alu_uops;
+    stats::ScheduledCounter m_macs;  // booked over each GEMM's micro-op cycles (epoch samples)
     stats::Counter m_inp_bytes, m_wgt_bytes, m_acc_bytes, m_uop_bytes, m_out_bytes, m_insn_bytes;
     stats::Counter m_n_load, m_n_store, m_n_gemm, m_n_alu, m_n_finish;
     stats::Formula m_gemm_util;
@@ -98,6 +108,11 @@ private:
     // blocked on a full command queue).
     std::vector<std::unique_ptr<stats::Group>> m_mod_groups;
     std::vector<std::unique_ptr<stats::StateTime>> m_mod_state;  // load, compute, store, fetch
+    // VCD signals (nullptr when tracing is off or filtered out).
+    trace::Signal* m_sig_state[4] = {nullptr, nullptr, nullptr, nullptr};  // load, compute, store, fetch
+    trace::Signal* m_sig_tok[4] = {nullptr, nullptr, nullptr, nullptr};    // l2c, c2l, c2s, s2c
+    trace::Signal* m_sig_cmdq[3] = {nullptr, nullptr, nullptr};            // load, compute, store
+    unsigned m_cmdq_n[3] = {0, 0, 0};
 };
 
 }  // namespace vp::vta

@@ -58,6 +58,7 @@ void VtaHost::run_jobs() {
         r.parts = job.parts;
         r.name = p.name;
         r.strategy = p.strategy;
+        r.virtual_threads = p.virtual_threads;
         r.partition = mapper::vta::to_string(p.partition.kind);
         r.stats = p.stats;
         r.cycles = m_core.cycles();

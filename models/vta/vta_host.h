@@ -24,6 +24,7 @@ struct ProgramRecord {
     int part = 0, parts = 1;
     std::string name;
     int strategy = 1;
+    int virtual_threads = 1;             // 2: compiled with double buffering
     std::string partition;               // partition kind (fits, strategy1 ...)
     mapper::vta::CompileStats stats;     // expected counters (compiler)
     std::uint64_t cycles = 0;            // simulated core cycles, launch to FINISH

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "mapper/common/errors.h"
+#include "mapper/vta/binary_program.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
@@ -26,15 +27,19 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
     vta::VtaHost::Complete complete;
     if (spec.mapper.refine > 0 && wl.kind != workload::WorkloadKind::Network)
         throw InputError(wl.path + ": mapper.refine: the vta platform refines the partitioning strategy per layer of a "
-                         "network; a VTA IR program names its STRATEGY itself");
-    if (wl.kind == workload::WorkloadKind::VtaIr) {
+                         "network; a VTA IR program names its STRATEGY itself, a binary program is already compiled");
+    if (wl.kind == workload::WorkloadKind::VtaIr || wl.kind == workload::WorkloadKind::VtaBinary) {
         m_ir = true;
-        const mv::Program p = mv::load_program(wl.path, spec.seed);
-        mv::CompileOptions co;
-        co.dram_base = m_opt.dram_base;
-        co.double_buffer = m_opt.double_buffer;
-        co.estimate = est;
-        m_ir_prog = mv::compile(p, spec.vta.core, co);
+        if (wl.kind == workload::WorkloadKind::VtaBinary) {
+            m_ir_prog = mv::load_binary_program(wl.path, spec.vta.core);
+        } else {
+            const mv::Program p = mv::load_program(wl.path, spec.seed);
+            mv::CompileOptions co;
+            co.dram_base = m_opt.dram_base;
+            co.double_buffer = m_opt.double_buffer;
+            co.estimate = est;
+            m_ir_prog = mv::compile(p, spec.vta.core, co);
+        }
         next = [this](mv::ProgramJob& j) {
             if (m_ir_issued) return false;
             m_ir_issued = true;
@@ -71,11 +76,12 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         for (const auto& l : d->graph().net.layers) m_layer_stats.push_back(std::make_unique<LayerStats>(*m_layer_root, l.name));
         ctx.ctrl.set_unit("layers");
     } else {
-        throw InputError(wl.path + ": the vta platform runs networks or VTA IR programs (\"kind\": \"network\" | \"vta_ir\"); " +
+        throw InputError(wl.path + ": the vta platform runs networks, VTA IR programs and binary VTA programs "
+                         "(\"kind\": \"network\" | \"vta_ir\" | \"vta_binary\"); " +
                          spec.source + " selects platform: vta");
     }
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
-    m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl);
+    m_core = std::make_unique<vta::VtaCore>("vta", spec.vta, ctx.stats, &ctx.ctrl, &ctx.tracer);
     for (auto* dma : {&m_core->fetch_dma, &m_core->load_dma, &m_core->compute_dma, &m_core->store_dma})
         m_tlm.bind(dma->socket, m_dram->socket, std::string("tlmcheck_") + dma->basename());
     m_host = std::make_unique<vta::VtaHost>("host", *m_core, m_dram->store(), &ctx.ctrl, std::move(next), std::move(complete), est);
@@ -265,6 +271,7 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                             {"part", r.part},
                             {"parts", r.parts},
                             {"strategy", r.strategy},
+                            {"virtual_threads", r.virtual_threads},
                             {"partition", r.partition},
                             {"steps", s.steps},
                             {"block_loads", {{"A", double(s.inp_bytes) / a_blk}, {"B", double(s.wgt_bytes) / b_blk}, {"X", double(s.acc_bytes) / x_blk}}},
@@ -329,6 +336,8 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                             {"layout", o.shape.size() == 3 ? "CHW" : o.shape.size() == 2 ? "rows x cols" : "vector"}});
     }
     out.write("outputs/manifest.json", nlohmann::json{{"outputs", manifest}}.dump(2) + "\n");
+    // The program in binary form (TVM VTA runtime layout), runnable again as a vta_binary workload.
+    if (m_ir) mv::write_binary_program(m_ir_prog, out.file("program"));
 }
 
 }  // namespace vp::platform

@@ -34,7 +34,6 @@ mv::DriverOptions vta_driver_options(const config::PlatformSpec& spec) {
     est.model = mv::parse_estimate_model(o.estimate_model, "vta_compiler.estimate_model");
     est.hw = config::vta_figures(spec.vta, spec.dram);
     est.coef = o.coefficients;
-    est.double_buffer = o.double_buffer;
     return o;
 }
 

@@ -16,6 +16,7 @@ const char* kind_name(workload::WorkloadKind k) {
     case workload::WorkloadKind::Network: return "network";
     case workload::WorkloadKind::Traffic: return "traffic";
     case workload::WorkloadKind::VtaIr: return "vta_ir";
+    case workload::WorkloadKind::VtaBinary: return "vta_binary";
     case workload::WorkloadKind::NocTraffic: return "noc_traffic";
     case workload::WorkloadKind::DramTrace: return "dram_trace";
     }
@@ -41,8 +42,8 @@ void check_workload_kind(const config::PlatformSpec& spec, const workload::Workl
         if (k != WorkloadKind::NocTraffic) wants = "synthetic traffic workloads (\"kind\": \"noc_traffic\")";
         break;
     case PlatformKind::Vta:
-        if (k != WorkloadKind::Network && k != WorkloadKind::VtaIr)
-            wants = "networks or VTA IR programs (\"kind\": \"network\" | \"vta_ir\")";
+        if (k != WorkloadKind::Network && k != WorkloadKind::VtaIr && k != WorkloadKind::VtaBinary)
+            wants = "networks, VTA IR programs and binary VTA programs (\"kind\": \"network\" | \"vta_ir\" | \"vta_binary\")";
         break;
     }
     if (wants)
@@ -57,10 +58,11 @@ void check_overrides_for_workload(const config::PlatformSpec& spec, const worklo
                                   const std::vector<std::string>& overrides) {
     for (const std::string& o : overrides) {
         const std::string key = config::override_key(o);
-        if (spec.kind == config::PlatformKind::Vta && wl.kind == workload::WorkloadKind::VtaIr &&
+        if (spec.kind == config::PlatformKind::Vta &&
+            (wl.kind == workload::WorkloadKind::VtaIr || wl.kind == workload::WorkloadKind::VtaBinary) &&
             config::key_within(key, "vta_compiler"))
-            throw InputError("--set " + key + ": " + wl.path +
-                             " is a VTA IR program, which runs as written: vta_compiler settings apply to "
+            throw InputError("--set " + key + ": " + wl.path + " is a " +
+                             (wl.kind == workload::WorkloadKind::VtaIr ? "VTA IR" : "binary VTA") + " program, which runs as written: vta_compiler settings apply to "
                              "networks only (--allow-unused sets it anyway)");
         if (spec.kind == config::PlatformKind::Noc && wl.kind == workload::WorkloadKind::NocTraffic) {
             for (const auto& [field, value] : wl.doc.items()) {

@@ -141,7 +141,7 @@ Workload parse_workload(const std::string& text, const std::string& path) {
     JsonCheck root(w.doc, path);
     root.expect_object();
     std::string kind;
-    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "dram_trace", "vta_ir", "vta_network", "noc_traffic"});
+    if (root.has("kind")) kind = root.at("kind").as_enum({"network", "traffic", "dram_trace", "vta_ir", "vta_binary", "vta_network", "noc_traffic"});
     else if (root.has("MATRICES")) kind = "vta_ir";
     else kind = "network";
     if (kind == "traffic") {
@@ -161,6 +161,10 @@ Workload parse_workload(const std::string& text, const std::string& path) {
         w.kind = WorkloadKind::Network;
         w.network = mapper::vta::parse_vta_network(w.doc, path).net;
         w.name = w.network.name;
+    } else if (kind == "vta_binary") {
+        // Checked and read with its .bin files by the vta platform (mapper/vta/binary_program.h).
+        w.kind = WorkloadKind::VtaBinary;
+        w.name = root.has("name") && root.at("name").value().is_string() ? root.at("name").as_string() : "vta_binary";
     } else if (kind == "vta_ir") {
         w.kind = WorkloadKind::VtaIr;
         w.name = root.has("NAME") && root.at("NAME").value().is_string() ? root.at("NAME").as_string() : "vta_program";

@@ -1,6 +1,6 @@
 #pragma once
 // A workload file: a network (layers), a DRAM traffic description, a DRAM request
-// trace to replay, a VTA IR program, or synthetic NoC traffic. The kind is read from the document ("kind", or the
+// trace to replay, a VTA IR program, a binary VTA program (program.json of its folder), or synthetic NoC traffic. The kind is read from the document ("kind", or the
 // presence of "layers" / "MATRICES").
 #include <memory>
 #include <string>
@@ -17,7 +17,7 @@
 
 namespace vp::workload {
 
-enum class WorkloadKind { Network, Traffic, VtaIr, NocTraffic, DramTrace };
+enum class WorkloadKind { Network, Traffic, VtaIr, VtaBinary, NocTraffic, DramTrace };
 
 struct Workload {
     std::string path;

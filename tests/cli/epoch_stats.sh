@@ -36,6 +36,22 @@ for r in "${runs[@]}"; do
   "$vp_run" "$cfg" "$wl" --out "$tmp/$name-off" --quiet --set stats.epoch=off "${extra[@]}"
   ok "$name: epoch off still sums to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/$name-off' >'$tmp/log' || { cat '$tmp/log'; false; }"
 done
+# The VTA's MACs are sampled with the running GEMM counted up to the sample: the series exists,
+# sums to vta.gemm_uops x BLOCK^2 (the micro-op counter, not sampled), and no interval holds
+# more than 256 MACs per 10-ns core cycle (MACs added at a GEMM's end would exceed the peak in
+# the interval where it ends); the report charts the MAC utilisation over time.
+ok "vta: sampled MACs sum to gemm_uops x 256, at most the peak in every interval" "/usr/bin/python3 - '$tmp/vta-fixed' <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+st = json.load(open(out + '/stats.json'))['stats']['vta']
+rows = [r for r in csv.DictReader(open(out + '/timeseries.csv')) if r['module'] == 'vta' and r['statistic'] == 'macs']
+total = sum(float(r['value']) for r in rows)
+want = st['gemm_uops']['value'] * 256
+util = max(float(r['value']) / ((float(r['t_end_ns']) - float(r['t_begin_ns'])) / 10.0 * 256) for r in rows)
+print('vta macs: %d intervals, sum %d, gemm_uops x 256 = %d, highest utilisation %.3f' % (len(rows), total, want, util))
+sys.exit(0 if rows and abs(total - want) < 1e-6 * want and util <= 1.0 + 1e-9 else 1)
+PY"
+ok "vta: report charts the MAC utilisation over time" "grep -q 'MAC utilisation (all MAC units)' '$tmp/vta-auto/report.html'"
 ok "auto keeps the interval count bounded (nmp)" \
    "[ \$(/usr/bin/python3 -c \"import json; print(json.load(open('$tmp/nmp-auto/timeseries.columns.json'))['epoch']['intervals'])\") -le 700 ]"
 ok "every interval of a network run belongs to a layer" "! awk -F, 'NR > 1 && \$3 == \"\"' '$tmp/mesh-auto/timeseries.csv' | grep -q ."

@@ -35,7 +35,6 @@ struct Bench : sc_core::sc_module {
         co.double_buffer = dbuf;
         const CompiledProgram cp = compile(p, VtaConfig{}, co);
         EstimateParams e = est;
-        e.double_buffer = dbuf;
         dram.store().write(cp.dram_base, cp.image.data(), cp.image.size());
         wait(sc_core::sc_time(1, sc_core::SC_US));  // the host's time between programs
         core.launch(cp.insn_addr, cp.insn_count);
