@@ -1,4 +1,4 @@
-// Mesh mapper benchmark (seed 001): maps a network workload with the tiling + waving
+// Mesh mapper benchmark (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect): maps a network workload with the tiling + waving
 // mapper and prints the mapping table and the wall time. Measured, never asserted.
 //   bench_tiling <workload.json> [min-comp|min-dram] [waving|all-cores|whole-layer] [mesh_w mesh_h]
 #include <chrono>

@@ -9,7 +9,7 @@
 #   scripts/mesh_experiments.sh OUT_DIR [--no-16x8 | --plots-only]
 #
 # --plots-only: no runs; redo (c) and the PNGs from the CSVs already in OUT_DIR.
-# The seed's estimate (mapper.mesh_model=paper) ranks and estimates, as in the published
+# The paper's estimate (mapper.mesh_model=paper) ranks and estimates, as in the published
 # figures; MESH_MODEL=calibrated runs them with the calibrated model instead.
 # vp-run is taken from $VP_RUN, else build/platform/vp-run. gnuplot is installed (Debian
 # gnuplot-nox) when missing. Outputs in OUT_DIR: mesh_layers.csv (one row per layer and run),

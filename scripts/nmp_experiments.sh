@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiments of seed 000 (TSO on the multi-TLE NMP) on every network of workloads/*.json,
+# The experiments of Tensor Slicing and Optimization for Multicore NPUs (TSO on the multi-TLE NMP) on every network of workloads/*.json,
 # each mapping both estimated by the mapper and simulated by vp-run on the same DRAM model:
 #   (a) TSO-burst vs TSO-noburst speedup           -> burst_vs_noburst.csv, burst_vs_noburst_<p>.png
 #   (b) LOAD / STORE / MAC time split, TSO-noburst -> breakdown.csv, breakdown_<p>.png
@@ -8,7 +8,7 @@
 #
 #   scripts/nmp_experiments.sh OUT_DIR
 #
-# Environment: PRECISION = 8 | 16 | both (default both; the seed uses 16-bit data, the
+# Environment: PRECISION = 8 | 16 | both (default both; the paper uses 16-bit data, the
 # workloads are 8-bit: 16-bit copies are made with sed), NETWORKS = "lenet5 resnet50 ..."
 # (default: every workloads/*.json), VP_RUN (default build/platform/vp-run; vp-map is taken from
 # the same folder), CONFIG (default configs/nmp.yaml), PLOT_ONLY=1 (redo the summaries and plots

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-layer comparison of the VTA matrix partitioning strategies (seed 004 strategies 1-4 and
+# Per-layer comparison of the VTA matrix partitioning strategies (Compilation and Execution of an Embeddable YOLO-NAS on the VTA strategies 1-4 and
 # "auto" = fewest estimated cycles) on LeNet-5, ResNet-20 and YOLOv3-tiny: simulated core cycles and
 # DRAM bytes per layer on the timed model (bench_vta), one CSV plus PNG plots.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trust of the mesh time models on the networks that fit a benchmark budget, mesh-4x4 and mesh-8x8:
-#   paper      = the seed's estimate (the default before calibration), vs the simulation of its
+#   paper      = the paper's estimate (the default before calibration), vs the simulation of its
 #                own mapping;
 #   calibrated = the calibrated model (configs/calibration/mesh-ddr3-1600.yaml, fitted by
 #                vp-calibrate on synthetic single layers on mesh-4x4 only, so every network here,

@@ -7,7 +7,7 @@
 #            (--refine K), each simulated in full; for refined, the refinement's whole-network
 #            rounds (simulations, changed layers, changed / unchanged layers slower in the
 #            network than unrefined, which mapping was kept);
-#   fixed  = the calibrated model with fixed IS / OS / WS (the seed's fixed-TLT ablation).
+#   fixed  = the calibrated model with fixed IS / OS / WS (the paper's fixed-TLT ablation).
 # Writes OUT/trust.csv (one row per network, precision, mode) and OUT/fixed_schedule.csv.
 #   bench/nmp/trust.sh OUT_DIR   (VP_RUN, CONFIG, K = 4, NETWORKS, PRECISION = 8|16|both, MODES)
 set -uo pipefail

@@ -1,8 +1,7 @@
 #pragma once
-// Parameters of the mesh processing core (the ASIP of seed 001) as far as the
+// Parameters of the mesh processing core (the ASIP of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect) as far as the
 // mapper and the core model need them. Every default is an ASSUMPTION: the
-// paper does not publish P_ox, P_of, SRAM size, word width or clocks
-// (shared/specs/mesh_mapping.md section 1).
+// paper does not publish P_ox, P_of, SRAM size, word width or clocks.
 #include <cstdint>
 #include <string>
 
@@ -21,8 +20,8 @@ struct AsipParams {
     int p_ox = kDefaultPox;
     int p_of = kDefaultPof;
     std::int64_t sram_bytes = kDefaultSramBytes;
-    // Banked dual-port SRAM; seed 001: bank count = P_ox, BW_sram = 2 * banks words/cycle.
-    // 0 means "equal to p_ox" (the seed's configuration).
+    // Banked dual-port SRAM; Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect: bank count = P_ox, BW_sram = 2 * banks words/cycle.
+    // 0 means "equal to p_ox" (the paper's configuration).
     int sram_banks = 0;
     int word_bits = kDefaultWordBits;  // one activation / weight / partial sum per word
     int dma_setup_cycles = kDefaultDmaSetupCycles;        // used by the core model only
@@ -32,7 +31,7 @@ struct AsipParams {
     int banks() const { return sram_banks > 0 ? sram_banks : p_ox; }
     int word_bytes() const { return word_bits / 8; }
     std::int64_t sram_words() const { return sram_bytes / word_bytes(); }
-    // seed 001, text after Eq. 11: BW_sram = 2 * P_ox words per cycle (banked dual-port).
+    // Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, text after Eq. 11: BW_sram = 2 * P_ox words per cycle (banked dual-port).
     int bw_sram_words() const { return 2 * banks(); }
 
     // Throws vp::InputError("<prefix>.<field>: ...") on a bad value.

@@ -1,12 +1,11 @@
 #pragma once
-// The convolution as the mesh mapper sees it (seed 001, Table I as reconstructed in
-// shared/specs/mesh_mapping.md section 2): per group, N_of ofmap channels, N_if ifmap
+// The convolution as the mesh mapper sees it (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Table I: per group, N_of ofmap channels, N_if ifmap
 // channels, N_ox x N_oy ofmap, N_kx x N_ky kernel, stride s. Fully connected layers are
 // 1x1 convolutions on a 1x1 map.
 //
 // ASSUMPTION (DRAM layout): activations live in DRAM already zero-padded, CHW order,
 // padded_h x padded_w per channel ("padding is already included in the ifmap width
-// T'_ix", seed 001); weights are K x (C/groups) x R x S; the ofmap (and its partial
+// T'_ix", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect); weights are K x (C/groups) x R x S; the ofmap (and its partial
 // sums) is K x P x Q. With a padded ifmap every ox slice of equal width moves the same
 // number of words, which keeps the cost model closed-form.
 #include <cstdint>
@@ -16,7 +15,7 @@
 
 namespace vp::mapper::tiling {
 
-// Dimensions of one single-core problem (a layer, or a slice of it: seed 001 Eq. 26).
+// Dimensions of one single-core problem (a layer, or a slice of it: Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Eq. 26).
 struct SliceDims {
     int n_of = 1, n_if = 1, n_ox = 1, n_oy = 1;
     int kx = 1, ky = 1, sx = 1, sy = 1;
@@ -43,7 +42,7 @@ struct ConvShape {
     std::uint64_t macs() const {
         return std::uint64_t(groups) * n_of * n_if * std::uint64_t(kx) * ky * std::uint64_t(P) * Q;
     }
-    // The single-core problem of a slice of n_of x n_ox ofmap (seed 001 Eq. 26).
+    // The single-core problem of a slice of n_of x n_ox ofmap (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Eq. 26).
     SliceDims slice(int slice_of, int slice_ox) const {
         return SliceDims{slice_of, n_if, slice_ox, P, kx, ky, sx, sy};
     }

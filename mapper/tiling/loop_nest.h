@@ -1,6 +1,5 @@
 #pragma once
-// The tiled loop nest of the ASIP convolution (seed 001, Algorithm 2 as reconstructed in
-// shared/specs/mesh_mapping.md section 3), written ONCE and used by two clients:
+// The tiled loop nest of the ASIP convolution (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Algorithm 2, written ONCE and used by two clients:
 //   * the mapper's cost functions (exact packet / flit counts, checked against the
 //     closed-form counts of tiling_cost.h), and
 //   * the SystemC core model (models/asip), which replays the operations in time.

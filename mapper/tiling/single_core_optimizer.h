@@ -1,5 +1,5 @@
 #pragma once
-// Single-core tiling optimiser (seed 001 Section IV, Eqs. 21/22): chooses T'_of, T'_if,
+// Single-core tiling optimiser (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section IV, Eqs. 21/22): chooses T'_of, T'_if,
 // T'_ix (through T'_ox) minimising C_total (min-comp) or N_dram (min-dram) subject to the
 // SRAM capacity (Eq. 19) and 1 <= T'_x <= N'_x (Eq. 20).
 //

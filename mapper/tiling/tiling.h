@@ -4,8 +4,8 @@
 
 namespace vp::mapper::tiling {
 
-// Single-core tiling parameters (seed 001: T'_of, T'_if, T'_ix; T'_ox follows).
-// We parameterise by T'_ox: T'_ix = (T'_ox - 1) * s + N_kx, which is the seed's
+// Single-core tiling parameters (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect: T'_of, T'_if, T'_ix; T'_ox follows).
+// We parameterise by T'_ox: T'_ix = (T'_ox - 1) * s + N_kx, which is the paper's
 // T'_ox = (T'_ix - N_kx)/s + 1 restricted to integral T'_ox (other T'_ix waste columns).
 struct Tiling {
     int t_of = 1, t_if = 1, t_ox = 1;
@@ -17,7 +17,7 @@ struct Tiling {
 // A run of ox-adjacent slices processed by one core with one tiling: ofmap channels
 // [of_begin, of_end) of group `group`, ofmap columns [ox_begin, ox_end). Slice
 // boundaries lie every `ox_chunk` columns from ox_begin; ox tiles restart at each
-// boundary, so a run of m slices ("stitched", seed 001 Section VI) does exactly the
+// boundary, so a run of m slices ("stitched", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI) does exactly the
 // work of the m slices except that each filter tile is loaded once for the whole run.
 struct SliceRun {
     int group = 0;

@@ -1,6 +1,5 @@
 #pragma once
-// Closed-form single-core cost of a tiling (seed 001, Eqs. 1-19 as reconstructed in
-// shared/specs/mesh_mapping.md section 4). The counts equal, exactly, the sums over
+// Closed-form single-core cost of a tiling (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eqs. 1-19. The counts equal, exactly, the sums over
 // the operations of LoopNest (tests/unit/tiling checks this); they are closed-form so
 // that the optimiser can evaluate a tiling in O(1).
 #include <cstdint>
@@ -19,7 +18,7 @@ struct CostContext {
     std::int64_t sram_words = 0;   // capacity (Eq. 19)
 };
 
-// seed 001 Eq. 13: BW_dram = (flit width / word width) * (f_NoC / f_core) words per core cycle.
+// Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Eq. 13: BW_dram = (flit width / word width) * (f_NoC / f_core) words per core cycle.
 double dram_words_per_core_cycle(int flit_bits, int word_bits, double noc_mhz, double core_mhz);
 
 CostContext make_cost_context(const AsipParams& asip, int flit_bits, double noc_mhz);

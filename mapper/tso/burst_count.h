@@ -1,5 +1,5 @@
 #pragma once
-// CalBurstCount of seed 000 (Algorithm 14).
+// CalBurstCount of Tensor Slicing and Optimization for Multicore NPUs (Algorithm 14).
 #include <cstdint>
 
 
@@ -12,7 +12,7 @@ inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b 
 // (ceil(rows*cols*type/BURST) bursts: 4x73 at 2 B -> 5); otherwise every row is its own run
 // (rows * ceil(cols*type/BURST)). Runs are assumed to start burst-aligned (ASSUMPTION).
 // Bursts never span two planes (channels of IN, filters of W and OUT): the DMA moves one
-// plane per descriptor (ASSUMPTION that reproduces the seed's per-channel count).
+// plane per descriptor (ASSUMPTION that reproduces the paper's per-channel count).
 inline std::uint64_t plane_bursts(std::uint64_t rows, std::uint64_t cols, std::uint64_t plane_cols,
                                   std::uint64_t elem_bytes, std::uint64_t burst) {
     if (rows == 0 || cols == 0) return 0;

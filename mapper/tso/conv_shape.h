@@ -1,7 +1,7 @@
 #pragma once
-// The convolution as TSO sees it (seed 000 symbols in brackets): one group of a
+// The convolution as TSO sees it (Tensor Slicing and Optimization for Multicore NPUs symbols in brackets): one group of a
 // (possibly grouped) conv. A grouped conv is mapped as `groups` identical sub-convs run one
-// after the other on the whole NMP (our choice; the seed has no grouped convs). An FC
+// after the other on the whole NMP (our choice; the paper has no grouped convs). An FC
 // layer is a 1x1 conv on a 1x1 map.
 #include <cstdint>
 #include <string>

@@ -75,7 +75,7 @@ inline Box op_box(const TileOp& op, const ConvShape& c, const LayerAddresses& a)
     return b;
 }
 
-// The DMA engine's cut of a box (seed's plane rule): whole-row windows are one contiguous run
+// The DMA engine's cut of a box (the paper's plane rule): whole-row windows are one contiguous run
 // per plane, other windows one run per row; each run is cut into transactions of at most
 // `txn_bytes`. Calls fn(addr, len) per transaction in issue order.
 template <class Fn>

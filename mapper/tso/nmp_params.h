@@ -1,7 +1,6 @@
 #pragma once
-// Parameters of the NMP multi-TLE NPU (seed 000) shared by the TSO mapper and the
-// NMP model. Values the seed does not give are ASSUMPTIONS (marked below); see
-// shared/specs/tso_nmp.md section 1.
+// Parameters of the NMP multi-TLE NPU (Tensor Slicing and Optimization for Multicore NPUs) shared by the TSO mapper and the
+// NMP model. Values the paper does not give are ASSUMPTIONS (marked below).
 #include <string>
 
 #include "mapper/common/dram_figures.h"
@@ -12,11 +11,11 @@ struct NmpParams {
     // Seed 000: "#TLE = 4" and "a single DMA engine per TLE ... serve all 8 TLT cores".
     static constexpr int kDefaultTles = 4;
     static constexpr int kDefaultTltsPerTle = 8;
-    // ASSUMPTION: 8 KiB each. MB0 = 8 KiB is the smallest power of two holding the seed's
+    // ASSUMPTION: 8 KiB each. MB0 = 8 KiB is the smallest power of two holding the paper's
     // worked-example IN tile 14x4x73 at 16 bit (8,176 B); MB1/MB2 taken equal to MB0.
     static constexpr int kDefaultMbBytes = 8 * 1024;
     // ASSUMPTION: 16 MAC/cycle at 375 MHz = 6 GMAC/s per TLT, i.e. 192 GMAC/s for 32 TLTs,
-    // the seed's measured MAC roof (Fig. 11). The split into MAC/cycle and clock is ours.
+    // the paper's measured MAC roof (Fig. 11). The split into MAC/cycle and clock is ours.
     static constexpr int kDefaultMacsPerCycle = 16;
     static constexpr double kDefaultClockMhz = 375.0;
     // Seed: BURST "e.g. 128B" (reproduces the worked example's 70 bursts). The DMA engine

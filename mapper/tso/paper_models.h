@@ -1,5 +1,5 @@
 #pragma once
-// The paper's CalcDataTransfer models (seed 000, Algorithm 14) as time models:
+// The paper's CalcDataTransfer models (Tensor Slicing and Optimization for Multicore NPUs, Algorithm 14) as time models:
 // TSO-burst (bursts x CAS + bytes / BW) and TSO-noburst (bytes / BW), each added to
 // T_MAC + T_SW (Eq. 6). CAS = CL x tCK and BW = the peak of the DRAM preset.
 #include "mapper/tso/time_model.h"

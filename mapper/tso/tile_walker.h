@@ -1,5 +1,5 @@
 #pragma once
-// The exact tile sequence of one TLE under a TSO choice (seed 000, Section IV-C, IS/OS/WS
+// The exact tile sequence of one TLE under a TSO choice (Tensor Slicing and Optimization for Multicore NPUs, Section IV-C, IS/OS/WS
 // loop orders), generated lazily through a callback. Used by the NMP model to replay a
 // mapping in time, and by the tests as an independent check of the closed-form counts of
 // cost_model.h. Loop orders (outermost first):

@@ -1,7 +1,7 @@
 #pragma once
 // The time models of TSO (Eq. 6 and its DRAM term): a small interface with named
 // implementations, chosen by name from YAML (tso.dram_model) through one registry.
-//   burst     TSO-burst of seed 000 (Algorithm 14): bursts x CAS + bytes / BW, summed.
+//   burst     TSO-burst of Tensor Slicing and Optimization for Multicore NPUs (Algorithm 14): bursts x CAS + bytes / BW, summed.
 //   noburst   TSO-noburst (Algorithm 14, lines 12-13): bytes / BW.
 //   calibrated  what the NMP model does: per-transfer latency, pipelining under the DMA
 //             engine's outstanding-request limit (Little's law), the DRAM bursts and data-bus

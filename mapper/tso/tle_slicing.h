@@ -1,5 +1,5 @@
 #pragma once
-// Algorithm 13 of seed 000 (TLESlicing) and the split of a TLE's filters over its TLTs
+// Algorithm 13 of Tensor Slicing and Optimization for Multicore NPUs (TLESlicing) and the split of a TLE's filters over its TLTs
 // (Algorithm 14, line 7). Unbalanced splits give the remainder to the lowest ids (seed,
 // said for TLTs; assumed for TLEs too).
 #include <vector>
@@ -12,7 +12,7 @@ namespace vp::mapper::tso {
 std::vector<Range> split_even(int total, int parts);
 
 // KS&OFM grid for n TLEs: rows split into `row_sets` (the largest divisor of n not above
-// sqrt(n)), filters into n / row_sets (2 x 2 for the seed's 4 TLEs; RECONSTRUCTED for other n).
+// sqrt(n)), filters into n / row_sets (2 x 2 for the paper's 4 TLEs; RECONSTRUCTED for other n).
 int ks_ofm_row_sets(int n_tle);
 
 // One slice per TLE (index = TLE id). P = OFM rows, M = filters. KS&OFM: TLE id =

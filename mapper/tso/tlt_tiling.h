@@ -1,5 +1,5 @@
 #pragma once
-// Algorithm 14 of seed 000 (TLTTiling): best tile <T_M, T_N, T_R, T_C> of one TLE slicing
+// Algorithm 14 of Tensor Slicing and Optimization for Multicore NPUs (TLTTiling): best tile <T_M, T_N, T_R, T_C> of one TLE slicing
 // and one TLT schedule, exhaustive over the tile space.
 //
 // tlt_tiling() keeps the `keep` best tiles by the time model's screen (every screen is

@@ -1,5 +1,5 @@
 #pragma once
-// Algorithm 19 of seed 000: TSO over all convs of a network, one OpenMP task per distinct
+// Algorithm 19 of Tensor Slicing and Optimization for Multicore NPUs: TSO over all convs of a network, one OpenMP task per distinct
 // conv shape (layers with equal Layer::shape_key() are solved once).
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Vocabulary of the TSO mapper (seed 000): TLE slicings, TLT schedules, tiles, costs.
+// Vocabulary of the TSO mapper (Tensor Slicing and Optimization for Multicore NPUs): TLE slicings, TLT schedules, tiles, costs.
 #include <array>
 #include <cstdint>
 #include <memory>

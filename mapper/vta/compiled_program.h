@@ -11,7 +11,7 @@
 
 namespace vp::mapper::vta {
 
-// One DRAM object (seed 004 DRAM allocation: every object starts on a fresh 4 KiB page).
+// One DRAM object (Compilation and Execution of an Embeddable YOLO-NAS on the VTA DRAM allocation: every object starts on a fresh 4 KiB page).
 struct DramRegion {
     std::string name;        // "INP", "WGT", "ACC", "ACC_BIS", "OUT", "UOP", "INSN"
     std::uint64_t addr = 0;  // physical byte address
@@ -19,7 +19,7 @@ struct DramRegion {
 };
 
 struct CompileStats {
-    std::uint64_t steps = 0, insns = 0, uops = 0;  // as the seed compiler's main() reports
+    std::uint64_t steps = 0, insns = 0, uops = 0;  // as the paper's compiler's main() reports
     std::uint64_t gemm_uops = 0, alu_uops = 0;     // micro-op executions (fsim counters)
     std::uint64_t macs = 0;                        // gemm_uops * BATCH * BLOCK^2
     std::uint64_t inp_bytes = 0, wgt_bytes = 0, acc_bytes = 0, uop_bytes = 0, out_bytes = 0;  // DMA traffic

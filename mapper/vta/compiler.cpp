@@ -464,7 +464,7 @@ CompiledProgram Codegen::run() {
     Insn fin;
     fin.opcode = Opcode::Finish;
     m_insns.push_back(fin);
-    // UOP and INSN regions are allocated after generation (seed 004 DRAM allocation order).
+    // UOP and INSN regions are allocated after generation (Compilation and Execution of an Embeddable YOLO-NAS on the VTA DRAM allocation order).
     std::uint64_t off = m_out.image.size();
     const std::uint64_t uop_off = off;
     const std::uint64_t uop_bytes = m_uop_words.size() * VtaConfig::kUopBytes;

@@ -1,5 +1,5 @@
 #pragma once
-// VTA IR -> instructions (seed 004 §5-7, vta_ir.md §7): partitioning, 16x16 blocking,
+// VTA IR -> instructions (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §5-7): partitioning, 16x16 blocking,
 // micro-op and instruction generation with dependency tokens, DRAM allocation.
 #include <cstdint>
 
@@ -10,7 +10,7 @@
 namespace vp::mapper::vta {
 
 struct CompileOptions {
-    static constexpr std::uint64_t kPageBytes = 4096;  // seed 004 DRAM allocation
+    static constexpr std::uint64_t kPageBytes = 4096;  // Compilation and Execution of an Embeddable YOLO-NAS on the VTA DRAM allocation
     std::uint64_t dram_base = 0x10000;  // page-aligned byte address of the program's first object
     // Two virtual threads (TVM VTA's double buffering): steps alternate between two halves of
     // INP/WGT so that the loads of step n+1 overlap the GEMM of step n. The partitioner and

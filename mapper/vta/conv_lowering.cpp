@@ -98,7 +98,7 @@ Program lower_maxpool(const Layer& l, const std::vector<std::int8_t>& in) {
     for (int pp = 0; pp < P; ++pp)
         for (int qq = 0; qq < Q; ++qq) {
             const std::int64_t dst = std::int64_t(pp * l.stride_h) * W + qq * l.stride_w;
-            for (int r = 0; r < l.R; ++r) {  // one MAX chain per window row (seed 004 node_pool)
+            for (int r = 0; r < l.R; ++r) {  // one MAX chain per window row (Compilation and Execution of an Embeddable YOLO-NAS on the VTA node_pool)
                 AluOpSpec o;
                 o.kind = AluOpSpec::Kind::VectorVector;
                 o.op = AluOp::Max;

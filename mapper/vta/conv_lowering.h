@@ -1,5 +1,5 @@
 #pragma once
-// Lowering of network layers to VTA IR programs (seed 004 Listing 21, vta_ir.md §5):
+// Lowering of network layers to VTA IR programs (Compilation and Execution of an Embeddable YOLO-NAS on the VTA Listing 21):
 // conv/FC by im2row (A = [P*Q, C*R*S], B = [C*R*S, K], X = bias [1, K], C = [P*Q, K]) followed by
 // the int8 requantisation ALU sequence (MUL_IMM, ADD_IMM 2^(n-1), SHR_IMM n, MAX_IMM, MIN_IMM),
 // ReLU folded into the lower clamp, max-pool as an ALU-only MAX program. Tensors on the host
@@ -26,7 +26,7 @@ AluOpSpec alu_imm(AluOp op, std::int32_t v, std::int64_t count, std::int64_t dst
 // (`kind` names the pooling in the error) and lays the CHW input out as X = [H*W, C] rows
 // (int8 widened to int32) with an output matrix C of the same shape.
 Program pool_program(const Layer& l, const std::vector<std::int8_t>& input, const char* kind);
-// Requantisation of the first `rows` rows (seed 004 QLinearConv sequence): multiply, add the
+// Requantisation of the first `rows` rows (Compilation and Execution of an Embeddable YOLO-NAS on the VTA QLinearConv sequence): multiply, add the
 // rounding half, shift right, clamp to int8 (lower bound 0 with ReLU).
 void append_requant(std::vector<AluOpSpec>& alu, const Requant& q, std::int64_t rows);
 

@@ -1,5 +1,5 @@
 #pragma once
-// VTA IR JSON -> Program, with every semantic check of vta_ir.md §4. Errors are
+// VTA IR JSON -> Program, with every semantic check of the VTA IR grammar of Compilation and Execution of an Embeddable YOLO-NAS on the VTA. Errors are
 // vp::InputError naming the file, the JSON pointer and what was expected.
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// A parsed and checked VTA IR program (seed 004 grammar, vta_ir.md §4), with its data.
+// A parsed and checked VTA IR program (Compilation and Execution of an Embeddable YOLO-NAS on the VTA grammar), with its data.
 // Roles follow the compiler: A = LOAD INP[0], B = LOAD WGT[0], X = LOAD ACC[0],
 // Y = LOAD ACC[1], C = the single matrix whose source is "output".
 #include <cstdint>
@@ -21,7 +21,7 @@ struct Matrix {
     std::int32_t at(int r, int c) const { return data[std::size_t(r) * cols + c]; }
 };
 
-// [[start, step], count]: rows start + i*step for i < count (vta_ir.md §4, Alg. 1).
+// [[start, step], count]: rows start + i*step for i < count (the VTA IR grammar and Algorithm 1 of Compilation and Execution of an Embeddable YOLO-NAS on the VTA).
 struct RowRange {
     std::int64_t start = 0, step = 1, count = 0;
     std::int64_t row(std::int64_t i) const { return start + i * step; }
@@ -43,7 +43,7 @@ struct Program {
     std::vector<Matrix> matrices;
     int a = -1, b = -1, x = -1, y = -1, c = -1;  // indices into matrices, -1 = absent
     // Optional data_lists of LOAD (empty = whole matrix). Unlisted rows are not loaded: they
-    // read as zero (assumption: vta_ir.md Note 1 gives no rule for the rows left out).
+    // read as zero (assumption: Compilation and Execution of an Embeddable YOLO-NAS on the VTA gives no rule for the rows left out).
     std::vector<RowRange> a_rows, b_rows, x_rows;
     bool has_gemm = false;
     bool gemm_scalar = false;      // GEMM [C, A, <int>]: C += A * scalar

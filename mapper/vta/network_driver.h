@@ -1,6 +1,6 @@
 #pragma once
-// Runs a network on the VTA as a sequence of VTA programs and host steps (vta_ir.md §5,
-// seed 004 Listing 21): for each layer the host builds the IR program(s) from the int8 CHW
+// Runs a network on the VTA as a sequence of VTA programs and host steps (Compilation and Execution of an Embeddable YOLO-NAS on the VTA, its listings,
+// Compilation and Execution of an Embeddable YOLO-NAS on the VTA Listing 21): for each layer the host builds the IR program(s) from the int8 CHW
 // tensors produced so far (im2row, weight packing, widening), compiles them, and after each
 // program reshapes the stored [rows, channels] result back to CHW. The driver is a generator:
 // next() returns the next compiled program (its inputs must be complete), complete() hands the

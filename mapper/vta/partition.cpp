@@ -68,7 +68,7 @@ Partition partition(OpCase op, const BlockShape& s, const Capacities& cap, int s
     const int acc_out = std::min(cap.acc, cap.out);
     switch (op) {
         case OpCase::Gemm: {
-            // vta_ir.md §7 case 1: no overfitting iff every operand fits (strict <, as the code).
+            // Compilation and Execution of an Embeddable YOLO-NAS on the VTA, matrix partitioning, case 1: no overfitting iff every operand fits (strict <, as the code).
             if (nb_a < cap.inp && nb_b < cap.wgt && nb_c < cap.out && nb_c < cap.acc) {
                 p.steps.push_back(make(0, s.alpha, 0, s.beta, 0, s.lambda, s.lambda));
                 return p;
@@ -76,7 +76,7 @@ Partition partition(OpCase op, const BlockShape& s, const Capacities& cap, int s
             if (!only_imm_alu)
                 throw InputError("the GEMM operands overflow the VTA buffers and the program has vector-vector ALU "
                                  "operations, which need the whole output resident: only *_IMM operations can follow "
-                                 "a partitioned GEMM (seed 004 §5)");
+                                 "a partitioned GEMM (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §5)");
             const int b = std::min({cap.inp, cap.wgt, cap.acc, cap.out});
             p.kind = PartitionKind(strategy);
             switch (strategy) {
@@ -166,7 +166,7 @@ Partition partition(OpCase op, const BlockShape& s, const Capacities& cap, int s
                 tile_dims(s, acc_out, th, tw);
             } else {
                 // Rows interact through vector-vector ops, columns never do: keep whole block
-                // columns resident (the seed's ALU strategy never evicts a destination).
+                // columns resident (the paper's ALU strategy never evicts a destination).
                 if (s.alpha > acc_out)
                     throw InputError("ALU program: one block column of the output (" + std::to_string(s.alpha) +
                                      " blocks) exceeds the accumulator (" + std::to_string(acc_out) +

@@ -1,5 +1,5 @@
 #pragma once
-// Matrix partitioning (seed 004 §5-6, vta_ir.md §7): splits an operation on block
+// Matrix partitioning (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §5-6): splits an operation on block
 // matrices A (alpha x lambda), B (lambda x beta), X/C (alpha x beta) into steps whose
 // operands fit the INP/WGT/ACC/OUT buffers. Every step is a rectangular tile
 // [i0,i1) x [j0,j1) x [k0,k1) of the block iteration space; one C tile is resident at a time.
@@ -47,7 +47,7 @@ struct Partition {
 // Throws vp::InputError when the operation cannot be partitioned.
 Partition partition(OpCase op, const BlockShape& s, const Capacities& cap, int strategy, bool only_imm_alu);
 
-// The validity constraints of a partition (seed 004 §6 as the code maintains them): every
+// The validity constraints of a partition (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §6 as the code maintains them): every
 // step fits the buffers; each C block receives every k contribution exactly once; X is
 // loaded (first) with its first contribution; C is stored (last) with its last one and never
 // touched afterwards; only one C tile is resident. Returns "" when valid, else the violation.

@@ -14,7 +14,7 @@ void require(bool ok, const std::string& key, const std::string& what) {
 void VtaConfig::validate(const std::string& p) const {
     require(log_batch >= 0 && log_batch <= 4, p + ".log_batch", "expected an integer in [0, 4]");
     require(log_block >= 1 && log_block <= 6, p + ".log_block", "expected an integer in [1, 6]");
-    // The functional model stores int8 inputs/weights/outputs and int32 accumulators (seed 002:
+    // The functional model stores int8 inputs/weights/outputs and int32 accumulators (Application-Level Validation of Accelerator Designs Using a Formal Software/Hardware Interface:
     // "operating on 8-bit integer data"); other widths are encodable but not executable.
     require(log_inp_width == 3, p + ".log_inp_width", "expected 3 (int8 inputs)");
     require(log_wgt_width == 3, p + ".log_wgt_width", "expected 3 (int8 weights)");

@@ -29,7 +29,7 @@ struct VtaConfig {
     int log_wgt_buff_size = kLogWgtBuffSize;
     int log_acc_buff_size = kLogAccBuffSize;
     // ALU MUL (opcode 4) exists in fsim/hw_spec_const.h only (vta_isa.md §7 item 2); the
-    // requantisation sequence of seed 004 needs it, so it is on by default (fsim behaviour).
+    // requantisation sequence of Compilation and Execution of an Embeddable YOLO-NAS on the VTA needs it, so it is on by default (fsim behaviour).
     bool alu_mul = true;
 
     // Throws vp::InputError("<prefix>.<field>: ...") on a configuration that the

@@ -1,5 +1,5 @@
 #pragma once
-// Results of the many-core mapping of seed 001 (Section VI): per layer, the slice
+// Results of the many-core mapping of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect (Section VI): per layer, the slice
 // parameters T = (T_of, T_ox), the single-core tilings, the number k of active cores,
 // which slices each core runs, and the estimates (cycles, flits, DRAM traffic, energy).
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// mapping.json content and a readable table of a mesh mapping (seed 001).
+// mapping.json content and a readable table of a mesh mapping (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect).
 #include <ostream>
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// The mesh as the many-core mapper sees it (seed 001 Section VI): node positions of
+// The mesh as the many-core mapper sees it (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): node positions of
 // the processing cores, the master core and the DRAM interface block(s), and the NoC
 // packet format. Defaults are ASSUMPTIONS (the paper publishes none of these values).
 #include <string>
@@ -18,7 +18,7 @@ inline int hops(const MeshNode& a, const MeshNode& b) {  // XY routing: Manhatta
     return (a.x > b.x ? a.x - b.x : b.x - a.x) + (a.y > b.y ? a.y - b.y : b.y - a.y);
 }
 
-// NoC packet format. F(p) = header_flits + ceil(payload_bits / flit_bits) (seed 001, Eq. 23).
+// NoC packet format. F(p) = header_flits + ceil(payload_bits / flit_bits) (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eq. 23).
 struct PacketFormat {
     static constexpr int kDefaultFlitBits = 64;           // bits, ASSUMPTION
     static constexpr int kDefaultHeaderFlits = 1;         // flits per packet, ASSUMPTION

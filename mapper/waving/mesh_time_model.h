@@ -1,7 +1,7 @@
 #pragma once
 // Time models of the mesh mapper: a small interface with named implementations, chosen by name
 // from YAML (mapper.mesh_model) through one registry.
-//   paper       the seed's estimate as published and used so far (dataflow-aware mapping,
+//   paper       the paper's estimate as published and used so far (dataflow-aware mapping,
 //               Eqs. 12-18 per core and Eq. 23 to rank (T, k)): every core moves its DRAM words
 //               at the NoC flit rate (Eq. 13), the busiest DRAM interface at one flit per NoC cycle.
 //   calibrated  what the mesh simulation does (default): each core walks its loop nest; a

@@ -1,6 +1,6 @@
 #pragma once
 // Splits the DMA operations of the loop nest into NoC packets and counts their flits:
-// F(p) = header_flits + ceil(payload_bits / flit_bits) (seed 001, Eq. 23). A segment of
+// F(p) = header_flits + ceil(payload_bits / flit_bits) (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eq. 23). A segment of
 // B bytes becomes ceil(B / max_payload_bytes) packets; a read is a header-only request
 // plus a response carrying the data, a write carries the data (plus an optional ack).
 // The mapper's flit term and the core model's packet formation both use these functions.

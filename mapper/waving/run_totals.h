@@ -1,6 +1,6 @@
 #pragma once
 // What one core does for a slice run, accumulated by traversing the loop nest
-// (seed 001: "traversing the loop structure from Algorithm 2 and building an exact
+// (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect: "traversing the loop structure from Algorithm 2 and building an exact
 // list of all packets" -- here counted on the fly, never stored).
 #include <cstdint>
 

@@ -366,7 +366,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
                                                   asip, mesh, ctx, opt, ks, hops_by_rank);
-    // All-cores mode ("using all cores all of the time", seed 001 Section VI): only slice sets
+    // All-cores mode ("using all cores all of the time", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);
     if (opt.mode == MapMode::AllCores && !opt.fixed.set()) {

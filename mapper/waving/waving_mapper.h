@@ -1,5 +1,5 @@
 #pragma once
-// Many-core mapping of seed 001, Section VI (Fig. 4):
+// Many-core mapping of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Section VI (Fig. 4):
 //  1. slice parameter set T = {(T_of, T_ox)}: multiples of P_of / P_ox not above N_of / N_ox
 //     (Eq. 25); ASSUMPTION: the full dimension is added when it is not such a multiple (so
 //     that layers narrower than P_ox, e.g. fully connected ones, still have a slice set);

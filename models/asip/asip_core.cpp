@@ -106,7 +106,7 @@ void AsipCore::post_sync(std::uint32_t layer) {
     m_issue_ev.notify(sc_core::SC_ZERO_TIME);
 }
 
-// One layer: every run of this core through the loop nest (seed 001, Algorithm 2).
+// One layer: every run of this core through the loop nest (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Algorithm 2).
 void AsipCore::replay(const CoreLayerWork& w, CoreLayerCounts& lc) {
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
         mapper::tiling::LoopNest nest(*w.shape, w.runs[i], w.tilings[i], m_p, w.layout);

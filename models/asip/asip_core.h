@@ -1,5 +1,5 @@
 #pragma once
-// The ASIP processing core of seed 001 as a dataflow imitator ("an inner process ... traversing
+// The ASIP processing core of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect as a dataflow imitator ("an inner process ... traversing
 // the loop structure ... without actually performing any computations; the formation of
 // data-packets is carried out accurately"). Per layer it is started by the master core with a
 // sync packet, replays its slice runs with the mapper's loop nest (tiling::LoopNest) on the core
@@ -8,7 +8,7 @@
 // transfers and the done sync (a posted write of the layer index to the master's mailbox,
 // noc::AddressMap::mailbox_address) are TLM-2.0 AT transactions on `socket`.
 //
-// Timing (seed 001, Eqs. 9-18 as reconstructed in shared/specs/mesh_mapping.md):
+// Timing (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eqs. 9-18):
 //   * Compute op: the vALU is busy comp_cycles + pfetch_cycles core cycles (Eq. 9 + Eq. 11);
 //     MACs counted per op (P_ox x P_of lanes, under-used when the tile is narrower);
 //   * every DMA op costs dma_setup_cycles core cycles to program (ASSUMPTION) and is then

@@ -3,7 +3,7 @@
 // loop nest (mapper/tiling/loop_nest.h) in issue order, cut into NoC-sized transfers exactly
 // as waving::for_each_transfer does (one transfer = one request packet + one response /
 // ack packet), and the completion bookkeeping the replay contract needs:
-//   * a waited-for operation (N_dram_init, seed 001) is complete when all its transfers are;
+//   * a waited-for operation (N_dram_init, Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect) is complete when all its transfers are;
 //   * "all loads up to sequence number s are complete" (the async prefetch of row oy+1 must
 //     be there before row oy+1 is computed) and the same for stores (the write-back buffer
 //     must be free before the next waited-for operation completes: triple buffering, Eq. 19).

@@ -1,5 +1,5 @@
 #pragma once
-// The master core of seed 001's mesh: runs the mapped layers in order. For each layer it sends
+// The master core of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect's mesh: runs the mapped layers in order. For each layer it sends
 // a start sync to every active core, then waits for one done sync from each of them (so a
 // layer starts only when the previous one has finished on every core). A sync is a posted
 // write of the layer index to the receiving node's mailbox (noc::AddressMap::mailbox_address),

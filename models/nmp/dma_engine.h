@@ -1,5 +1,5 @@
 #pragma once
-// The DMA engine of one TLE (seed 000: "a single DMA engine per TLE which has to serve
+// The DMA engine of one TLE (Tensor Slicing and Optimization for Multicore NPUs: "a single DMA engine per TLE which has to serve
 // all 8 TLT cores"): an approximately-timed TLM-2.0 initiator (4-phase base protocol,
 // pooled payloads) that moves a box of a tensor: `planes` planes of `rows` rows of
 // `row_bytes` bytes. Whole-row windows are one contiguous run per plane, other windows

@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of the NMP model (seed 000): the architecture shared with the TSO mapper
+// Parameters of the NMP model (Tensor Slicing and Optimization for Multicore NPUs): the architecture shared with the TSO mapper
 // plus what only the timed model needs. No SystemC here (vp_model_base).
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The NMP (seed 000): N TLEs, each with its DMA engine and M TLTs, running a TSO mapping
+// The NMP (Tensor Slicing and Optimization for Multicore NPUs): N TLEs, each with its DMA engine and M TLTs, running a TSO mapping
 // layer after layer (all TLEs finish a layer before the next starts). Each TLE's DMA
 // socket binds to the shared DRAM controller (a multi-target socket).
 //

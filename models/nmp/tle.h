@@ -1,5 +1,5 @@
 #pragma once
-// One TLE processor (seed 000): a controller that replays the TSO tile sequence of its
+// One TLE processor (Tensor Slicing and Optimization for Multicore NPUs): a controller that replays the TSO tile sequence of its
 // slice (mapper/tso/tile_walker.h), one DMA engine serving its TLTs (IN tiles multicast
 // to all of them, W/OUT tiles per TLT) and the TLT cores.
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// One TLT core (seed 000): MB0 (IN), MB1 (W), MB2 (OUT) SRAMs and a MAC unit running
+// One TLT core (Tensor Slicing and Optimization for Multicore NPUs): MB0 (IN), MB1 (W), MB2 (OUT) SRAMs and a MAC unit running
 // nmp_conv2d. Its TLE's controller drives it; the core keeps the time its MAC unit is busy
 // until, so that a load into one of its (single-ported) memories waits for the compute
 // that reads it ("TLTs that are waiting for data get idle").

@@ -50,7 +50,7 @@ inline MessageClass message_class(PacketType t) {
     return MessageClass::kAny;
 }
 
-// F(p), the number of flits of a packet (the term the waving cost (23) of seed 001 sums):
+// F(p), the number of flits of a packet (the term the waving cost (23) of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect sums):
 //   F = header_flits + ceil(8 * data_bytes / flit_width_bits)
 // where data_bytes = payload_bytes for packets that carry data (write request, read
 // response) and 0 otherwise; a packet has at least one flit.

@@ -12,8 +12,8 @@
 namespace vp::noc {
 
 struct NocParams {
-    // Defaults. Values marked ASSUMPTION are not published for the mesh platform of seed 001
-    // (spec mesh_mapping.md §1: flit width, buffer depths, VCs, routing NOT FOUND).
+    // Defaults. Values marked ASSUMPTION are not published for the mesh platform of Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect
+    // (the paper does not publish flit width, buffer depths, VCs or routing).
     static constexpr std::uint32_t kDefaultWidth = 4;            // routers in x
     static constexpr std::uint32_t kDefaultHeight = 4;           // routers in y
     static constexpr std::uint32_t kDefaultBufferDepth = 4;      // flits per input VC (ASSUMPTION, BookSim2 default 8)

@@ -1,5 +1,5 @@
 #pragma once
-// The host CPU of a VTA system (vta_ir.md §5): pulls programs from a job source (the network
+// The host CPU of a VTA system (Compilation and Execution of an Embeddable YOLO-NAS on the VTA, its listings): pulls programs from a job source (the network
 // driver, or a single compiled IR program), charges the host time model, writes each program
 // image into DRAM (backing store: the host's writes are not modelled as bus traffic), launches
 // the core, waits for FINISH, reads the stored output back and hands it to the job sink.

@@ -1,5 +1,5 @@
 #pragma once
-// Mesh platform (seed 001): the waving mapping of a network simulated on ASIP cores that talk
+// Mesh platform (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect): the waving mapping of a network simulated on ASIP cores that talk
 // through the cycle-accurate mesh NoC (models/noc) to DRAM interface node(s) in front of one
 // shared DRAM controller (models/dram); a master core starts and synchronises the layers.
 #include <deque>

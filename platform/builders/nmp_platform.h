@@ -1,5 +1,5 @@
 #pragma once
-// NMP platform (seed 000): the TSO mapping of a network simulated on the approximately
+// NMP platform (Tensor Slicing and Optimization for Multicore NPUs): the TSO mapping of a network simulated on the approximately
 // timed multi-TLE NPU, all TLE DMA engines sharing one DRAM controller.
 #include <memory>
 

@@ -34,7 +34,7 @@ struct SimParams {
     void validate(const std::string& prefix) const;
 };
 
-// TSO mapper choices (seed 000): time model and the paper's fixed-partitioning ablations.
+// TSO mapper choices (Tensor Slicing and Optimization for Multicore NPUs): time model and the paper's fixed-partitioning ablations.
 struct TsoConfig {
     std::string dram_model = "calibrated";  // time model by name (mapper/tso/time_model.h registry)
     // Calibration file of the calibrated model (vp-calibrate), relative to the config file;
@@ -51,7 +51,7 @@ struct TsoConfig {
     mapper::tso::TsoOptions options(unsigned threads) const;
 };
 
-// Mapper choices shared by the platforms (objective and mode: mesh, seed 001).
+// Mapper choices shared by the platforms (objective and mode: mesh, Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect).
 struct MeshMapperConfig {
     // Simulation in the loop: simulate the `refine` best candidates of every distinct layer
     // shape on their own and keep the fastest (0: off).

@@ -1,4 +1,4 @@
-// The mapper's flit term (seed 001, Eq. 23: sum of F(p) over every packet, counted in closed
+// The mapper's flit term (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eq. 23: sum of F(p) over every packet, counted in closed
 // form by waving::op_flits) equals the flits the cycle-accurate NoC carried for the same layer,
 // layer by layer; likewise flit hops (mapper: flits x XY hops; NoC: router link traversals),
 // MACs, DRAM bytes and the per-core compute cycles (C_comp + C_pfetch of Eq. 24). A small

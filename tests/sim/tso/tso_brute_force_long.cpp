@@ -1,5 +1,5 @@
 // The pruned TSO search against the unpruned brute force on real layers (shapes from
-// shared/data/shapes) and on every distinct conv of workloads/inception_v3.json and
+// workloads/shapes) and on every distinct conv of workloads/inception_v3.json and
 // workloads/resnet50.json, burst and noburst, seed-default NMP. Long: minutes.
 // Not a SystemC scenario; sc_main only because the test executables link the platform.
 #include <chrono>

@@ -1,7 +1,7 @@
 // Independent cross-check: torchvision models exported to ONNX (tests/data/onnx, weights
 // stripped) and imported, against the committed workloads/*.json, which were generated from
 // layer-shape tables read from other public model descriptions (Caffe prototxts, ONNX zoo
-// files, CoSA YAML: shared/data/shapes/README.md). Conv layers are compared layer by layer
+// files, CoSA YAML: workloads/shapes/README.md). Conv layers are compared layer by layer
 // (C, K, H, W, R, S, stride, pad, groups) and in total MACs; every difference is spelled out.
 #include <catch2/catch.hpp>
 

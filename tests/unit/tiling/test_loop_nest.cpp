@@ -1,4 +1,4 @@
-// LoopNest (seed 001, Algorithm 2 as reconstructed) against (a) the closed-form counts of
+// LoopNest (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Algorithm 2 as reconstructed) against (a) the closed-form counts of
 // tiling_cost.h and (b) independent address-coverage and ordering checks.
 #include <catch2/catch.hpp>
 

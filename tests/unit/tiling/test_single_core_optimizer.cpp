@@ -1,4 +1,4 @@
-// Exact single-core optimiser (seed 001 Eqs. 21/22) against brute force over the full
+// Exact single-core optimiser (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Eqs. 21/22) against brute force over the full
 // integer domain T'_of x T'_if x T'_ox, on many random small layers.
 #include <catch2/catch.hpp>
 

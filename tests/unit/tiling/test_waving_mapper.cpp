@@ -1,4 +1,4 @@
-// Many-core mapping (seed 001 Section VI): slice sets, waving, stitching, Eq. 23 cost,
+// Many-core mapping (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): slice sets, waving, stitching, Eq. 23 cost,
 // flit counting, bad input, determinism.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// CalBurstCount (seed 000, Algorithm 14) against the seed's worked example.
+// CalBurstCount (Tensor Slicing and Optimization for Multicore NPUs, Algorithm 14) against the paper's worked example.
 #include <catch2/catch.hpp>
 
 #include "tso_test_util.h"

@@ -1,4 +1,4 @@
-// Algorithm 13 of seed 000 (TLE slicing) and the TLT filter split.
+// Algorithm 13 of Tensor Slicing and Optimization for Multicore NPUs (TLE slicing) and the TLT filter split.
 #include <catch2/catch.hpp>
 
 #include "tso_test_util.h"
@@ -36,7 +36,7 @@ TEST_CASE("KS&OFM grid factorisation", "[tso][slicing]") {
     CHECK(ks_ofm_row_sets(16) == 4);
 }
 
-TEST_CASE("Algorithm 13 on the seed's 4-TLE NMP", "[tso][slicing]") {
+TEST_CASE("Algorithm 13 on the paper's 4-TLE NMP", "[tso][slicing]") {
     // 71 OFM rows, 192 filters (InceptionV3 5th conv).
     auto ks = tle_slicing(TleSlicing::KS, 71, 192, 4);
     for (const auto& s : ks) {

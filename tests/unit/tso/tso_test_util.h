@@ -46,7 +46,7 @@ inline Layer random_layer(std::mt19937_64& rng, int max_c = 10, int max_k = 24, 
     return l;
 }
 
-// The seed's NMP (defaults of NmpParams) on the DDR3-1600 preset the platform uses.
+// The paper's NMP (defaults of NmpParams) on the DDR3-1600 preset the platform uses.
 inline NmpParams seed_hw(const char* preset = "ddr3-1600") {
     NmpParams hw;
     hw.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset(preset, "dram"));

@@ -2,7 +2,7 @@
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest resize, with the requantisation arithmetic of
-// seed 004 (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
+// Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
 #include <algorithm>

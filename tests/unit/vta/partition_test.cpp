@@ -1,4 +1,4 @@
-// Matrix partitioning (seed 004 §5-6): the Figure 8 example and the validity invariants.
+// Matrix partitioning (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §5-6): the Figure 8 example and the validity invariants.
 #include <catch2/catch.hpp>
 
 #include "mapper/common/errors.h"
@@ -7,7 +7,7 @@
 using namespace vp::mapper::vta;
 
 TEST_CASE("Seed 004 Fig. 8: 4 blocks of C take 4 steps with strategies 1,3,4 and 2 with strategy 2", "[vta][partition]") {
-    // Buffer capacity 4 blocks (vta_ir.md §7: the row 2,2,2 / 2,4,4 reproduces the claim).
+    // Buffer capacity 4 blocks (Compilation and Execution of an Embeddable YOLO-NAS on the VTA, matrix partitioning: the row 2,2,2 / 2,4,4 reproduces the claim).
     const BlockShape s{2, 2, 2};
     const Capacities cap{2, 4, 4, 4};
     for (int st : {1, 3, 4}) {
@@ -20,7 +20,7 @@ TEST_CASE("Seed 004 Fig. 8: 4 blocks of C take 4 steps with strategies 1,3,4 and
     CHECK(check_partition(OpCase::Gemm, s, cap, p2).empty());
 }
 
-TEST_CASE("No overflow gives a single step; strict < as the seed compiler", "[vta][partition]") {
+TEST_CASE("No overflow gives a single step; strict < as the paper's compiler", "[vta][partition]") {
     const Capacities cap{128, 1024, 128, 128};
     const Partition p = partition(OpCase::Gemm, BlockShape{4, 8, 4}, cap, 1, false);
     REQUIRE(p.steps.size() == 1);

@@ -31,7 +31,7 @@ inline nlohmann::json random_alu(std::mt19937_64& g, int rows, bool vv, bool wit
             ops.push_back({imm_names[op], {nlohmann::json::array({d, step}), imm, cnt}});
         }
     }
-    if (with_requant) {  // seed 004 QLinearConv requantisation sequence
+    if (with_requant) {  // Compilation and Execution of an Embeddable YOLO-NAS on the VTA QLinearConv requantisation sequence
         ops.push_back({"MUL_IMM", {nlohmann::json::array({0, 1}), 77, rows}});
         ops.push_back({"ADD_IMM", {nlohmann::json::array({0, 1}), 1 << 12, rows}});
         ops.push_back({"SHR_IMM", {nlohmann::json::array({0, 1}), 13, rows}});

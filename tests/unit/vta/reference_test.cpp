@@ -1,4 +1,4 @@
-// The plain C++ reference against hand-worked examples (seed 004 Listing 10 / Example 10,
+// The plain C++ reference against hand-worked examples (Compilation and Execution of an Embeddable YOLO-NAS on the VTA Listing 10 / Example 10,
 // vta_isa.md §3 shift and narrowing rules).
 #include <catch2/catch.hpp>
 
@@ -31,7 +31,7 @@ TEST_CASE("Reference: 2x2 GEMM with bias and narrowing", "[vta][reference]") {
     REQUIRE(out == std::vector<std::int8_t>{119, 46, -113, 74});
 }
 
-TEST_CASE("Reference: Listing 10 ALU ops on a 6x2 matrix (seed 004 Example 10)", "[vta][reference]") {
+TEST_CASE("Reference: Listing 10 ALU ops on a 6x2 matrix (Compilation and Execution of an Embeddable YOLO-NAS on the VTA Example 10)", "[vta][reference]") {
     Program p;
     p.matrices = {mat("X", 6, 2, {-1, 5, 3, -2, -4, 7, 2, 2, 9, -8, -3, 1}), mat("C", 6, 2, {}, MatrixSource::Output)};
     p.x = 0; p.c = 1;

@@ -1,6 +1,6 @@
 #pragma once
-// Independent plain C++ reference of the VTA IR semantics (seed 004 §3-4, vta_isa.md §3,
-// seed 002 ILA datapath functions). Works on whole matrices, row by row; shares no code with
+// Independent plain C++ reference of the VTA IR semantics (Compilation and Execution of an Embeddable YOLO-NAS on the VTA §3-4, vta_isa.md §3,
+// Application-Level Validation of Accelerator Designs Using a Formal Software/Hardware Interface ILA datapath functions). Works on whole matrices, row by row; shares no code with
 // the compiler, the executor or the SystemC model (only the parsed Program data struct).
 // int8 inputs/weights, int32 wrap-around accumulation, STORE keeps the low 8 bits.
 #include <algorithm>
