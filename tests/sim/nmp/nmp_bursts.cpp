@@ -13,13 +13,7 @@
 #include <systemc>
 
 #include "mapper/tso/calibrated_model.h"
-#include "mapper/tso/tso.h"
-#include "models/common/payload_pool.h"
-#include "models/common/protocol_checker.h"
-#include "models/common/sim_control.h"
-#include "models/dram/dram_controller.h"
-#include "models/nmp/nmp_system.h"
-#include "platform/config/hw_figures.h"
+#include "tests/sim/nmp/nmp_rig.h"
 
 using namespace sc_core;
 using namespace vp::mapper;
@@ -45,9 +39,7 @@ int sc_main(int, char**) {
               {{"name", "pw"}, {"type", "conv"}, {"C", 16}, {"K", 32}, {"H", 56}, {"W", 56}, {"R", 1}, {"S", 1}},
               {{"name", "tiny"}, {"type", "conv"}, {"C", 2}, {"K", 6}, {"H", 28}, {"W", 28}, {"R", 5}, {"S", 5}}}}};
         const Network net = parse_network(doc, "nmp_bursts.json");
-        vp::nmp::NmpModelParams p;  // seed defaults: 4 TLE x 8 TLT
-        p.arch.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
-        p.validate("nmp");
+        const vp::nmp::NmpModelParams p = vp::test::default_nmp();
         tso::TsoOptions opt;
         const tso::TsoResult map = tso::run_tso(net, p.arch, opt);
 
@@ -65,17 +57,10 @@ int sc_main(int, char**) {
             std::printf("\n");
         }
 
-        vp::stats::Registry root;
-        vp::PayloadPool pool;
-        vp::SimControl ctrl;
-        vp::dram::DramParams dp = vp::dram::DramParams::from_preset("ddr3-1600", "dram");
-        vp::dram::DramController dram("dram", dp, root);
-        vp::nmp::NmpSystem nmp("nmp", p, map.convs, pool, ctrl, root);
-        vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
-        for (int t = 0; t < nmp.n_tle(); ++t) tlm.bind(nmp.socket(t), dram.socket, "tlmcheck_tle" + std::to_string(t));
-        sc_start();
-        dram.finish(sc_time_stamp());
-        nmp.finish();
+        vp::test::NmpRig rig(p, map.convs);
+        rig.run();
+        auto& root = rig.root;
+        auto& nmp = rig.nmp;
         const nlohmann::json st = root.to_json().at("dram");
         const std::uint64_t dram_bursts = st.at("row_hits").at("value").get<std::uint64_t>() +
                                           st.at("row_misses").at("value").get<std::uint64_t>() +

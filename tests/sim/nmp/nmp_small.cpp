@@ -8,13 +8,7 @@
 
 #include <systemc>
 
-#include "mapper/tso/tso.h"
-#include "models/common/payload_pool.h"
-#include "models/common/protocol_checker.h"
-#include "models/common/sim_control.h"
-#include "models/dram/dram_controller.h"
-#include "models/nmp/nmp_system.h"
-#include "platform/config/hw_figures.h"
+#include "tests/sim/nmp/nmp_rig.h"
 
 using namespace sc_core;
 using namespace vp::mapper;
@@ -48,23 +42,16 @@ int sc_main(int, char**) {
     int fails = 0;
     try {
         const Network net = small_net();
-        vp::nmp::NmpModelParams p;  // seed defaults: 4 TLE x 8 TLT
-        p.arch.dram = vp::config::dram_figures(vp::dram::DramParams::from_preset("ddr3-1600", "dram"));
-        p.validate("nmp");
+        const vp::nmp::NmpModelParams p = vp::test::default_nmp();
         tso::TsoOptions opt;
         const tso::TsoResult map = tso::run_tso(net, p.arch, opt);
 
-        vp::stats::Registry root;
-        vp::PayloadPool pool;
-        vp::SimControl ctrl;
-        vp::dram::DramParams dp = vp::dram::DramParams::from_preset("ddr3-1600", "dram");
-        vp::dram::DramController dram("dram", dp, root);
-        vp::nmp::NmpSystem nmp("nmp", p, map.convs, pool, ctrl, root);
-        vp::tlmcheck::CheckerSet tlm(true);  // base-protocol checker on every DMA binding
-        for (int t = 0; t < nmp.n_tle(); ++t) tlm.bind(nmp.socket(t), dram.socket, "tlmcheck_tle" + std::to_string(t));
-        sc_start();
-        dram.finish(sc_time_stamp());
-        nmp.finish();
+        vp::test::NmpRig rig(p, map.convs);
+        rig.run();
+        auto& root = rig.root;
+        auto& dram = rig.dram;
+        auto& nmp = rig.nmp;
+        auto& pool = rig.pool;
 
         std::uint64_t bursts = 0, rd = 0, wr = 0, macs = 0;
         for (const auto& c : map.convs) {
