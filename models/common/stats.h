@@ -198,6 +198,7 @@ private:
 class Average final : public Stat {
 public:
     using Stat::Stat;
+    using Stat::sample;  // the epoch sampling overload stays visible next to sample(double)
     void sample(double v) {
         ++m_n;
         m_sum += v;
@@ -222,6 +223,7 @@ class Histogram final : public Stat {
 public:
     Histogram(Group& parent, std::string name, std::string desc, std::string unit, double bucket_width,
               std::size_t buckets);
+    using Stat::sample;  // the epoch sampling overload stays visible next to sample(double)
     void sample(double v) {
         ++m_n;
         m_sum += v;
