@@ -5,7 +5,6 @@
 // current slot in index order and clears it. A target marked more often than needed is stepped
 // without effect (a step is idempotent when nothing changed), so callers only must never miss
 // a cycle in which a target can act. No allocation after init().
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,9 +23,7 @@ public:
         m_bits[(cycle & m_mask) * m_words + (target >> 6)] |= std::uint64_t(1) << (target & 63);
     }
     std::uint64_t* slot(std::uint64_t cycle) { return &m_bits[(cycle & m_mask) * m_words]; }
-    const std::uint64_t* slot(std::uint64_t cycle) const { return &m_bits[(cycle & m_mask) * m_words]; }
     unsigned words() const { return m_words; }
-    void clear() { std::fill(m_bits.begin(), m_bits.end(), 0); }
 
 private:
     std::vector<std::uint64_t> m_bits;  // [slot][word]
