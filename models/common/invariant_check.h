@@ -1,5 +1,5 @@
 #pragma once
-// End-of-run conservation laws (DESIGN.md "Invariants every run checks"). A platform records
+// End-of-run conservation laws. A platform records
 // every law that holds by design as expected vs actual figure, with the scope it applies to
 // (a layer, a node, the whole run); throw_if_broken() turns the broken ones into one
 // vp::SimulationError (exit 3) that names each law, its scope and both figures.

@@ -1,5 +1,5 @@
 #pragma once
-// Memory-managed generic payloads (TLM-2.0 base protocol, STYLE.md rule 7).
+// Memory-managed generic payloads (TLM-2.0 base protocol, tlm_mm_interface).
 // acquire() hands out a payload with reference count 1 whose data buffer can hold
 // `bytes`; the last release() returns it to the free list. No allocation in steady state.
 #include <cstddef>

@@ -2,7 +2,7 @@
 // Waveform tracing: a VCD writer of our own with a time window and a glob filter,
 // and a GTKWave save file that groups the signals by module. Models hold a
 // `Signal*` that is null when tracing is off or the filter excludes the signal,
-// so the hot path pays one pointer test (STYLE.md rule 6).
+// so the hot path pays one pointer test.
 #include <cstdint>
 #include <cstdio>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // Physical address -> (channel, rank, bank group, bank, row, column burst) decoding.
-// Schemes are chosen by name (STYLE.md rule 4); fields are listed LSB first above
+// Schemes are chosen by name (an unknown name is an error that lists the known ones); fields are listed LSB first above
 // the burst offset. Field sizes are powers of two (validated in DramParams).
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of the cycle-accurate 2-D mesh network-on-chip (DESIGN.md "Mesh NoC").
+// Parameters of the cycle-accurate 2-D mesh network-on-chip.
 // Timing convention (router.h, network.h): a head flit needs router_stages - 1 + link_latency
 // cycles per hop at zero load (4 with the defaults). BookSim2's defaults (4 stages, channel latency 1,
 // credit_delay 0, vc_buf_size credits at the ejection port) are reproduced exactly by link_latency 2,

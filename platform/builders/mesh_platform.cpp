@@ -294,7 +294,7 @@ void MeshPlatform::check_invariants() const {
     chk.throw_if_broken();
 }
 
-// Every conservation law that holds by design (DESIGN.md "Invariants every run checks"): per
+// Every conservation law that holds by design: per
 // layer against the mapper's figures (MACs, packets and flits of Eq. 23, flit hops, DRAM bytes),
 // and for the run: MACs of the workload, packets per type, bytes at every stage from the cores to
 // the DRAM, the NoC's flit conservation, and nothing left in flight.

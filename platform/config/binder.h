@@ -93,7 +93,7 @@ public:
         sub.finish();
     }
 
-    // Unknown keys are errors (STYLE.md rule 2).
+    // Unknown keys are errors.
     void finish() const { m_node.allow_only(m_known); }
 
 private:
