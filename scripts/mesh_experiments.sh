@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seed 001 experiments on the simulated mesh platform (vp-run, every figure simulated):
+# Experiments of "Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect" on the simulated mesh platform (vp-run, every figure simulated):
 #  (a) single core (configs/mesh-3x1.yaml, whole layers): AlexNet and VGG-16, min-comp vs
 #      min-dram: runtime, DRAM bytes and energy per layer (the paper's Fig. 3 experiment);
 #  (b) waving vs all-cores, AlexNet and VGG-16 on 4x4, 8x8 (and 16x8 unless --no-16x8):

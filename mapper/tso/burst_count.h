@@ -8,7 +8,7 @@ namespace vp::mapper::tso {
 inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 // Bursts to move a rows x cols window of one row-major plane whose rows hold `plane_cols`
-// elements. Seed 000: a window spanning whole rows is one contiguous run
+// elements. Tensor Slicing and Optimization for Multicore NPUs: a window spanning whole rows is one contiguous run
 // (ceil(rows*cols*type/BURST) bursts: 4x73 at 2 B -> 5); otherwise every row is its own run
 // (rows * ceil(cols*type/BURST)). Runs are assumed to start burst-aligned (ASSUMPTION).
 // Bursts never span two planes (channels of IN, filters of W and OUT): the DMA moves one

@@ -8,7 +8,7 @@
 namespace vp::mapper::tso {
 
 struct NmpParams {
-    // Seed 000: "#TLE = 4" and "a single DMA engine per TLE ... serve all 8 TLT cores".
+    // Tensor Slicing and Optimization for Multicore NPUs: "#TLE = 4" and "a single DMA engine per TLE ... serve all 8 TLT cores".
     static constexpr int kDefaultTles = 4;
     static constexpr int kDefaultTltsPerTle = 8;
     // ASSUMPTION: 8 KiB each. MB0 = 8 KiB is the smallest power of two holding the paper's

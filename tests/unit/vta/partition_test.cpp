@@ -6,7 +6,7 @@
 
 using namespace vp::mapper::vta;
 
-TEST_CASE("Seed 004 Fig. 8: 4 blocks of C take 4 steps with strategies 1,3,4 and 2 with strategy 2", "[vta][partition]") {
+TEST_CASE("Compilation and Execution of an Embeddable YOLO-NAS on the VTA, Fig. 8: 4 blocks of C take 4 steps with strategies 1,3,4 and 2 with strategy 2", "[vta][partition]") {
     // Buffer capacity 4 blocks (Compilation and Execution of an Embeddable YOLO-NAS on the VTA, matrix partitioning: the row 2,2,2 / 2,4,4 reproduces the claim).
     const BlockShape s{2, 2, 2};
     const Capacities cap{2, 4, 4, 4};
