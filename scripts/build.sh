@@ -19,6 +19,10 @@ if command -v ccache >/dev/null; then
   # What ccache needs to cache compiles that use (or build) a precompiled header.
   export CCACHE_SLOPPINESS=pch_defines,time_macros
 fi
+# Ninja when the machine has it: it compiles a target's objects while the libraries it links are
+# still being built (Make waits for each library), so both cores stay busy. A build folder keeps
+# the generator it was configured with.
+if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then extra+=(-G Ninja); fi
 mkdir -p "$dir"
 log=$dir/build.log
 if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}" --target "$target"; } > "$log" 2>&1; then

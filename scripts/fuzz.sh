@@ -21,6 +21,10 @@ if command -v ccache >/dev/null; then
   # What ccache needs to cache compiles that use (or build) a precompiled header.
   export CCACHE_SLOPPINESS=pch_defines,time_macros
 fi
+# Ninja when the machine has it: it compiles a target's objects while the libraries it links are
+# still being built (Make waits for each library), so both cores stay busy. A build folder keeps
+# the generator it was configured with.
+if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then extra+=(-G Ninja); fi
 log=$dir/build.log; mkdir -p "$dir"
 if ! { cmake -S "$root" -B "$dir" -DVP_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
          -DVP_FUZZ_SECONDS="$secs" "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}"; } > "$log" 2>&1; then

@@ -8,7 +8,7 @@
 set -euo pipefail
 # libonnx-dev + libprotobuf-dev: the ONNX importer; python3-onnx and libonnx-testdata: its tests
 # (models built with onnx.helper, the ONNX backend's single-operator models).
-pkgs=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
+pkgs=(g++ cmake make ninja-build pkg-config libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev
       libboost-program-options-dev catch2 python3 python3-yaml
       libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 case "${1:-}" in
