@@ -3,7 +3,8 @@
 # every network simulated in full by vp-run:
 #   im2row = vta_compiler.conv_lowering im2row (host im2row, A = [P*Q, C*R*S]);
 #   direct = vta_compiler.conv_lowering direct (blocked activations, padded 2-D LOADs of the
-#            input tile with its halo; depthwise / grouped convs and fc layers stay on im2row).
+#            input tile with its halo; depthwise / grouped convs and fc layers stay on im2row);
+#   auto   = per conv layer the one of the two with fewer estimated cycles.
 # GEMM utilisation = GEMM micro-ops / simulated core cycles (1 = one 16x16 GEMM micro-op every
 # cycle, the peak of the default core). Writes
 #   OUT/conv_lowering.csv         one row per network and mode (totals, DMA bytes per memory, wall time)
@@ -25,8 +26,8 @@ for net in "${nets[@]}"; do
   name=$(basename "$net" .json)
   for mode in ${MODES:-im2row direct}; do
     case $mode in
-      im2row|direct) ;;
-      *) echo "conv_lowering: unknown mode $mode (im2row, direct)" >&2; exit 2 ;;
+      im2row|direct|auto) ;;
+      *) echo "conv_lowering: unknown mode $mode (im2row, direct, auto)" >&2; exit 2 ;;
     esac
     d=$tmp/run; rm -rf "$d"
     s=$(date +%s.%N)

@@ -26,7 +26,8 @@ for mode in $modes; do
     single) db=false; low=im2row ;;
     direct) db=true; low=direct ;;
     direct_single) db=false; low=direct ;;
-    *) echo "resnet18_anchor: unknown mode $mode (vt, single, direct, direct_single)" >&2; exit 2 ;;
+    auto) db=true; low=auto ;;
+    *) echo "resnet18_anchor: unknown mode $mode (vt, single, direct, direct_single, auto)" >&2; exit 2 ;;
   esac
   s=$(date +%s.%N)
   "$vp_run" "$cfg" "$tmp/resnet18.json" --out "$tmp/$mode" --quiet --set "vta_compiler.double_buffer=$db" \

@@ -310,8 +310,14 @@ bool NetworkDriver::next(ProgramJob& job) {
     job.rows = 0;
     switch (l.kind) {
         case LayerKind::Conv:
-            if (m_opt.conv_lowering == DriverOptions::ConvLowering::Direct && direct_conv_supported(l) && try_direct(l, d, co, job)) {
+            if (m_opt.conv_lowering != DriverOptions::ConvLowering::Im2row && direct_conv_supported(l) && try_direct(l, d, co, job)) {
                 direct = true;
+                if (m_opt.conv_lowering == DriverOptions::ConvLowering::Auto) {  // keep im2row if it is estimated faster
+                    Program pi = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
+                    pi.name = l.name;
+                    CompiledProgram ci = compile(pi, m_cfg, co);
+                    if (estimate_cycles(ci, co.estimate).total < estimate_cycles(job.prog, co.estimate).total) job.prog = std::move(ci);
+                }
                 break;
             }
             if (l.groups == 1) {

@@ -41,10 +41,11 @@ struct DriverOptions {
     std::uint64_t seed = 1;
     int strategy = 0;            // 1..4, 0 = auto (fewest estimated cycles)
     bool double_buffer = true;   // two virtual threads (compiler.h), single buffering when false
-    // Convolutions (groups 1): im2row on the host (conv_lowering.h) or direct, without im2row
-    // (direct_conv.h: blocked activations, padded 2-D LOADs). Depthwise / grouped convs, fc
-    // layers and convs whose padding the LOAD fields cannot express use im2row in both modes.
-    enum class ConvLowering { Im2row, Direct };
+    // Convolutions (groups 1): im2row on the host (conv_lowering.h), direct, without im2row
+    // (direct_conv.h: blocked activations, padded 2-D LOADs), or auto: per layer both, the one
+    // with fewer estimated cycles (ties: direct). Depthwise / grouped convs, fc layers and convs
+    // whose padding the LOAD fields cannot express use im2row in every mode.
+    enum class ConvLowering { Im2row, Direct, Auto };
     ConvLowering conv_lowering = ConvLowering::Im2row;
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;

@@ -299,7 +299,8 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                           {"workload", m_ctx.workload.name},
                           {"mode", m_ir ? "vta_ir" : "network"},
                           {"double_buffer", m_opt.double_buffer},
-                          {"conv_lowering", m_opt.conv_lowering == mv::DriverOptions::ConvLowering::Direct ? "direct" : "im2row"},
+                          {"conv_lowering", m_opt.conv_lowering == mv::DriverOptions::ConvLowering::Direct ? "direct"
+                                            : m_opt.conv_lowering == mv::DriverOptions::ConvLowering::Auto ? "auto" : "im2row"},
                           {"strategy_option", m_opt.strategy == 0 ? nlohmann::json("auto") : nlohmann::json(m_opt.strategy)},
                           {"estimate_model", mv::to_string(m_opt.estimate.model)},
                           {"estimate_coefficients", {{"latency_scale", m_opt.estimate.coef.latency_scale},

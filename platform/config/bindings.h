@@ -286,7 +286,8 @@ void bind(V& v, mapper::vta::DriverOptions& o) {
     v.field("double_buffer", o.double_buffer);
     v.choice("conv_lowering", o.conv_lowering,
              Choices<mapper::vta::DriverOptions::ConvLowering>{{"im2row", mapper::vta::DriverOptions::ConvLowering::Im2row},
-                                                               {"direct", mapper::vta::DriverOptions::ConvLowering::Direct}});
+                                                               {"direct", mapper::vta::DriverOptions::ConvLowering::Direct},
+                                                               {"auto", mapper::vta::DriverOptions::ConvLowering::Auto}});
     v.field("host_ns_per_byte", o.host_ns_per_byte);
     v.field("host_ns_per_program", o.host_ns_per_program);
     v.field("estimate_model", o.estimate_model);

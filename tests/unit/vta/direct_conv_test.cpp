@@ -173,6 +173,8 @@ TEST_CASE("Direct mode: ResNet-20 with residual adds and depthwise layers (im2ro
         int direct = 0;
         for (const auto& j : r.jobs) direct += j.prog.lowering.rfind("direct", 0) == 0;
         CHECK(direct == 21);  // every conv, the two 1x1 downsamples included (the fc and the adds keep their lowerings)
+        // auto: per conv layer the lowering with fewer estimated cycles; the outputs are the same.
+        CHECK(run_checked(g, 7, Lowering::Auto, dbuf).layers == 32);
     }
     Network n;
     n.name = "dw";
