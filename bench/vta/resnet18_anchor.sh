@@ -7,7 +7,10 @@
 # nn.global_avg_pool2d (the first conv is skipped by the quantizer: skip_conv_layers=[0]), so the
 # comparison region is layer1..layer4 (convs, residual adds); conv1, maxpool, avgpool and fc are
 # listed apart. Writes OUT/resnet18_anchor.csv (per layer) and prints the breakdown.
-#   bench/vta/resnet18_anchor.sh OUT_DIR   (VP_RUN, VP_IMPORT, CONFIG, MODES = "vt single")
+# Modes: vt (two virtual threads, im2row), single (single buffering, im2row), direct (two
+# virtual threads, convolution without im2row: vta_compiler.conv_lowering direct),
+# direct_single.
+#   bench/vta/resnet18_anchor.sh OUT_DIR   (VP_RUN, VP_IMPORT, CONFIG, MODES = "vt single direct direct_single")
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/vta/resnet18_anchor.sh OUT_DIR}
@@ -16,13 +19,22 @@ vp_import=${VP_IMPORT:-$here/build/platform/vp-import}
 cfg=${CONFIG:-$here/configs/vta.yaml}
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$vp_import" "$here/tests/data/onnx/resnet18.onnx" -o "$tmp/resnet18.json" --quiet || exit 2
-for mode in ${MODES:-vt single}; do
-  db=true; [ "$mode" = single ] && db=false
+modes=${MODES:-vt single direct direct_single}
+for mode in $modes; do
+  case $mode in
+    vt) db=true; low=im2row ;;
+    single) db=false; low=im2row ;;
+    direct) db=true; low=direct ;;
+    direct_single) db=false; low=direct ;;
+    auto) db=true; low=auto ;;
+    *) echo "resnet18_anchor: unknown mode $mode (vt, single, direct, direct_single, auto)" >&2; exit 2 ;;
+  esac
   s=$(date +%s.%N)
-  "$vp_run" "$cfg" "$tmp/resnet18.json" --out "$tmp/$mode" --quiet --set "vta_compiler.double_buffer=$db" || exit 3
+  "$vp_run" "$cfg" "$tmp/resnet18.json" --out "$tmp/$mode" --quiet --set "vta_compiler.double_buffer=$db" \
+    --set "vta_compiler.conv_lowering=$low" || exit 3
   echo "$mode wall $(echo "$(date +%s.%N) - $s" | bc) s" >&2
 done
-/usr/bin/python3 - "$tmp" "$out" ${MODES:-vt single} <<'PY'
+/usr/bin/python3 - "$tmp" "$out" $modes <<'PY'
 import json, sys
 tmp, out, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
 TSIM = 7729601

@@ -74,6 +74,12 @@ nlohmann::json binary_manifest(const CompiledProgram& p) {
         else if (r.name == "UOP") uops = {{"file", "uop.bin"}, {"addr", r.addr}};
         else data.push_back({{"name", r.name}, {"file", lower(r.name) + ".bin"}, {"addr", r.addr}});
     }
+    nlohmann::json out = {{"addr", p.out_addr},
+                          {"rows", p.out_rows},
+                          {"cols", p.out_cols},
+                          {"row_vectors", p.out_row_vectors},
+                          {"stored_rows", row_runs(p.stored_rows)}};
+    if (p.out_blocked) out["layout"] = "blocked";  // [row_vectors][rows][BLOCK] (direct convolution)
     return {{"kind", "vta_binary"},
             {"name", p.name},
             {"format", kFormat},
@@ -81,11 +87,7 @@ nlohmann::json binary_manifest(const CompiledProgram& p) {
             {"instructions", insns},
             {"micro_ops", uops},
             {"data", data},
-            {"output", {{"addr", p.out_addr},
-                        {"rows", p.out_rows},
-                        {"cols", p.out_cols},
-                        {"row_vectors", p.out_row_vectors},
-                        {"stored_rows", row_runs(p.stored_rows)}}}};
+            {"output", out}};
 }
 
 void write_binary_program(const CompiledProgram& p, const std::string& dir) {
@@ -241,10 +243,12 @@ CompiledProgram parse_binary_program(const nlohmann::json& manifest, const std::
     p.stats = count_program(p.insns, cfg);
     p.stats.uops = ub.bytes.size() / VtaConfig::kUopBytes;
 
-    // Output: the int8 rows STORE writes (out_addr, rows of row_vectors vectors of BLOCK).
+    // Output: the int8 rows STORE writes (out_addr, rows of row_vectors vectors of BLOCK; layout
+    // "blocked": row_vectors column blocks of rows vectors, the direct convolution's output).
     const JsonCheck o = root.at("output");
     o.expect_object();
-    o.allow_only({"addr", "rows", "cols", "row_vectors", "stored_rows"});
+    o.allow_only({"addr", "rows", "cols", "row_vectors", "stored_rows", "layout"});
+    if (o.has("layout")) p.out_blocked = o.at("layout").as_enum({"rows", "blocked"}) == "blocked";
     p.out_addr = std::uint64_t(o.at("addr").as_int(0, 0xFFFFFFFFll));
     p.out_rows = int(o.at("rows").as_int(0, 1 << 24));
     p.out_cols = int(o.at("cols").as_int(0, 1 << 24));

@@ -39,9 +39,12 @@ struct CompiledProgram {
     int strategy = 1;                    // strategy used (1..4; "auto" resolved)
     int virtual_threads = 1;             // 2: INP/WGT halves alternate between steps (double buffering)
     CompileStats stats;                  // expected counts, checked against the simulation
-    // Output matrix C in DRAM: int8 rows of `out_row_vectors` vectors of BLOCK.
+    // Output matrix C in DRAM: int8 rows of `out_row_vectors` vectors of BLOCK, or with
+    // `out_blocked` (direct convolution) column blocks: [out_row_vectors][out_rows][BLOCK].
     std::uint64_t out_addr = 0;
     int out_rows = 0, out_cols = 0, out_row_vectors = 0;
+    bool out_blocked = false;
+    std::string lowering;  // "" (VTA IR / im2row) or "direct <tiling>" (direct_conv.h)
     std::vector<std::int64_t> stored_rows;  // rows of C that STORE writes, in IR order
     std::uint64_t end_addr() const { return dram_base + image.size(); }
 

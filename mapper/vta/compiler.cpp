@@ -16,7 +16,8 @@ std::vector<std::int8_t> CompiledProgram::extract_output(const std::uint8_t* dra
     const std::uint64_t off = out_addr - dram_base;
     for (std::int64_t r : stored_rows)
         for (int c = 0; c < out_cols; ++c)
-            out.push_back(std::int8_t(dram[off + (std::uint64_t(r) * out_row_vectors + c / B) * B + c % B]));
+            out.push_back(std::int8_t(dram[off + (out_blocked ? std::uint64_t(c / B) * std::uint64_t(out_rows) + std::uint64_t(r)
+                                                              : std::uint64_t(r) * out_row_vectors + std::uint64_t(c / B)) * B + c % B]));
     return out;
 }
 

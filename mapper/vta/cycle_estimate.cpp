@@ -24,7 +24,7 @@ CycleEstimate serial_estimate(const CompiledProgram& p, const EstimateParams& e)
     const std::uint64_t bus = v.dma_bus_bytes();
     auto dma = [&](const Insn& in, std::uint64_t eb) {
         const std::uint64_t bytes = std::uint64_t(in.x_size) * in.y_size * eb;
-        return bytes ? v.insn_overhead + e.dma_latency + (bytes + bus - 1) / bus : v.insn_overhead;
+        return (bytes ? v.insn_overhead + e.dma_latency + (bytes + bus - 1) / bus : v.insn_overhead) + load_pad_elems(in);
     };
     for (const Insn& in : p.insns) {
         const std::uint64_t uops = std::uint64_t(in.iter_out) * in.iter_in * (in.uop_end - in.uop_bgn);

@@ -48,6 +48,15 @@ struct Insn {
     std::string to_string() const;  // one-line human-readable form (errors, traces)
 };
 
+// SRAM entries a LOAD zero-fills for its padding (y_pad rows of the padded width, x_pad
+// entries per data row). The load module writes them one entry per cycle before and between
+// its data rows (tvm-vta TensorLoad's pad states, the HLS load module's reset_mem loops).
+inline std::uint64_t load_pad_elems(const Insn& in) {
+    if (in.opcode != Opcode::Load || in.x_size == 0) return 0;
+    const std::uint64_t xt = std::uint64_t(in.x_pad0) + in.x_size + in.x_pad1;
+    return xt * (std::uint64_t(in.y_pad0) + in.y_pad1) + std::uint64_t(in.y_size) * (in.x_pad0 + in.x_pad1);
+}
+
 // A 128-bit instruction word, little-endian: w[0] = bits 63..0, w[1] = bits 127..64.
 struct InsnWord {
     std::array<std::uint64_t, 2> w{0, 0};

@@ -7,6 +7,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/vta/compiler.h"
+#include "mapper/vta/direct_conv.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/layer_lowering.h"
 
@@ -273,6 +274,21 @@ void NetworkDriver::prepare_layer(std::size_t i) {
     m_prepared[i] = true;
 }
 
+bool NetworkDriver::try_direct(const Layer& l, const LayerData& d, const CompileOptions& co, ProgramJob& job) {
+    // Two virtual threads when a tile fits the halved buffers, else one; im2row when no tile fits.
+    CompileOptions c = co;
+    for (;;) {
+        try {
+            job.prog = compile_direct_conv(l, operand(job.layer, 0), d.weights, d.bias, d.requant, m_cfg, c);
+            job.prog.name = l.name;
+            return true;
+        } catch (const InputError&) {
+            if (!c.double_buffer) return false;
+            c.double_buffer = false;
+        }
+    }
+}
+
 bool NetworkDriver::next(ProgramJob& job) {
     while (m_layer < m_g.net.layers.size() && is_host_layer(m_g.net.layers[m_layer])) run_host_layer(m_layer++);
     if (m_layer >= m_g.net.layers.size()) return false;
@@ -280,7 +296,12 @@ bool NetworkDriver::next(ProgramJob& job) {
     const Layer& l = m_g.net.layers[i];
     if (!m_prepared[i]) prepare_layer(i);
     const LayerData& d = m_data[i];
+    CompileOptions co;
+    co.dram_base = m_opt.dram_base;
+    co.double_buffer = m_opt.double_buffer;
+    co.estimate = m_opt.estimate;
     Program p;
+    bool direct = false;
     job.layer = i;
     job.part = m_part;
     job.parts = parts(i);
@@ -289,6 +310,16 @@ bool NetworkDriver::next(ProgramJob& job) {
     job.rows = 0;
     switch (l.kind) {
         case LayerKind::Conv:
+            if (m_opt.conv_lowering != DriverOptions::ConvLowering::Im2row && direct_conv_supported(l) && try_direct(l, d, co, job)) {
+                direct = true;
+                if (m_opt.conv_lowering == DriverOptions::ConvLowering::Auto) {  // keep im2row if it is estimated faster
+                    Program pi = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
+                    pi.name = l.name;
+                    CompiledProgram ci = compile(pi, m_cfg, co);
+                    if (estimate_cycles(ci, co.estimate).total < estimate_cycles(job.prog, co.estimate).total) job.prog = std::move(ci);
+                }
+                break;
+            }
             if (l.groups == 1) {
                 p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
             } else {
@@ -312,12 +343,10 @@ bool NetworkDriver::next(ProgramJob& job) {
         case LayerKind::Eltwise: p = lower_add(l, operand(i, 0), operand(i, 1)); break;
         default: throw InputError("layer " + l.name + ": does not run on the VTA");
     }
-    p.name = l.name + (job.parts > 1 ? "#" + std::to_string(m_part) : "");
-    CompileOptions co;
-    co.dram_base = m_opt.dram_base;
-    co.double_buffer = m_opt.double_buffer;
-    co.estimate = m_opt.estimate;
-    job.prog = compile(p, m_cfg, co);
+    if (!direct) {
+        p.name = l.name + (job.parts > 1 ? "#" + std::to_string(m_part) : "");
+        job.prog = compile(p, m_cfg, co);
+    }
     job.host_bytes = job.prog.image.size() + job.prog.stored_rows.size() * std::size_t(job.prog.out_cols) + m_carry_bytes;
     m_carry_bytes = 0;
     job.host_ns = m_opt.host_ns_per_program + m_opt.host_ns_per_byte * double(job.host_bytes);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "mapper/vta/compiled_program.h"
+#include "mapper/vta/compiler.h"
 #include "mapper/vta/conv_lowering.h"
 #include "mapper/vta/cycle_estimate.h"
 #include "mapper/vta/net_graph.h"
@@ -40,6 +41,12 @@ struct DriverOptions {
     std::uint64_t seed = 1;
     int strategy = 0;            // 1..4, 0 = auto (fewest estimated cycles)
     bool double_buffer = true;   // two virtual threads (compiler.h), single buffering when false
+    // Convolutions (groups 1): im2row on the host (conv_lowering.h), direct, without im2row
+    // (direct_conv.h: blocked activations, padded 2-D LOADs), or auto: per layer both, the one
+    // with fewer estimated cycles (ties: direct). Depthwise / grouped convs, fc layers and convs
+    // whose padding the LOAD fields cannot express use im2row in every mode.
+    enum class ConvLowering { Im2row, Direct, Auto };
+    ConvLowering conv_lowering = ConvLowering::Im2row;
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;
     double host_ns_per_program = kHostNsPerProgram;
@@ -99,6 +106,8 @@ public:
 
 private:
     void prepare_layer(std::size_t i);
+    // Compiles conv layer `l` (job.layer) without im2row into job.prog; false when no tiling fits.
+    bool try_direct(const Layer& l, const LayerData& d, const CompileOptions& co, ProgramJob& job);
     // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
     // whole map fits one in-place program).
     int pool_band(const Layer& l) const;

@@ -148,6 +148,7 @@ PipelineTimes pipelined_estimate(const CompiledProgram& p, const VtaFigures& hw,
             case Opcode::Store:
                 d += port.transfer(in.y_size, in.x_size, elem_bytes(p.cfg, in.mem_type), in.opcode == Opcode::Store,
                                    t.transactions);
+                d += double(load_pad_elems(in));  // the padding's zero writes, one entry per cycle
                 break;
             case Opcode::Gemm: d += double(uops * v.gemm_cycles_per_uop + (uops ? v.pipeline_latency : 0)); break;
             case Opcode::Alu: d += double(uops * v.alu_cycles_per_uop + (uops ? v.pipeline_latency : 0)); break;

@@ -221,6 +221,7 @@ void VtaCore::exec_load_store(int m, const Insn& in, VtaDma& dma) {
         dma.write(rows, eb, [&](std::uint32_t tag, unsigned char* d, unsigned) { m_core.read_out_elems(srams[tag], d, elems[tag]); });
     } else {
         m_core.plan_load(in, split);  // zero-fills padding now; data rows are written as they arrive
+        if (const std::uint64_t pad = mapper::vta::load_pad_elems(in)) wait_cycles(pad);  // one padding entry per cycle
         dma.read(rows, eb, [&](std::uint32_t tag, unsigned char* d, unsigned) { m_core.write_elems(id, srams[tag], d, elems[tag]); });
     }
 }

@@ -59,7 +59,7 @@ void VtaHost::run_jobs() {
         r.name = p.name;
         r.strategy = p.strategy;
         r.virtual_threads = p.virtual_threads;
-        r.partition = mapper::vta::to_string(p.partition.kind);
+        r.partition = p.lowering.empty() ? std::string(mapper::vta::to_string(p.partition.kind)) : p.lowering;
         r.stats = p.stats;
         r.cycles = m_core.cycles();
         r.gemm_uops = k.gemm_uops - g0;

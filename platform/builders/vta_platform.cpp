@@ -67,7 +67,11 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         }
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();
-        next = [d](mv::ProgramJob& j) { return d->next(j); };
+        next = [this, d](mv::ProgramJob& j) {
+            if (!d->next(j)) return false;
+            if (d->programs_total() == 1) m_single_prog = j.prog;  // written as OUT/program/ like an IR program
+            return true;
+        };
         complete = [d](const mv::ProgramJob& j, const std::vector<std::int8_t>& r) { d->complete(j, r); };
         std::size_t with_programs = 0;  // host layers (concat, slice, ...) run between programs
         for (std::size_t i = 0; i < d->graph().net.layers.size(); ++i) with_programs += d->parts(i) > 0;
@@ -295,6 +299,8 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
                           {"workload", m_ctx.workload.name},
                           {"mode", m_ir ? "vta_ir" : "network"},
                           {"double_buffer", m_opt.double_buffer},
+                          {"conv_lowering", m_opt.conv_lowering == mv::DriverOptions::ConvLowering::Direct ? "direct"
+                                            : m_opt.conv_lowering == mv::DriverOptions::ConvLowering::Auto ? "auto" : "im2row"},
                           {"strategy_option", m_opt.strategy == 0 ? nlohmann::json("auto") : nlohmann::json(m_opt.strategy)},
                           {"estimate_model", mv::to_string(m_opt.estimate.model)},
                           {"estimate_coefficients", {{"latency_scale", m_opt.estimate.coef.latency_scale},
@@ -337,7 +343,9 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
     }
     out.write("outputs/manifest.json", nlohmann::json{{"outputs", manifest}}.dump(2) + "\n");
     // The program in binary form (TVM VTA runtime layout), runnable again as a vta_binary workload.
+    // A network of a single program (one conv layer, e.g.) writes it too.
     if (m_ir) mv::write_binary_program(m_ir_prog, out.file("program"));
+    else if (m_single_prog) mv::write_binary_program(*m_single_prog, out.file("program"));
 }
 
 }  // namespace vp::platform

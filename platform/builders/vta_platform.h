@@ -67,6 +67,7 @@ private:
     // IR mode
     bool m_ir = false, m_ir_issued = false;
     mapper::vta::CompiledProgram m_ir_prog;
+    std::optional<mapper::vta::CompiledProgram> m_single_prog;  // the program of a one-program network
     std::vector<std::int8_t> m_ir_out;
 };
 

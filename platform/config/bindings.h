@@ -284,6 +284,10 @@ void bind(V& v, mapper::vta::DriverOptions& o) {
         else v.node().at("strategy").fail("expected auto, 1, 2, 3 or 4, found \"" + strategy + "\"");
     }
     v.field("double_buffer", o.double_buffer);
+    v.choice("conv_lowering", o.conv_lowering,
+             Choices<mapper::vta::DriverOptions::ConvLowering>{{"im2row", mapper::vta::DriverOptions::ConvLowering::Im2row},
+                                                               {"direct", mapper::vta::DriverOptions::ConvLowering::Direct},
+                                                               {"auto", mapper::vta::DriverOptions::ConvLowering::Auto}});
     v.field("host_ns_per_byte", o.host_ns_per_byte);
     v.field("host_ns_per_program", o.host_ns_per_program);
     v.field("estimate_model", o.estimate_model);

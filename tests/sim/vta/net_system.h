@@ -33,11 +33,12 @@ struct System {
     std::unique_ptr<vp::vta::VtaHost> host;
     vp::tlmcheck::CheckerSet tlm{true};  // base-protocol checker on every DMA binding
     System(const std::string& n, const NetGraph& g, std::uint64_t seed, vp::stats::Registry& reg, vp::SimControl& ctrl,
-           bool double_buffer = true)
-        : m_seed(seed), m_dbuf(double_buffer) {
+           bool double_buffer = true, DriverOptions::ConvLowering lowering = DriverOptions::ConvLowering::Im2row)
+        : m_seed(seed), m_dbuf(double_buffer), m_lowering(lowering) {
         DriverOptions o;
         o.seed = seed;
         o.double_buffer = double_buffer;
+        o.conv_lowering = lowering;
         vp::vta::VtaParams p;
         drv = std::make_unique<NetworkDriver>(g, p.core, o);
         dram = std::make_unique<vp::dram::DramController>((n + "_dram").c_str(), vp::dram::DramParams{}, reg);
@@ -52,7 +53,7 @@ struct System {
     void check(const char* name, bool with_reference = true) {
         EXPECT(host->finished());
         // Untimed executor on a fresh driver with the same seed.
-        NetworkDriver f(drv->graph(), VtaConfig{}, [&] { DriverOptions o; o.seed = seed_of(); o.double_buffer = m_dbuf; return o; }());
+        NetworkDriver f(drv->graph(), VtaConfig{}, [&] { DriverOptions o; o.seed = seed_of(); o.double_buffer = m_dbuf; o.conv_lowering = m_lowering; return o; }());
         std::vector<ProgramJob> jobs;
         run_network_functional(f, &jobs);
         const auto ref = with_reference ? net_ref::run(*drv) : std::vector<net_ref::Tensor>{};
@@ -84,5 +85,6 @@ struct System {
     std::uint64_t seed_of() const { return m_seed; }
     std::uint64_t m_seed = 0;
     bool m_dbuf = true;
+    DriverOptions::ConvLowering m_lowering = DriverOptions::ConvLowering::Im2row;
 };
 }  // namespace

@@ -9,6 +9,7 @@
 #include "mapper/common/errors.h"
 #include "mapper/vta/binary_program.h"
 #include "mapper/vta/compiler.h"
+#include "mapper/vta/direct_conv.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/ir_parser.h"
 #include "random_programs.h"
@@ -16,6 +17,7 @@
 
 using namespace vp::mapper::vta;
 using vta_test::Kind;
+using vp::mapper::Layer;
 
 namespace {
 using Files = std::map<std::string, std::string>;
@@ -122,4 +124,33 @@ TEST_CASE("Binary programs: bad streams are input errors naming the instruction"
     nlohmann::json overlap = man;
     overlap["data"][1]["addr"] = man["data"][0]["addr"];
     CHECK_THAT(message_of(overlap, f), Catch::Contains("overlap"));
+}
+
+TEST_CASE("Direct-convolution programs round-trip: blocked output layout, padded loads", "[vta][binary][direct]") {
+    std::mt19937_64 g(5);
+    Layer l;
+    l.name = "c";
+    l.kind = vp::mapper::LayerKind::Conv;
+    l.C = 20; l.K = 24; l.H = 9; l.W = 11; l.R = l.S = 3; l.stride_h = l.stride_w = 2;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    std::vector<std::int8_t> in(std::size_t(l.C) * l.H * l.W), w(std::size_t(l.K) * l.C * 9);
+    for (auto& v : in) v = std::int8_t(int(g() % 256) - 128);
+    for (auto& v : w) v = std::int8_t(int(g() % 255) - 127);
+    std::vector<std::int32_t> bias(std::size_t(l.K), 17);
+    for (bool dbuf : {true, false}) {
+        CompileOptions co;
+        co.double_buffer = dbuf;
+        const CompiledProgram c = compile_direct_conv(l, in, w, bias, Requant{3, 4, false}, VtaConfig{}, co, DirectTiling{2, 3, 1, 1});
+        const nlohmann::json man = binary_manifest(c);
+        CHECK(man["output"]["layout"] == "blocked");
+        const CompiledProgram b = reread(man, files_of(c, man));
+        CHECK(b.insns == c.insns);
+        CHECK(b.image == c.image);
+        CHECK(b.out_blocked);
+        CHECK(b.stored_rows == c.stored_rows);
+        CHECK(run_functional(b) == run_functional(c));
+        auto bad = man;
+        bad["output"]["layout"] = "columns";
+        CHECK_THROWS_WITH(reread(bad, files_of(c, man)), Catch::Contains("/output/layout"));
+    }
 }
