@@ -76,8 +76,7 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
 
 CalibratedModel::Sharing CalibratedModel::sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const {
     const double cyc = hw.cycle_s();
-    const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale +
-                        double(k.sw_instr) * hw.sw_cycles_per_instr * cyc;
+    const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale + sw_time_s(k, hw);
     const double share = m_c.contention * double(std::max(k.active_tles - 1, 0));
     // The duty d is the share of the TLE's time in DMA at the sharing it causes, so it is a
     // fixed point of d = dma(s(d)) / (dma(s(d)) + busy); the map is increasing and
@@ -99,23 +98,35 @@ CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) cons
     const double cyc = hw.cycle_s();
     const DmaTerms d = dma_terms(k, hw);
     t.t_mac_s = double(k.mac_cycles) * cyc * m_c.compute_scale;
-    t.t_sw_s = double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc;
+    t.t_sw_s = sw_time_s(k, hw);
     const Sharing x = sharing(k, hw, d);
     t.t_dram_s = d.at(x.s);
-    t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s;
+    t.t_ring_s = ring_time_s(k, hw);
+    t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s + t.t_ring_s;
+    if (hw.double_buffer) {
+        // Loads of the next tile overlap the compute on the current one: the longer of the two
+        // paths, plus one transfer that nothing hides (the first load).
+        const double compute = t.t_mac_s + t.t_sw_s, moves = t.t_dram_s + t.t_ring_s;
+        t.total_s = std::max(compute, moves) + moves / double(std::max<std::uint64_t>(1, k.tle_transfers));
+    }
     t.total_cycles = t.total_s / cyc;
     return t;
 }
 
 std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) {
-    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
     const std::uint64_t B = hw.dram.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
     std::vector<std::uint64_t> n(slices.size(), 0);
+    const std::vector<int> active = ifm_ch_active(slices);
+    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
     for (std::size_t t = 0; t < slices.size(); ++t) {
         const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        std::uint64_t k = 0;
         walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
             if (op.kind == OpKind::Compute) return;
+            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
+            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
             n[t] += box_bursts(op_box(op, conv, addr), txn, B);
         });
     }
@@ -123,7 +134,7 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
 }
 
 CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
-    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
     const DramFigures& d = hw.dram;
     const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
@@ -162,29 +173,89 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
 
     double now = 0, dma = 0;
     std::vector<double> busy(tlts.size(), 0.0);
-    const double sw = double(hw.sw_cycles_per_instr) * cyc;
+    const double sw = double(hw.conv_sw_cycles()) * cyc;  // nmp_conv2d issue + loop bookkeeping
+    const double issue = double(hw.control.dma_issue_cycles) * cyc, sync = double(hw.control.sync_cycles) * cyc;
+    std::vector<double> syncs(tlts.size(), 0.0);  // DMA completions each TLT has not waited for yet
+    // Double buffering: a load may start once the computes on the tile it overwrites (the one
+    // before the current one) are done: the busy times recorded at the previous load.
+    const bool db = hw.double_buffer;
+    double in_release = 0;
+    std::vector<double> w_release(tlts.size(), 0.0);
+    // IFM_CH: the owner of every store (tle_slicing.h) and the ring's share: a link carrying
+    // more than the critical TLE sends slows its sends in proportion.
+    const std::vector<int> active = ifm_ch_active(slices);
+    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
+    const double n_act = double(active.size());
+    const double ring_share =
+        c.counts.tle_ring_bytes > 0
+            ? std::max(1.0, double(c.counts.ring_link_bytes_max) / double(c.counts.tle_ring_bytes))
+            : 1.0;
+    std::uint64_t store_k = 0;
+    double ring_t = 0;
+    int max_hops = 0;  // of the critical TLE's partial tiles' senders
+    for (int a : active) max_hops = std::max(max_hops, ring_route(a, int(crit), hw.n_tle, nullptr));
     auto wait_for = [&](double t) { now = std::max(now, t); };
     walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
         double x = 0;
         switch (op.kind) {
-        case OpKind::LoadIn:
+        case OpKind::LoadIn: {
+            double all = 0;
             for (std::size_t j = 0; j < tlts.size(); ++j)
-                if (tlts[j].count > 0) wait_for(busy[j]);
-            x = xfer(false, op_box(op, conv, addr));
+                if (tlts[j].count > 0) {
+                    all = std::max(all, busy[j]);
+                    syncs[j] += 1;
+                }
+            wait_for(db ? in_release : all);
+            if (db) in_release = all;
+            x = issue + xfer(false, op_box(op, conv, addr));
             break;
-        case OpKind::LoadW:
-            wait_for(busy[std::size_t(op.tlt)]);
-            x = xfer(false, op_box(op, conv, addr));
+        }
+        case OpKind::LoadW: {
+            const std::size_t j = std::size_t(op.tlt);
+            wait_for(db ? w_release[j] : busy[j]);
+            if (db) w_release[j] = busy[j];
+            syncs[j] += 1;
+            x = issue + xfer(false, op_box(op, conv, addr));
             break;
+        }
         case OpKind::Compute: {
             double& bu = busy[std::size_t(op.tlt)];
-            bu = std::max(bu, now) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw;
+            bu = std::max(bu, now) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw +
+                 syncs[std::size_t(op.tlt)] * sync;
+            syncs[std::size_t(op.tlt)] = 0;
             return;
         }
-        case OpKind::StoreOut:
+        case OpKind::StoreOut: {
+            const Box b = op_box(op, conv, addr);
+            if (reduce) {
+                const int owner = active[std::size_t(store_k++ % active.size())];
+                if (owner != int(crit)) {  // the partial tile goes to its owner over the ring
+                    wait_for(busy[std::size_t(op.tlt)]);
+                    syncs[std::size_t(op.tlt)] += 1;
+                    x = issue + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
+                    ring_t += x;
+                    now += x;
+                    return;
+                }
+                // Owner: the others reach this store about when it does, and their partial tiles
+                // arrive one transfer later (the farthest over the most hops); its TLT adds them,
+                // then the sum is stored.
+                const double arrive = (double(hw.ring.flits(b.bytes())) * ring_share +
+                                       double(max_hops) * double(hw.ring.packet_flits + hw.ring.hop_cycles)) * cyc;
+                ring_t += arrive;
+                now += arrive;
+                double& bu = busy[std::size_t(op.tlt)];
+                const double add = (n_act - 1) *
+                                   double((b.bytes() / std::uint64_t(conv.elem_bytes) + std::uint64_t(hw.macs_per_cycle) - 1) /
+                                          std::uint64_t(hw.macs_per_cycle)) * cyc;
+                bu = std::max(bu, now) + add;
+                ring_t += add;
+            }
             wait_for(busy[std::size_t(op.tlt)]);
-            x = xfer(true, op_box(op, conv, addr)) + turn;
+            syncs[std::size_t(op.tlt)] += 1;
+            x = issue + xfer(true, b) + turn;
             break;
+        }
         }
         now += x;
         dma += x;
@@ -192,9 +263,10 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     for (double b : busy) wait_for(b);
     CostTimes t;
     t.t_mac_s = double(c.counts.mac_cycles) * cyc * m_c.compute_scale;
-    t.t_sw_s = double(c.counts.sw_instr) * sw;
+    t.t_sw_s = hw.control.is_default() ? double(c.counts.sw_instr) * sw : sw_time_s(c.counts, hw);
+    t.t_ring_s = ring_t;
     t.total_s = now;
-    t.t_dram_s = std::max(0.0, now - t.t_mac_s - t.t_sw_s);  // DMA time not hidden behind compute
+    t.t_dram_s = std::max(0.0, now - t.t_mac_s - t.t_sw_s - t.t_ring_s);  // DMA time not hidden behind compute
     t.total_cycles = now / cyc;
     return t;
 }

@@ -38,13 +38,15 @@ AxisStats axis_stats(int out_begin, int out_count, int tile, int stride, int ker
 }
 
 ConvCostModel::ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlicing p)
-    : m_conv(conv), m_hw(hw), m_slicing(p), m_slices(tle_slicing(p, conv.P, conv.M, hw.n_tle)) {
+    : m_conv(conv), m_hw(hw), m_slicing(p), m_slices(tle_slicing(p, conv.P, conv.M, conv.N, hw.n_tle)) {
     for (const auto& s : m_slices) {
         const int base = s.filters.count / hw.n_tlt, extra = s.filters.count % hw.n_tlt;
         m_tlt_base.push_back(base);
         m_tlt_extra.push_back(extra);
         m_tlt_max.push_back(base + (extra > 0 ? 1 : 0));
+        m_chans.push_back(s.chans.count);
         if (s.rows.count > 0 && s.filters.count > 0) {
+            m_max_chans = std::max(m_max_chans, s.chans.count);
             m_max_rows = std::max(m_max_rows, s.rows.count);
             m_max_tlt_m = std::max(m_max_tlt_m, m_tlt_max.back());
         }
@@ -53,14 +55,14 @@ ConvCostModel::ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlic
 
 bool ConvCostModel::fits(TltSchedule q, const Tile& t) const {
     const auto& c = m_conv;
-    if (t.t_r < 1 || t.t_r > m_max_rows || t.t_c < 1 || t.t_c > c.Q || t.t_n < 1 || t.t_n > c.N || t.t_m < 1 ||
+    if (t.t_r < 1 || t.t_r > m_max_rows || t.t_c < 1 || t.t_c > c.Q || t.t_n < 1 || t.t_n > m_max_chans || t.t_m < 1 ||
         t.t_m > m_max_tlt_m)
         return false;
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
-    // Eq. 2.
-    if (u64(t.t_n) * u64(t_h(t.t_r)) * u64(t_l(t.t_c)) * eb > u64(m_hw.mb0_bytes)) return false;
-    const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : u64(t.t_n);
-    if (u64(t.t_m) * w_ch * rs * eb > u64(m_hw.mb1_bytes)) return false;
+    // Eq. 2 (double-buffered MB0/MB1: half of each per tile).
+    if (u64(t.t_n) * u64(t_h(t.t_r)) * u64(t_l(t.t_c)) * eb > u64(m_hw.in_tile_bytes())) return false;
+    const u64 w_ch = q == TltSchedule::WS ? u64(m_max_chans) : u64(t.t_n);
+    if (u64(t.t_m) * w_ch * rs * eb > u64(m_hw.w_tile_bytes())) return false;
     // IS accumulates the partial sums of all the TLT's filters in MB2 (Fig. 4).
     const u64 out_m = q == TltSchedule::IS ? u64(m_max_tlt_m) : u64(t.t_m);
     if (out_m * u64(t.t_r) * u64(t.t_c) * eb > u64(m_hw.mb2_bytes)) return false;
@@ -103,15 +105,21 @@ ConvCostModel::RcTerms ConvCostModel::rc_terms(int tle, const AxisStats& rows, c
 
 CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const {
     const auto& c = m_conv;
-    const u64 N = u64(c.N), rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), B = u64(m_hw.burst_bytes);
+    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), B = u64(m_hw.burst_bytes);
     const u64 tn = u64(t_n), tm = u64(t_m), n_tlt = u64(m_hw.n_tlt);
-    const u64 nN = ceil_div(N, tn), remN = N - (nN - 1) * tn;
-    const u64 w_chunk_bursts = (nN - 1) * ceil_div(tn * rs * eb, B) + ceil_div(remN * rs * eb, B);
-    const u64 w_full_bursts = ceil_div(N * rs * eb, B);
+    const bool ch = m_slicing == TleSlicing::IFM_CH;
+    u64 n_act = 0;  // TLEs with work (IFM_CH: the reduction's participants)
+    for (std::size_t t = 0; t < m_slices.size(); ++t) n_act += rc[t].active ? 1 : 0;
+    const bool reduce = ch && n_act > 1;
     CostCounts k;
+    u64 ring_pair = 0;  // IFM_CH: payload each active TLE sends to each other active TLE
     for (std::size_t t = 0; t < m_slices.size(); ++t) {
         const RcTerms& r = rc[t];
         if (!r.active) continue;
+        const u64 N = u64(m_chans[t]);  // this TLE's input channels
+        const u64 nN = ceil_div(N, tn), remN = N - (nN - 1) * tn;
+        const u64 w_chunk_bursts = (nN - 1) * ceil_div(tn * rs * eb, B) + ceil_div(remN * rs * eb, B);
+        const u64 w_full_bursts = ceil_div(N * rs * eb, B);
         const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
         const u64 base = u64(m_tlt_base[t]), extra = u64(m_tlt_extra[t]), mmax = u64(m_tlt_max[t]);
         const u64 n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
@@ -132,20 +140,28 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
             k.w_bursts += r.n_rc * Mt * w_chunk_bursts;
         }
         // IS stores each TLT's whole OUT tile (all its filters) once per (row, col) tile.
-        k.out_stores += r.n_rc * (q == TltSchedule::IS ? (base > 0 ? n_tlt : extra) : sum_n_m);
-        k.out_bytes += Mt * rows * u64(c.Q) * eb;
-        k.out_bursts += Mt * r.out_bursts_f;
-        k.mac_cycles = std::max(k.mac_cycles, r.mac_cyc_ch_f * N * mmax);
-        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
         const u64 act = base > 0 ? n_tlt : extra;
+        const u64 stores = r.n_rc * (q == TltSchedule::IS ? act : sum_n_m);
+        const u64 out_b = Mt * rows * u64(c.Q) * eb, out_txn = Mt * r.out_bursts_f;
+        // IFM_CH: every TLE has every OUT tile; only its owner stores it (counted once, here
+        // for the first active TLE); the TLE's own share of the stores is 1 / n.
+        const bool count_out = !reduce || k.active_tles == 0;
+        if (count_out) {
+            k.out_stores += stores;
+            k.out_bytes += out_b;
+            k.out_bursts += out_txn;
+        }
+        const u64 own_stores = reduce ? ceil_div(stores, n_act) : stores;
+        const u64 own_b = reduce ? ceil_div(out_b, n_act) : out_b;
+        const u64 own_txn = reduce ? ceil_div(out_txn, n_act) : out_txn;
+        const u64 mac_cyc = r.mac_cyc_ch_f * N * mmax;
+        k.mac_cycles = std::max(k.mac_cycles, mac_cyc);
+        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
         const u64 xfers = in_passes * r.n_rc * nN +
-                          (q == TltSchedule::WS ? sum_n_m : r.n_rc * nN * sum_n_m) +
-                          r.n_rc * (q == TltSchedule::IS ? act : sum_n_m);
+                          (q == TltSchedule::WS ? sum_n_m : r.n_rc * nN * sum_n_m) + own_stores;
         const u64 txns = in_passes * N * r.in_bursts_ch +
-                         (q == TltSchedule::WS ? Mt * w_full_bursts : r.n_rc * Mt * w_chunk_bursts) +
-                         Mt * r.out_bursts_f;
-        const u64 bytes = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * Mt * N * rs * eb +
-                          Mt * rows * u64(c.Q) * eb;
+                         (q == TltSchedule::WS ? Mt * w_full_bursts : r.n_rc * Mt * w_chunk_bursts) + own_txn;
+        const u64 bytes = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * Mt * N * rs * eb + own_b;
         ++k.active_tles;
         if (bytes > k.tle_bytes) {
             k.tle_bytes = bytes;
@@ -153,6 +169,35 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
             k.tle_transfers = xfers;
         }
         k.sw_instr = std::max(k.sw_instr, r.n_rc * n_m_star * nN);
+        // DMA completions the busiest TLT waits for: the TLE's IN loads, its W loads and its
+        // OUT stores (IFM-CH: to DRAM or to the ring).
+        const u64 w_tlt = q == TltSchedule::WS ? n_m_star : r.n_rc * nN * n_m_star;
+        const u64 out_tlt = r.n_rc * (q == TltSchedule::IS ? 1 : n_m_star);
+        k.tlt_syncs = std::max(k.tlt_syncs, in_passes * r.n_rc * nN + w_tlt + out_tlt);
+        if (reduce) {
+            // Sent: the partial tiles of the others' stores. Added: (n - 1) partial tiles per
+            // owned tile, one element per MAC lane and cycle, on the busiest TLT.
+            if (k.active_tles == 1) k.ring_bytes = (n_act - 1) * out_b;  // every TLE has the whole OUT
+            k.tle_ring_bytes = std::max(k.tle_ring_bytes, out_b - own_b);
+            k.tle_ring_msgs = std::max(k.tle_ring_msgs, stores - own_stores);
+            ring_pair = std::max(ring_pair, ceil_div(out_b, n_act));
+            const u64 tlt_elems = mmax * rows * u64(c.Q);
+            k.reduce_cycles = std::max(k.reduce_cycles, (n_act - 1) * ceil_div(ceil_div(tlt_elems, n_act),
+                                                                                u64(m_hw.macs_per_cycle)));
+        }
+    }
+    if (reduce) {  // the busiest directed link, every active TLE sending ring_pair to every other
+        const int n = int(m_slices.size());
+        std::vector<u64> link(2 * std::size_t(n), 0);
+        for (int a = 0; a < n; ++a)
+            for (int o = 0; o < n; ++o) {
+                if (a == o || !rc[std::size_t(a)].active || !rc[std::size_t(o)].active) continue;
+                bool cw = true;
+                const int h = ring_route(a, o, n, &cw);
+                for (int i = 0, at = a; i < h; ++i, at = (at + (cw ? 1 : n - 1)) % n)
+                    link[2 * std::size_t(at) + (cw ? 0 : 1)] += ring_pair;
+            }
+        for (u64 v : link) k.ring_link_bytes_max = std::max(k.ring_link_bytes_max, v);
     }
     const u64 g = u64(c.groups);
     k.in_loads *= g;
@@ -169,6 +214,12 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
     k.tle_transfers *= g;
     k.tle_txns *= g;
     k.tle_bytes *= g;
+    k.ring_bytes *= g;
+    k.ring_link_bytes_max *= g;
+    k.tle_ring_bytes *= g;
+    k.tle_ring_msgs *= g;
+    k.reduce_cycles *= g;
+    k.tlt_syncs *= g;
     k.macs = c.macs();
     return k;
 }

@@ -18,6 +18,10 @@
 //  * WS (Eq. 5): per filter chunk, load W (T_M x all N channels) once, then every IN tile.
 //  * T_MAC: critical TLT; T_DRAM: every transfer of every TLE (one shared DRAM); T_SW:
 //    nmp_conv2d instructions of the critical TLT. Grouped convs: `groups` times one group.
+//  * IFM_CH: every TLE walks all rows and filters over its own channels; each OUT tile is
+//    stored once, by its owner (tle_slicing.h: store k owned by active[k % n]); the other
+//    active TLEs send their partial tile over the ring. The counts take the owners' share as
+//    1 / n of every TLE's stores (the exact round robin differs by at most one store).
 #include <cstdint>
 #include <vector>
 
@@ -64,6 +68,7 @@ public:
     TleSlicing slicing() const { return m_slicing; }
     int max_rows() const { return m_max_rows; }        // T_R domain upper bound
     int max_tlt_filters() const { return m_max_tlt_m; } // T_M domain upper bound
+    int max_chans() const { return m_max_chans; }       // T_N domain upper bound (IFM_CH: a TLE's share)
     int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.R; }
     int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.S; }
 
@@ -84,7 +89,8 @@ private:
     TleSlicing m_slicing;
     std::vector<TleSlice> m_slices;
     std::vector<int> m_tlt_base, m_tlt_extra, m_tlt_max;  // per TLE: filters per TLT
-    int m_max_rows = 0, m_max_tlt_m = 0;
+    std::vector<int> m_chans;                              // per TLE: input channels
+    int m_max_rows = 0, m_max_tlt_m = 0, m_max_chans = 0;
 };
 
 }  // namespace vp::mapper::tso

@@ -14,6 +14,22 @@ void require(bool ok, const std::string& prefix, const char* field, const std::s
 
 }  // namespace
 
+void RingParams::validate(const std::string& p) const {
+    require(width_bytes >= 1 && width_bytes <= 4096, p, "width_bytes", "expected a link width in [1, 4096] bytes per cycle");
+    require(hop_cycles >= 0 && hop_cycles <= 100000, p, "hop_cycles", "expected a hop latency in [0, 100000] cycles");
+    require(packet_flits >= 1 && packet_flits <= 4096, p, "packet_flits", "expected a packet size in [1, 4096] flits");
+    require(buffer_flits >= 2 * packet_flits && buffer_flits <= 1 << 20, p, "buffer_flits",
+            "expected a buffer depth in flits of at least 2 x packet_flits (" + std::to_string(2 * packet_flits) +
+                ", bubble flow control) and at most 1048576");
+}
+
+void ControlParams::validate(const std::string& p) const {
+    require(dma_issue_cycles >= 0 && dma_issue_cycles <= 100000, p, "dma_issue_cycles",
+            "expected a cycle count in [0, 100000]");
+    require(sync_cycles >= 0 && sync_cycles <= 100000, p, "sync_cycles", "expected a cycle count in [0, 100000]");
+    require(loop_cycles >= 0 && loop_cycles <= 100000, p, "loop_cycles", "expected a cycle count in [0, 100000]");
+}
+
 void NmpParams::validate(const std::string& p) const {
     require(n_tle >= 1 && n_tle <= 1024, p, "n_tle", "expected an integer in [1, 1024] (number of TLEs)");
     require(n_tlt >= 1 && n_tlt <= 1024, p, "n_tlt", "expected an integer in [1, 1024] (TLTs per TLE)");
@@ -29,6 +45,10 @@ void NmpParams::validate(const std::string& p) const {
             "expected an integer in [1, 1024]");
     require(dma_txn_bytes >= 0 && dma_txn_bytes <= 4096, p, "dma_txn_bytes",
             "expected 0 (= burst_bytes) or at most 4096");
+    ring.validate(p + ".ring");
+    control.validate(p + ".control");
+    require(!double_buffer || (mb0_bytes >= 2 && mb1_bytes >= 2), p, "double_buffer",
+            "needs mb0_bytes and mb1_bytes of at least 2 bytes (two halves)");
     // Filled by the platform from the DRAM section; only a program that forgot it gets here.
     require(dram.valid(), p, "dram", "DRAM figures not set (they come from the dram section)");
 }

@@ -10,6 +10,7 @@
 //            per filter chunk l, per TLT with a chunk l: LoadW, Compute (partial sums of all
 //            the TLT's filters stay in MB2); after the channel loop: StoreOut per TLT of all
 //            its filters.
+// IFM_CH slices walk the same sequence over their own input channels only (TleSlice::chans).
 //   WS:    group, filter chunk l: LoadW (all channels) per TLT; then OUT row tile, col tile,
 //          channel chunk: LoadIn (multicast), Compute per TLT; StoreOut per TLT per (row, col).
 #include <algorithm>
@@ -46,6 +47,9 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
     const int n_tlt = int(tlt_filters.size());
     const std::uint64_t rs = std::uint64_t(c.R) * std::uint64_t(c.S);
     const int r_end = slice.rows.begin + slice.rows.count;
+    // Input channels of the slice (IFM_CH: the TLE's share; otherwise all of them).
+    const int ch0 = slice.chans.count > 0 ? slice.chans.begin : 0;
+    const int ch_end = slice.chans.count > 0 ? slice.chans.begin + slice.chans.count : c.N;
 
     TileOp in, op;
     auto set_out = [&](TileOp& o, int r0, int rn, int q0, int qn) {
@@ -101,7 +105,7 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
     };
     auto load_in = [&](int c0) {
         in.c0 = c0;
-        in.cn = std::min(tile.t_n, c.N - c0);
+        in.cn = std::min(tile.t_n, ch_end - c0);
         in.m0 = in.mn = 0;
         in.macs = in.mac_cycles = 0;
         fn(static_cast<const TileOp&>(in));
@@ -132,8 +136,8 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
                     op.tle = tle;
                     op.tlt = j;
                     op.group = g;
-                    op.c0 = 0;
-                    op.cn = c.N;
+                    op.c0 = ch0;
+                    op.cn = ch_end - ch0;
                     op.m0 = m0;
                     op.mn = mn;
                     fn(static_cast<const TileOp&>(op));
@@ -141,7 +145,7 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
                 for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
                     for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
                         begin_out(r0, q0);
-                        for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
+                        for (int c0 = ch0; c0 < ch_end; c0 += tile.t_n) {
                             load_in(c0);
                             for (int j = 0; j < n_tlt; ++j) {
                                 int m0, mn;
@@ -160,7 +164,7 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
             for (int r0 = slice.rows.begin; r0 < r_end; r0 += tile.t_r)
                 for (int q0 = 0; q0 < c.Q; q0 += tile.t_c) {
                     begin_out(r0, q0);
-                    for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
+                    for (int c0 = ch0; c0 < ch_end; c0 += tile.t_n) {
                         load_in(c0);  // stays in MB0 for every filter chunk
                         for (int l = 0; l < n_chunks; ++l) load_w_compute(l);
                     }
@@ -175,7 +179,7 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
             for (int q0 = 0; q0 < c.Q; q0 += tile.t_c)
                 for (int l = 0; l < n_chunks; ++l) {
                     begin_out(r0, q0);
-                    for (int c0 = 0; c0 < c.N; c0 += tile.t_n) {
+                    for (int c0 = ch0; c0 < ch_end; c0 += tile.t_n) {
                         load_in(c0);
                         load_w_compute(l);
                     }

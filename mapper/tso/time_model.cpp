@@ -1,5 +1,6 @@
 #include "mapper/tso/time_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <utility>
@@ -24,6 +25,31 @@ void TsoCoefficients::validate(const std::string& p) const {
     req(compute_scale, 0, 100, "compute_scale");
     req(sync, 0, 1, "sync");
     req(turnaround_ns, 0, 10000, "turnaround_ns");
+}
+
+double ring_time_s(const CostCounts& k, const NmpParams& hw) {
+    if (k.ring_bytes == 0 && k.reduce_cycles == 0) return 0.0;
+    const double w = double(hw.ring.width_bytes);
+    const double flits = double(std::max(k.tle_ring_bytes, k.ring_link_bytes_max)) / w;
+    // Plus the owner's wait, owned x (sent / messages / width + 2 (packet_flits + hop_cycles)):
+    // the partial tiles of each tile it owns (owned = messages / (active TLEs - 1)) arrive one
+    // message transfer (the critical TLE's average message) over up to 2 hops after the senders
+    // reach the tile.
+    const double own = k.active_tles > 1 ? double(k.tle_ring_msgs) / double(k.active_tles - 1) : 0.0;
+    const double per_msg = k.tle_ring_msgs > 0 ? double(k.tle_ring_bytes) / double(k.tle_ring_msgs) / w : 0.0;
+    const double wait = own * (per_msg + 2.0 * double(hw.ring.packet_flits + hw.ring.hop_cycles));
+    return (flits + double(k.tle_ring_msgs) * double(hw.ring.hop_cycles) + double(k.reduce_cycles) + wait) *
+           hw.cycle_s();
+}
+
+double sw_time_s(const CostCounts& k, const NmpParams& hw) {
+    const double cyc = hw.cycle_s();
+    const auto& c = hw.control;
+    double extra = 0.0;
+    if (!c.is_default())
+        extra = (double(k.sw_instr) * double(c.loop_cycles) + double(k.tlt_syncs) * double(c.sync_cycles) +
+                 double(k.tle_transfers + k.tle_ring_msgs) * double(c.dma_issue_cycles)) * cyc;
+    return double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc + extra;
 }
 
 CostTimes TimeModel::replay(const ConvShape&, const NmpParams& hw, const ChoiceCost& c) const {

@@ -53,6 +53,20 @@ public:
     virtual CostTimes replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const;
 };
 
+// Ring term of IFM_CH (an extension of Eq. 6; the paper has no IFM-channel slicing): the
+// critical TLE's partial-sum sends, bounded by its own injection (one message at a time) or by
+// the busiest link, whichever carries more, at ring.width_bytes per cycle; one hop latency per
+// message (the send ends when the last packet left the first link); and the owners'
+// partial-sum additions on the busiest TLT. 0 for the other slicings.
+//   T_ring = (max(sent, link_max) / width + messages x hop_cycles + reduce_cycles) x cycle
+double ring_time_s(const CostCounts& k, const NmpParams& hw);
+
+// T_SW of Eq. 6 by instruction class (NmpParams::control): nmp_conv2d issue and loop
+// bookkeeping per instruction of the critical TLT, a sync per DMA completion its busiest TLT
+// waits for, a DMA issue per transfer of the critical TLE's controller (ring sends included).
+// With the default control costs (0) it is sw_instr x sw_cycles_per_instr, as before.
+double sw_time_s(const CostCounts& k, const NmpParams& hw);
+
 // The registry: names in registration order, and a model by name (vp::InputError naming
 // `what` and the known names when unknown).
 std::vector<std::string> time_model_names();

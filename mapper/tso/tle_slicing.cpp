@@ -21,12 +21,12 @@ int ks_ofm_row_sets(int n_tle) {
     return best;
 }
 
-std::vector<TleSlice> tle_slicing(TleSlicing p, int P, int M, int n_tle) {
+std::vector<TleSlice> tle_slicing(TleSlicing p, int P, int M, int N, int n_tle) {
     std::vector<TleSlice> s(static_cast<std::size_t>(n_tle));
     switch (p) {
     case TleSlicing::KS: {  // Alg. 13 line 4: filters split, every TLE computes all rows
         auto f = split_even(M, n_tle);
-        for (int t = 0; t < n_tle; ++t) s[std::size_t(t)] = TleSlice{Range{0, P}, f[std::size_t(t)]};
+        for (int t = 0; t < n_tle; ++t) s[std::size_t(t)] = TleSlice{Range{0, P}, f[std::size_t(t)], Range{}};
         break;
     }
     case TleSlicing::KS_OFM: {  // line 7: rows x filters grid
@@ -34,16 +34,32 @@ std::vector<TleSlice> tle_slicing(TleSlicing p, int P, int M, int n_tle) {
         auto r = split_even(P, a);
         auto f = split_even(M, b);
         for (int i = 0; i < a; ++i)
-            for (int j = 0; j < b; ++j) s[std::size_t(i * b + j)] = TleSlice{r[std::size_t(i)], f[std::size_t(j)]};
+            for (int j = 0; j < b; ++j) s[std::size_t(i * b + j)] = TleSlice{r[std::size_t(i)], f[std::size_t(j)], Range{}};
         break;
     }
     case TleSlicing::OFM: {  // line 12: rows split, every TLE uses all filters
         auto r = split_even(P, n_tle);
-        for (int t = 0; t < n_tle; ++t) s[std::size_t(t)] = TleSlice{r[std::size_t(t)], Range{0, M}};
+        for (int t = 0; t < n_tle; ++t) s[std::size_t(t)] = TleSlice{r[std::size_t(t)], Range{0, M}, Range{}};
         break;
     }
+    case TleSlicing::IFM_CH: {  // input channels split, every TLE all rows and filters
+        auto ch = split_even(N, n_tle);
+        for (int t = 0; t < n_tle; ++t) {
+            const Range& c = ch[std::size_t(t)];
+            s[std::size_t(t)] = c.count > 0 ? TleSlice{Range{0, P}, Range{0, M}, c} : TleSlice{Range{0, 0}, Range{0, 0}, c};
+        }
+        return s;
     }
+    }
+    for (auto& x : s) x.chans = Range{0, N};
     return s;
+}
+
+std::vector<int> ifm_ch_active(const std::vector<TleSlice>& slices) {
+    std::vector<int> a;
+    for (std::size_t t = 0; t < slices.size(); ++t)
+        if (slices[t].rows.count > 0 && slices[t].filters.count > 0) a.push_back(int(t));
+    return a;
 }
 
 std::vector<Range> tlt_filter_split(const Range& tle_filters, int n_tlt) {

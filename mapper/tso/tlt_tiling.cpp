@@ -50,9 +50,11 @@ double TopChoices::prune_s() const {
 void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw, TopChoices& top) {
     const ConvShape& c = m.conv();
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
-    const u64 mb0 = u64(hw.mb0_bytes), mb1 = u64(hw.mb1_bytes), mb2 = u64(hw.mb2_bytes);
+    // Eq. 2 per tile: half of MB0/MB1 when they are double-buffered.
+    const u64 mb0 = u64(hw.in_tile_bytes()), mb1 = u64(hw.w_tile_bytes()), mb2 = u64(hw.mb2_bytes);
     const int n_tle = int(m.slices().size());
     const u64 m_all = u64(m.max_tlt_filters());
+    const u64 n_ch = u64(m.max_chans());  // T_N domain: the largest channel share of a TLE
     if (m_all == 0) return;
 
     std::vector<AxisStats> cols(std::size_t(c.Q) + 1);
@@ -73,7 +75,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
             }
             for (int t = 0; t < n_tle; ++t)
                 rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
-            const u64 tn_max = std::min<u64>(u64(c.N), mb0 / (th * tl * eb));
+            const u64 tn_max = std::min<u64>(n_ch, mb0 / (th * tl * eb));
             // IS keeps the partial sums of every filter of the TLT in MB2 (Fig. 4).
             if (q == TltSchedule::IS && m_all * u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
             const u64 m_out = q == TltSchedule::IS ? m_all : mb2 / (u64(t_r) * u64(t_c) * eb);
@@ -83,13 +85,13 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
             // the time is monotone in every count. Skipping when bound >= best keeps the optimum.
             const double bound_s = top.prune_s();
             if (bound_s < std::numeric_limits<double>::infinity()) {
-                const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? u64(c.N) : 1) * rs * eb)});
+                const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? n_ch : 1) * rs * eb)});
                 if (m_hi < 1) continue;
-                const CostCounts lb = m.counts(q, c.N, int(m_hi), rc);
+                const CostCounts lb = m.counts(q, int(n_ch), int(m_hi), rc);
                 if (model.screen(lb, hw).total_s >= bound_s) continue;
             }
             for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
-                const u64 w_ch = q == TltSchedule::WS ? u64(c.N) : t_n;
+                const u64 w_ch = q == TltSchedule::WS ? n_ch : t_n;
                 const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
                 if (m_lim < 1) break;  // the W bound only tightens with T_N
                 const u64 t_m = m_lim;  // largest T_M is optimal (see header)
@@ -105,7 +107,7 @@ void tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, const TimeMod
     const ConvShape& c = m.conv();
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r)
         for (int t_c = 1; t_c <= c.Q; ++t_c)
-            for (int t_n = 1; t_n <= c.N; ++t_n)
+            for (int t_n = 1; t_n <= m.max_chans(); ++t_n)
                 for (int t_m = 1; t_m <= m.max_tlt_filters(); ++t_m) {
                     const Tile t = make_tile(m, t_m, t_n, t_r, t_c);
                     if (!m.fits(q, t)) continue;

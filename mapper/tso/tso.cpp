@@ -15,10 +15,12 @@ using Search = void (*)(const ConvCostModel&, TltSchedule, const TimeModel&, con
 
 // Lines 7-18 of Algorithm 19, keeping the `keep` best choices by the model's screen.
 std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const TimeModel& model, int keep,
-                               const std::optional<TleSlicing>& fp, const std::optional<TltSchedule>& fq, Search fn,
-                               double (*cand)[3]) {
+                               bool ifm_ch, const std::optional<TleSlicing>& fp, const std::optional<TltSchedule>& fq,
+                               Search fn, double (*cand)[3]) {
     TopChoices all(keep);
-    for (TleSlicing p : kAllSlicings) {
+    for (TleSlicing p : kAllSlicingsExt) {
+        // IFM_CH only when asked for (tso.ifm_channel_slicing) or fixed.
+        if (p == TleSlicing::IFM_CH && !ifm_ch && !(fp && *fp == p)) continue;
         if (fp && *fp != p) continue;
         const ConvCostModel cm(conv, hw, p);  // TLESlicing (Algorithm 13)
         for (TltSchedule q : kAllSchedules) {
@@ -47,16 +49,17 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
                              to_string(*opt.fixed_slicing) + "/" + to_string(*opt.fixed_schedule));
         r.candidates_s[int(r.best.slicing)][int(r.best.schedule)] = r.best.times.total_s;
         r.ranked = {r.best};
-        r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
+        r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, conv.N, hw.n_tle);
         for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
         return r;
     }
     const auto model = model_of(opt);
     const int keep = std::max({1, opt.keep_candidates, model->shortlist()});
-    r.ranked = search(conv, hw, *model, keep, opt.fixed_slicing, opt.fixed_schedule, fn, r.candidates_s);
+    r.ranked = search(conv, hw, *model, keep, opt.ifm_channel_slicing, opt.fixed_slicing, opt.fixed_schedule, fn,
+                      r.candidates_s);
     if (r.ranked.empty() && (opt.fixed_slicing || opt.fixed_schedule)) {
         r.fallback = true;
-        r.ranked = search(conv, hw, *model, keep, std::nullopt, std::nullopt, fn, nullptr);
+        r.ranked = search(conv, hw, *model, keep, opt.ifm_channel_slicing, std::nullopt, std::nullopt, fn, nullptr);
     }
     if (r.ranked.empty()) {
         const long long in_min = (long long)conv.R * conv.S * conv.elem_bytes;
@@ -64,7 +67,8 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
                          std::to_string(hw.mb0_bytes) + ", nmp.mb1_bytes=" + std::to_string(hw.mb1_bytes) +
                          ", nmp.mb2_bytes=" + std::to_string(hw.mb2_bytes) + "); the smallest IN tile (1 channel of " +
                          std::to_string(conv.R) + "x" + std::to_string(conv.S) + ") needs " + std::to_string(in_min) +
-                         " B and the smallest W tile as many");
+                         " B and the smallest W tile as many" +
+                         (hw.double_buffer ? std::string(" (nmp.double_buffer: half of MB0/MB1 per tile)") : std::string()));
     }
     if (model->shortlist() > 0) {  // final estimate of the shortlist: the replay
         for (auto& c : r.ranked) c.times = model->replay(conv, hw, c);
@@ -81,7 +85,7 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
     }
     if (int(r.ranked.size()) > std::max(1, opt.keep_candidates)) r.ranked.resize(std::size_t(std::max(1, opt.keep_candidates)));
     r.best = r.ranked.front();
-    r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, hw.n_tle);
+    r.tle = tle_slicing(r.best.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     for (const auto& s : r.tle) r.tlt.push_back(tlt_filter_split(s.filters, hw.n_tlt));
     return r;
 }

@@ -23,7 +23,7 @@ struct ConvMapping {
     std::vector<std::vector<Range>> tlt;      // per TLE, per TLT: filters
     // Best time of every (slicing, schedule) pair, [slicing][schedule]; < 0 when infeasible
     // or excluded by a fixed mode.
-    double candidates_s[3][3] = {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}};
+    double candidates_s[kNumSlicings][3] = {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}};
     bool fallback = false;       // fixed mode infeasible for this conv: unconstrained best used
     // The best TsoOptions::keep_candidates choices by the final estimate; ranked[0] == best is
     // the pick without refinement (also when more candidates than the model's shortlist are

@@ -19,6 +19,8 @@ json to_json(const NmpParams& hw) {
                 {"sw_cycles_per_instr", hw.sw_cycles_per_instr},
                 {"dma_max_outstanding", hw.dma_max_outstanding},
                 {"dma_txn_bytes", hw.txn_bytes()},
+                {"ring", {{"width_bytes", hw.ring.width_bytes}, {"hop_cycles", hw.ring.hop_cycles},
+                          {"packet_flits", hw.ring.packet_flits}, {"buffer_flits", hw.ring.buffer_flits}}},
                 {"dram", {{"preset", hw.dram.preset}, {"tck_ns", hw.dram.tck_ns}, {"burst_bytes", hw.dram.burst_bytes},
                           {"cas_ns", hw.dram.cas_ns()}, {"peak_bw_bytes_per_s", hw.dram.peak_bw_bytes_per_s},
                           {"banks", hw.dram.banks}, {"row_bytes", hw.dram.row_bytes}}}};
@@ -41,9 +43,10 @@ json to_json(const ConvMapping& m) {
                             {"tlt_filters", tlts}});
     }
     json cand = json::object();
-    for (TleSlicing p : kAllSlicings)
+    for (TleSlicing p : kAllSlicingsExt)
         for (TltSchedule q : kAllSchedules) {
             const double v = m.candidates_s[int(p)][int(q)];
+            if (p == TleSlicing::IFM_CH && v < 0) continue;  // not searched (tso.ifm_channel_slicing off)
             cand[std::string(to_string(p)) + "/" + to_string(q)] = v < 0 ? json(nullptr) : json(v);
         }
     const CostCounts& k = b.counts;
@@ -68,6 +71,15 @@ json to_json(const ConvMapping& m) {
                          {"t_sw_s", t.t_sw_s}, {"total_s", t.total_s}, {"total_cycles", t.total_cycles}}},
            {"candidates_s", cand},
            {"fallback", m.fallback}};
+    if (b.slicing == TleSlicing::IFM_CH) {
+        for (std::size_t t = 0; t < m.tle.size(); ++t) j["tle"][t]["chans"] = range_json(m.tle[t].chans);
+        j["ring"] = {{"bytes", k.ring_bytes},
+                     {"busiest_link_bytes", k.ring_link_bytes_max},
+                     {"critical_tle_sent_bytes", k.tle_ring_bytes},
+                     {"critical_tle_messages", k.tle_ring_msgs},
+                     {"reduce_cycles", k.reduce_cycles}};
+        j["estimate"]["t_ring_s"] = t.t_ring_s;
+    }
     if (!m.shared_with.empty()) j["shared_with"] = m.shared_with;
     return j;
 }

@@ -9,6 +9,7 @@ const char* to_string(TleSlicing p) {
     case TleSlicing::KS: return "KS";
     case TleSlicing::KS_OFM: return "KS&OFM";
     case TleSlicing::OFM: return "OFM";
+    case TleSlicing::IFM_CH: return "IFM-CH";
     }
     return "?";
 }
@@ -23,10 +24,10 @@ const char* to_string(TltSchedule q) {
 }
 
 TleSlicing parse_slicing(const std::string& s, const std::string& what) {
-    for (TleSlicing p : kAllSlicings)
+    for (TleSlicing p : kAllSlicingsExt)
         if (s == to_string(p)) return p;
     if (s == "KS_OFM") return TleSlicing::KS_OFM;
-    throw InputError(what + ": unknown TLE slicing \"" + s + "\" (known: KS, KS&OFM, OFM)");
+    throw InputError(what + ": unknown TLE slicing \"" + s + "\" (known: KS, KS&OFM, OFM, IFM-CH)");
 }
 
 TltSchedule parse_schedule(const std::string& s, const std::string& what) {

@@ -9,17 +9,23 @@
 
 namespace vp::mapper::tso {
 
-// PART_TLE of Algorithm 19 (Algorithm 13).
-enum class TleSlicing { KS, KS_OFM, OFM };
+// PART_TLE of Algorithm 19 (Algorithm 13), plus IFM_CH: the input channels divided among the
+// TLEs, each computing partial sums of the whole OFM over its channel slice, reduced over the
+// ring (the partitioning the paper names as possible but not explored, Section IV).
+enum class TleSlicing { KS, KS_OFM, OFM, IFM_CH };
 // PART_TLT of Algorithm 19 (Section IV-C): input, output, weight stationary.
 enum class TltSchedule { IS, OS, WS };
 
+// The paper's three (the default search) and all four (with tso.ifm_channel_slicing).
 constexpr std::array<TleSlicing, 3> kAllSlicings{TleSlicing::KS, TleSlicing::KS_OFM, TleSlicing::OFM};
+constexpr std::array<TleSlicing, 4> kAllSlicingsExt{TleSlicing::KS, TleSlicing::KS_OFM, TleSlicing::OFM,
+                                                    TleSlicing::IFM_CH};
+constexpr int kNumSlicings = 4;
 constexpr std::array<TltSchedule, 3> kAllSchedules{TltSchedule::IS, TltSchedule::OS, TltSchedule::WS};
 
 const char* to_string(TleSlicing p);
 const char* to_string(TltSchedule q);
-// Parse the names above ("KS", "KS&OFM", "OFM", "IS", "OS", "WS");
+// Parse the names above ("KS", "KS&OFM", "OFM", "IFM-CH", "IS", "OS", "WS");
 // throw vp::InputError naming `what` and the known names.
 TleSlicing parse_slicing(const std::string& s, const std::string& what);
 TltSchedule parse_schedule(const std::string& s, const std::string& what);
@@ -30,10 +36,12 @@ struct Range {
     int count = 0;
 };
 
-// Work of one TLE (Algorithm 13): OFM rows TLE_R and filters TLE_W.
+// Work of one TLE (Algorithm 13): OFM rows TLE_R and filters TLE_W; input channels `chans`
+// (count 0: all of them; only IFM_CH divides them).
 struct TleSlice {
     Range rows;
     Range filters;
+    Range chans;
 };
 
 // Tile <T_M, T_N, T_R, T_C> of one TLT (Algorithm 14); t_h, t_l derived (IN tile rows/cols
@@ -58,6 +66,15 @@ struct CostCounts {
     // burst_bytes) and bytes; and the number of TLEs with work.
     std::uint64_t tle_transfers = 0, tle_txns = 0, tle_bytes = 0;
     int active_tles = 0;
+    // IFM_CH only: the partial-sum reduction over the ring. ring_bytes = payload of every
+    // partial OUT tile sent to its owner ((active TLEs - 1) x OUT bytes); the busiest link's
+    // payload; the critical TLE's sent bytes and messages; reduce_cycles = the partial-sum
+    // additions of the busiest TLT (on its MAC unit, before the owner stores the tile).
+    std::uint64_t ring_bytes = 0, ring_link_bytes_max = 0, tle_ring_bytes = 0, tle_ring_msgs = 0;
+    std::uint64_t reduce_cycles = 0;
+    // RISC-V control (NmpParams::control): transfers the critical TLE's controller issues
+    // (tle_transfers plus its ring sends) and DMA completions its busiest TLT waits for.
+    std::uint64_t tlt_syncs = 0;
 
     std::uint64_t bursts() const { return in_bursts + w_bursts + out_bursts; }
     std::uint64_t bytes() const { return in_bytes + w_bytes + out_bytes; }
@@ -67,6 +84,7 @@ struct CostCounts {
 struct CostTimes {
     double t_mac_s = 0, t_dram_s = 0, t_sw_s = 0, total_s = 0;
     double t_dram_cas_s = 0;      // CAS part of T_DRAM (0 for TSO-noburst)
+    double t_ring_s = 0;          // IFM_CH: ring sends + partial-sum additions (an extension of Eq. 6)
     double total_cycles = 0;      // total_s at the TLT clock
 };
 
@@ -90,6 +108,8 @@ struct TsoOptions {
     };
     std::vector<LayerChoice> fixed_layers;
     int threads = 1;                           // OpenMP threads (Algorithm 19)
+    // Also search TleSlicing::IFM_CH (tso.ifm_channel_slicing; off: the paper's three).
+    bool ifm_channel_slicing = false;
     // Candidates kept per conv, best first by the final estimate (>= 1; simulation in the
     // loop asks for more).
     int keep_candidates = 1;

@@ -34,6 +34,8 @@ NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<m
     }
     m_start.assign(m_layers.size(), SC_ZERO_TIME);
     m_end.assign(m_layers.size(), SC_ZERO_TIME);
+    m_ring = std::make_unique<Ring>("ring", p.arch.n_tle, p.arch.ring, p.arch.cycle_s(), m_stats, tracer);
+    m_ring->set_deliver([this](int dst, std::uint64_t tag, std::uint64_t) { m_tles[std::size_t(dst)]->partial_arrived(tag); });
     for (int t = 0; t < p.arch.n_tle; ++t)
         m_tles.push_back(
             std::make_unique<Tle>(("tle_" + std::to_string(t)).c_str(), t, p, *this, pool, m_stats, tracer));
@@ -91,6 +93,7 @@ std::uint64_t NmpSystem::dma_transactions() const {
 void NmpSystem::finish() {
     const sc_time span = m_layers.empty() ? SC_ZERO_TIME : m_end.back();
     for (auto& t : m_tles) t->finish(span);
+    m_ring->finish(span);
     m_cycles.set(span.to_seconds() / m_p.arch.cycle_s());
     m_macs_total.set(macs());
     const std::string me = basename();
@@ -103,7 +106,11 @@ void NmpSystem::finish() {
     if (m_order_errors != 0)
         throw SimulationError(me + ": " + std::to_string(m_order_errors) +
                               " layer start(s) of a TLE before the previous layer ended on every TLE");
+    if (m_ring->bytes_delivered() != m_ring->bytes_sent() || m_ring->packets_in_flight() != 0)
+        throw SimulationError(me + ": ring delivered " + std::to_string(m_ring->bytes_delivered()) + " of " +
+                              std::to_string(m_ring->bytes_sent()) + " B sent");
     for (const auto& t : m_tles) {
+        if (t->partials_pending() != 0) throw SimulationError(me + ": partial OUT tiles left unreduced");
         if (t->dma().outstanding() != 0) throw SimulationError(me + ": DMA transactions left in flight");
         if (t->dma().errors() != 0) throw SimulationError(me + ": DRAM returned error responses");
     }

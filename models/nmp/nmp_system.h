@@ -3,8 +3,12 @@
 // layer after layer (all TLEs finish a layer before the next starts). Each TLE's DMA
 // socket binds to the shared DRAM controller (a multi-target socket).
 //
+// The TLEs sit on a bidirectional ring (ring.h) that carries the partial sums of layers mapped
+// with the IFM-channel slicing.
+//
 // Invariants checked by finish(): MACs simulated == MACs of the mapped layers (exact),
-// no DMA transaction left in flight, no error response, every layer finished.
+// no DMA transaction left in flight, no error response, every layer finished; ring bytes
+// delivered == sent, no packet in flight, no partial tile left unreduced.
 #include <memory>
 #include <vector>
 
@@ -17,6 +21,7 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/nmp/nmp_model_params.h"
+#include "models/nmp/ring.h"
 #include "models/nmp/tle.h"
 
 namespace vp::nmp {
@@ -30,6 +35,8 @@ public:
               PayloadPool& pool, SimControl& ctrl, stats::Group& parent, trace::Tracer* tracer = nullptr);
 
     int n_tle() const { return int(m_tles.size()); }
+    Ring& ring() { return *m_ring; }
+    const Ring& ring() const { return *m_ring; }
     Tle& tle(int i) { return *m_tles[std::size_t(i)]; }
     tlm_utils::simple_initiator_socket<DmaEngine>& socket(int tle) { return m_tles[std::size_t(tle)]->dma().socket; }
 
@@ -59,6 +66,7 @@ private:
     std::vector<LayerAddresses> m_addr;
     SimControl& m_ctrl;
     stats::Group m_stats;
+    std::unique_ptr<Ring> m_ring;  // before the TLEs: they send over it
     std::vector<std::unique_ptr<Tle>> m_tles;
     sc_core::sc_event m_layer_done_ev;
     int m_arrived = 0;

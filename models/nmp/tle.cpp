@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mapper/tso/tile_walker.h"
+#include "mapper/tso/tle_slicing.h"
 #include "models/nmp/nmp_system.h"
 
 namespace vp::nmp {
@@ -25,6 +26,14 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
       m_store_cycles(m_stats, "store_cycles", "cycles the controller waited for DMA stores (OUT)", "cycles"),
       m_barrier_cycles(m_stats, "barrier_cycles", "cycles at the end of a layer waiting for the other TLEs",
                        "cycles"),
+      m_ring_cycles(m_stats, "ring_send_cycles",
+                    "cycles the controller sent partial OUT tiles over the ring (IFM-channel slicing)", "cycles"),
+      m_reduce_wait_cycles(m_stats, "reduce_wait_cycles",
+                           "cycles the controller waited for the other TLEs' partial tiles of a tile it owns", "cycles"),
+      m_ring_msgs(m_stats, "ring_messages", "partial OUT tiles sent over the ring", "count"),
+      m_ring_bytes(m_stats, "ring_bytes", "payload bytes of the partial OUT tiles sent over the ring", "B"),
+      m_owned_stores(m_stats, "reduced_stores", "OUT tiles this TLE reduced and stored (IFM-channel slicing)",
+                     "count"),
       m_dma_time(m_stats, "dma_state", "time the TLE's DMA engine moves a load (IN/W) or a store (OUT) box",
                  {"idle", "load", "store"}) {
     m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, tracer);
@@ -81,6 +90,19 @@ void Tle::finish(const sc_time& span) {
     m_load_cycles.set(m_load_t.to_seconds() / cyc);
     m_store_cycles.set(m_store_t.to_seconds() / cyc);
     m_barrier_cycles.set(m_barrier_t.to_seconds() / cyc);
+    m_ring_cycles.set(m_ring_t.to_seconds() / cyc);
+    m_reduce_wait_cycles.set(m_reduce_wait_t.to_seconds() / cyc);
+}
+
+void Tle::partial_arrived(std::uint64_t tag) {
+    ++m_partials[tag];
+    m_partial_ev.notify(SC_ZERO_TIME);
+}
+
+// The controller programs a DMA transfer (NmpParams::control.dma_issue_cycles): counted in the
+// transfer's load / store time.
+void Tle::dma_issue() {
+    if (m_p.arch.control.dma_issue_cycles > 0) wait(double(m_p.arch.control.dma_issue_cycles) * m_p.arch.cycle_s(), SC_SEC);
 }
 
 void Tle::wait_until(const sc_time& t) {
@@ -93,7 +115,7 @@ void Tle::wait_until(const sc_time& t) {
 void Tle::run() {
     for (std::size_t li = 0; li < m_sys.layers().size(); ++li) {
         m_sys.layer_begin(li);
-        execute(m_sys.layers()[li], m_sys.addresses(li));
+        execute(li, m_sys.layers()[li], m_sys.addresses(li));
         ++m_layers;
         const sc_time t0 = sc_time_stamp();
         m_sys.layer_barrier(li);
@@ -101,7 +123,7 @@ void Tle::run() {
     }
 }
 
-void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
+void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
     const auto& c = m.conv;
     const std::size_t t = std::size_t(m_id);
     const auto& tlts = m.tlt[t];
@@ -111,11 +133,26 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             if (tlts[j].count > 0) r = std::max(r, m_tlts[j]->busy_until());
         return r;
     };
+    // IFM-channel slicing: every OUT tile has an owner that adds the others' partial tiles
+    // and stores the sum; the others send theirs over the ring (mapper/tso/tle_slicing.h).
+    const std::vector<int> active = mapper::tso::ifm_ch_active(m.tle);
+    const bool reduce = m.best.slicing == mapper::tso::TleSlicing::IFM_CH && active.size() > 1;
+    std::uint64_t store_k = 0;
+    const bool db = m_p.arch.double_buffer;
+    sc_time in_release = SC_ZERO_TIME;
+    std::vector<sc_time> w_release(tlts.size(), SC_ZERO_TIME);
     mapper::tso::walk_tle(c, m_id, m.tle[t], tlts, m.best.schedule, m.best.tile, m_p.arch.macs_per_cycle,
                           [&](const TileOp& op) {
         switch (op.kind) {
         case OpKind::LoadIn: {  // MULTICAST: one DRAM read, delivered to every TLT of the TLE
-            wait_until(all_free());
+            // Single-buffered MB0: wait for every TLT; double-buffered: for the computes on the
+            // IN tile before the current one (the half this load overwrites).
+            if (db) {
+                wait_until(in_release);
+                in_release = all_free();
+            } else {
+                wait_until(all_free());
+            }
             const Box b = mapper::tso::op_box(op, c, a);
             for (std::size_t j = 0; j < tlts.size(); ++j)
                 if (tlts[j].count > 0) {
@@ -124,25 +161,36 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
                 }
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(1);
+            dma_issue();
             if (b.bytes() > 0) m_dma->transfer(false, b);
             set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
             for (std::size_t j = 0; j < tlts.size(); ++j)
-                if (tlts[j].count > 0) set_dma_state(j, TltState::Idle);
+                if (tlts[j].count > 0) {
+                    set_dma_state(j, TltState::Idle);
+                    m_tlts[j]->note_transfer();
+                }
             break;
         }
         case OpKind::LoadW: {
             Tlt& tl = *m_tlts[std::size_t(op.tlt)];
-            wait_until(tl.busy_until());
+            if (db) {  // MB1 half of the W tile before the current one
+                wait_until(w_release[std::size_t(op.tlt)]);
+                w_release[std::size_t(op.tlt)] = tl.busy_until();
+            } else {
+                wait_until(tl.busy_until());
+            }
             const Box b = mapper::tso::op_box(op, c, a);
             tl.load_w(b.bytes());
             set_dma_state(std::size_t(op.tlt), TltState::Load);
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(1);
+            dma_issue();
             m_dma->transfer(false, b);
             set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
             set_dma_state(std::size_t(op.tlt), TltState::Idle);
+            tl.note_transfer();
             break;
         }
         case OpKind::Compute:
@@ -151,15 +199,46 @@ void Tle::execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a) {
             break;
         case OpKind::StoreOut: {
             Tlt& tl = *m_tlts[std::size_t(op.tlt)];
-            wait_until(tl.busy_until());
             const Box b = mapper::tso::op_box(op, c, a);
+            if (reduce) {
+                const std::uint64_t k = store_k++;
+                const int owner = active[std::size_t(k % active.size())];
+                const std::uint64_t tag = (std::uint64_t(layer) << 40) | k;
+                if (owner != m_id) {  // the DMA engine moves the partial tile from MB2 to the ring
+                    wait_until(tl.busy_until());
+                    tl.send_partial(b.bytes());
+                    set_dma_state(std::size_t(op.tlt), TltState::Store);
+                    const sc_time t0 = sc_time_stamp();
+                    set_dma_busy(2);
+                    dma_issue();
+                    m_sys.ring().send(m_id, owner, b.bytes(), tag);
+                    set_dma_busy(0);
+                    tl.note_transfer();
+                    m_ring_t += sc_time_stamp() - t0;
+                    ++m_ring_msgs;
+                    m_ring_bytes += b.bytes();
+                    set_dma_state(std::size_t(op.tlt), TltState::Idle);
+                    break;
+                }
+                // Owner: wait for the others' partial tiles, add them on the TLT, store the sum.
+                const sc_time t0 = sc_time_stamp();
+                while (m_partials[tag] < active.size() - 1) wait(m_partial_ev);
+                m_partials.erase(tag);
+                m_reduce_wait_t += sc_time_stamp() - t0;
+                tl.reduce(b.bytes() / std::uint64_t(c.elem_bytes), active.size() - 1);
+                ++m_owned_stores;
+                if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
+            }
+            wait_until(tl.busy_until());
             tl.store_out(b.bytes());
             set_dma_state(std::size_t(op.tlt), TltState::Store);
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(2);
+            dma_issue();
             m_dma->transfer(true, b);
             set_dma_busy(0);
             m_store_t += sc_time_stamp() - t0;
+            tl.note_transfer();
             set_dma_state(std::size_t(op.tlt), TltState::Idle);
             break;
         }

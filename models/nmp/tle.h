@@ -2,6 +2,7 @@
 // One TLE processor (Tensor Slicing and Optimization for Multicore NPUs): a controller that replays the TSO tile sequence of its
 // slice (mapper/tso/tile_walker.h), one DMA engine serving its TLTs (IN tiles multicast
 // to all of them, W/OUT tiles per TLT) and the TLT cores.
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -36,11 +37,16 @@ public:
     int n_tlt() const { return int(m_tlts.size()); }
     std::uint64_t macs() const;
     void finish(const sc_core::sc_time& span);
+    // IFM-channel slicing: the ring delivered a partial OUT tile for the store tagged `tag`.
+    void partial_arrived(std::uint64_t tag);
+    // Partial tiles delivered but not (yet) added by this TLE (0 at the end of a run).
+    std::size_t partials_pending() const { return m_partials.size(); }
 
 private:
     void run();
-    void execute(const mapper::tso::ConvMapping& m, const LayerAddresses& a);
+    void execute(std::size_t layer, const mapper::tso::ConvMapping& m, const LayerAddresses& a);
     void wait_until(const sc_core::sc_time& t);
+    void dma_issue();
     // A DMA transfer into/out of TLT j starts (Load/Store) or ends (Idle): its state statistic
     // and, when traced, its state signal.
     void set_dma_state(std::size_t j, TltState s);
@@ -56,8 +62,11 @@ private:
     stats::Counter m_layers, m_wait_cycles;
     // Time breakdown of the controller: DMA loads, DMA stores, layer barrier (the rest is
     // waiting for TLT compute, dma_wait_cycles). Exact sums of sc_time, set in finish().
-    sc_core::sc_time m_load_t, m_store_t, m_barrier_t;
-    stats::Scalar m_load_cycles, m_store_cycles, m_barrier_cycles;
+    sc_core::sc_time m_load_t, m_store_t, m_barrier_t, m_ring_t, m_reduce_wait_t;
+    stats::Scalar m_load_cycles, m_store_cycles, m_barrier_cycles, m_ring_cycles, m_reduce_wait_cycles;
+    stats::Counter m_ring_msgs, m_ring_bytes, m_owned_stores;
+    std::map<std::uint64_t, unsigned> m_partials;  // IFM-channel: partial tiles arrived per store tag
+    sc_core::sc_event m_partial_ev;
     stats::StateTime m_dma_time;
     bool m_trace = false;
     std::vector<trace::Signal*> m_sig_state;  // per TLT, null when not traced

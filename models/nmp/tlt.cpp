@@ -11,17 +11,25 @@ Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpPa
       m_period(arch.cycle_s(), SC_SEC),
       m_stats(parent, name),
       m_macs(m_stats, "macs", "multiply-accumulates executed", "MAC"),
+      m_sw(m_stats, "sw_cycles", "RISC-V control cycles (nmp_conv2d issue, loop, DMA syncs; T_SW)", "cycles"),
       m_busy(m_stats, "busy_cycles", "cycles the MAC unit runs nmp_conv2d (incl. T_SW)", "cycles"),
       m_instr(m_stats, "instructions", "nmp_conv2d instructions", "count"),
       m_bytes_in(m_stats, "bytes_in", "IN tile bytes received in MB0 (multicast)", "B"),
       m_bytes_w(m_stats, "bytes_w", "W tile bytes loaded into MB1", "B"),
       m_bytes_out(m_stats, "bytes_out", "OUT tile bytes stored from MB2", "B"),
       m_idle(m_stats, "idle_cycles", "cycles of the run the MAC unit is not busy", "cycles"),
+      m_reduce(m_stats, "reduce_cycles", "cycles adding the other TLEs' partial OUT tiles (IFM-channel slicing)",
+               "cycles"),
+      m_bytes_sent(m_stats, "bytes_ring", "partial OUT tile bytes sent from MB2 over the ring", "B"),
       m_state(m_stats, "state", "time per TLT state (load/store: its DMA transfer runs)",
               {"idle", "load", "compute", "store"}) {}
 
 void Tlt::compute(const mapper::tso::TileOp& op) {
-    const std::uint64_t cycles = op.mac_cycles + std::uint64_t(m_arch.sw_cycles_per_instr);
+    const std::uint64_t sw = std::uint64_t(m_arch.conv_sw_cycles()) +
+                             m_pending_syncs * std::uint64_t(m_arch.control.sync_cycles);
+    m_pending_syncs = 0;
+    m_sw += sw;
+    const std::uint64_t cycles = op.mac_cycles + sw;
     const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
     if (start > m_busy_until || m_busy_until == SC_ZERO_TIME) m_busy_from = start;
     m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
@@ -32,6 +40,24 @@ void Tlt::compute(const mapper::tso::TileOp& op) {
     ++m_instr;
 }
 
+void Tlt::reduce(std::uint64_t elems, std::uint64_t partials) {
+    const std::uint64_t mpc = std::uint64_t(m_arch.macs_per_cycle);
+    const std::uint64_t cycles = partials * ((elems + mpc - 1) / mpc);
+    if (cycles == 0) return;
+    const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
+    if (start > m_busy_until || m_busy_until == SC_ZERO_TIME) m_busy_from = start;
+    m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
+    const std::uint64_t ps = sc_time(1, SC_PS).value();
+    m_state.set_until(2, start.value() / ps, m_busy_until.value() / ps);  // TltState::Compute
+    m_busy += cycles;
+    m_reduce += cycles;
+}
+
+void Tlt::send_partial(std::uint64_t bytes) {
+    check_fit(bytes, m_arch.mb2_bytes, "MB2");
+    m_bytes_sent += bytes;
+}
+
 void Tlt::check_fit(std::uint64_t bytes, int capacity, const char* mem) const {
     if (bytes > std::uint64_t(capacity))
         throw SimulationError(m_stats.path() + ": a tile of " + std::to_string(bytes) + " B does not fit " + mem +
@@ -39,12 +65,12 @@ void Tlt::check_fit(std::uint64_t bytes, int capacity, const char* mem) const {
 }
 
 void Tlt::load_in(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.mb0_bytes, "MB0");
+    check_fit(bytes, m_arch.in_tile_bytes(), m_arch.double_buffer ? "half of MB0" : "MB0");
     m_bytes_in += bytes;
 }
 
 void Tlt::load_w(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.mb1_bytes, "MB1");
+    check_fit(bytes, m_arch.w_tile_bytes(), m_arch.double_buffer ? "half of MB1" : "MB1");
     m_bytes_w += bytes;
 }
 

@@ -19,8 +19,15 @@ public:
     Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpParams& arch);
 
     // nmp_conv2d on the loaded tiles: starts when the MAC unit is free, takes Eq. 7 cycles
-    // plus the per-instruction software overhead (T_SW).
+    // plus the RISC-V control (T_SW): issue (sw_cycles_per_instr), loop bookkeeping, and a
+    // sync per DMA completion noted since the last one (NmpParams::control).
     void compute(const mapper::tso::TileOp& op);
+    // A DMA transfer into / out of this TLT's memories completed: its core will wait for it.
+    void note_transfer() { ++m_pending_syncs; }
+    // IFM-channel reduction at the owner: adds `partials` partial OUT tiles of `elems`
+    // elements into MB2 on the MAC unit, one element per MAC lane and cycle (ASSUMPTION),
+    // when the unit is free; no MACs, counted in busy_cycles and reduce_cycles.
+    void reduce(std::uint64_t elems, std::uint64_t partials);
     const sc_core::sc_time& busy_until() const { return m_busy_until; }
     // Start of the MAC unit's current (or last) busy interval; back-to-back computes merge.
     const sc_core::sc_time& busy_from() const { return m_busy_from; }
@@ -29,6 +36,8 @@ public:
     void load_in(std::uint64_t bytes);
     void load_w(std::uint64_t bytes);
     void store_out(std::uint64_t bytes);
+    // A partial OUT tile leaving MB2 for the ring (IFM-channel slicing).
+    void send_partial(std::uint64_t bytes);
     // Idle cycles = span - busy; call once at the end.
     void finish(const sc_core::sc_time& span);
 
@@ -47,7 +56,8 @@ private:
     sc_core::sc_time m_busy_from = sc_core::SC_ZERO_TIME;
     stats::Group m_stats;
     stats::ScheduledCounter m_macs;  // spread over each nmp_conv2d's busy interval in the epoch samples
-    stats::Counter m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle;
+    std::uint64_t m_pending_syncs = 0;
+    stats::Counter m_sw, m_busy, m_instr, m_bytes_in, m_bytes_w, m_bytes_out, m_idle, m_reduce, m_bytes_sent;
     stats::StateTime m_state;  // <tlt>.state: idle / load / compute / store, as the VCD signal (TltState)
 };
 

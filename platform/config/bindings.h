@@ -100,6 +100,18 @@ void bind(V& v, nmp::NmpModelParams& p) {
     v.field("dma_max_outstanding", a.dma_max_outstanding);
     v.field("dma_txn_bytes", a.dma_txn_bytes);
     v.field("dram_base", p.dram_base);
+    v.section("ring", [&](auto& s) {
+        s.field("width_bytes", a.ring.width_bytes);
+        s.field("hop_cycles", a.ring.hop_cycles);
+        s.field("packet_flits", a.ring.packet_flits);
+        s.field("buffer_flits", a.ring.buffer_flits);
+    });
+    v.section("control", [&](auto& s) {
+        s.field("dma_issue_cycles", a.control.dma_issue_cycles);
+        s.field("sync_cycles", a.control.sync_cycles);
+        s.field("loop_cycles", a.control.loop_cycles);
+    });
+    v.field("double_buffer", a.double_buffer);
 }
 
 template <typename V>
@@ -122,6 +134,7 @@ void bind(V& v, TsoConfig& t) {
     v.field("fixed_schedule", t.fixed_schedule);
     v.field("fixed_tile", t.fixed_tile);
     v.field("fixed_layers", t.fixed_layers);
+    v.field("ifm_channel_slicing", t.ifm_channel_slicing);
 }
 
 template <typename V>

@@ -120,6 +120,7 @@ mapper::tso::TsoOptions TsoConfig::options(unsigned threads) const {
     if (fixed_tile != "none") o.fixed_tile = parse_tile(fixed_tile, "tso.fixed_tile");
     o.fixed_layers = parse_layer_choices(fixed_layers, "tso.fixed_layers");
     o.threads = int(threads);
+    o.ifm_channel_slicing = ifm_channel_slicing;
     return o;
 }
 

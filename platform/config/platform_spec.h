@@ -41,12 +41,15 @@ struct TsoConfig {
     // "none": the coefficients below. After loading: the resolved path.
     std::string calibration = "none";
     mapper::tso::TsoCoefficients coefficients;
-    std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM
+    std::string fixed_slicing = "none";   // none | KS | KS&OFM | OFM | IFM-CH
     std::string fixed_schedule = "none";  // none | IS | OS | WS
     std::string fixed_tile = "none";      // none | "T_M,T_N,T_R,T_C" (needs both fixed_* above)
     // none | "LAYER=SLICING/SCHEDULE/T_M,T_N,T_R,T_C;...": those layers mapped with exactly that
     // choice (how --refine simulates a candidate after its predecessor's pick)
     std::string fixed_layers = "none";
+    // Also search the IFM-channel slicing (partial sums reduced over the ring); off: the
+    // paper's KS, KS&OFM, OFM only (today's mappings).
+    bool ifm_channel_slicing = false;
     void validate(const std::string& prefix) const;
     mapper::tso::TsoOptions options(unsigned threads) const;
 };

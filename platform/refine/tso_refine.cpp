@@ -36,7 +36,7 @@ json child_layer(const json& layer, const char* name) {
 
 void set_choice(mapper::tso::ConvMapping& c, const ChoiceCost& choice, int n_tle, int n_tlt) {
     c.best = choice;
-    c.tle = mapper::tso::tle_slicing(c.best.slicing, c.conv.P, c.conv.M, n_tle);
+    c.tle = mapper::tso::tle_slicing(c.best.slicing, c.conv.P, c.conv.M, c.conv.N, n_tle);
     c.tlt.clear();
     for (const auto& sl : c.tle) c.tlt.push_back(mapper::tso::tlt_filter_split(sl.filters, n_tlt));
 }
@@ -50,7 +50,7 @@ std::uint64_t op_fingerprint(const mapper::tso::ConvShape& conv, const mapper::t
     auto mix = [&h](std::uint64_t v) {
         for (int b = 0; b < 8; ++b, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ULL;
     };
-    const auto slices = mapper::tso::tle_slicing(c.slicing, conv.P, conv.M, hw.n_tle);
+    const auto slices = mapper::tso::tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     for (std::size_t t = 0; t < slices.size(); ++t) {
         mix(0xfeedULL + t);
         const auto tlts = mapper::tso::tlt_filter_split(slices[t].filters, hw.n_tlt);

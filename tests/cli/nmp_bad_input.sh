@@ -16,6 +16,13 @@ check set_bad_slicing "--set tso.fixed_slicing: unknown TLE slicing \"KS-OFM\"" 
 check set_bad_schedule "--set tso.fixed_schedule: unknown TLT schedule" "$cfg" "$wl" --set tso.fixed_schedule=XS
 check set_zero_macs "--set nmp.macs_per_cycle: expected a positive integer" "$cfg" "$wl" --set nmp.macs_per_cycle=0
 check set_unknown_key "--set nmp.mb3_bytes" "$cfg" "$wl" --set nmp.mb3_bytes=1
+check set_ring_width "--set nmp.ring.width_bytes: expected a link width in [1, 4096]" "$cfg" "$wl" --set nmp.ring.width_bytes=0
+check set_ring_hop "--set nmp.ring.hop_cycles: expected a hop latency" "$cfg" "$wl" --set nmp.ring.hop_cycles=-1
+check set_ring_packet "--set nmp.ring.packet_flits: expected a packet size" "$cfg" "$wl" --set nmp.ring.packet_flits=0
+check set_ring_buffer "--set nmp.ring.buffer_flits: expected a buffer depth" "$cfg" "$wl" --set nmp.ring.buffer_flits=7
+check set_ring_unknown "--set nmp.ring.width" "$cfg" "$wl" --set nmp.ring.width=8
+check set_ifm_ch_flag "tso.ifm_channel_slicing" "$cfg" "$wl" --set tso.ifm_channel_slicing=maybe
+check set_ifm_ch_tile "tso.fixed_tile" "$cfg" "$wl" --set tso.fixed_slicing=IFM-CH --set tso.fixed_schedule=OS --set tso.fixed_tile=1,99,1,1
 check traffic_workload "the nmp platform" "$cfg" "$root/workloads/traffic/stream.json"
 check traffic_workload_says_network "runs network workloads" "$cfg" "$root/workloads/traffic/stream.json"
 finish

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "mapper/tso/time_model.h"
 #include "tso_test_util.h"
 
 using namespace tso_test;
@@ -101,4 +102,69 @@ TEST_CASE("IS keeps IN stationary: IN traffic independent of T_M, one OUT store 
     tight.mb2_bytes = 2 * 4 * 8 - 1;
     CHECK_FALSE(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::IS, small));
     CHECK(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::OS, small));
+}
+
+TEST_CASE("IFM-CH: closed-form counts equal the replayed tile sequence; ring volume by hand", "[tso][cost][ifm_ch]") {
+    std::mt19937_64 rng(777);
+    int checked = 0, reduced = 0;
+    for (int it = 0; it < 2000 && checked < 600; ++it) {
+        const Layer l = random_layer(rng);
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        const TltSchedule q = kAllSchedules[std::size_t(it % 3)];
+        ConvCostModel m(c, hw, TleSlicing::IFM_CH);
+        if (m.max_tlt_filters() == 0) continue;
+        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        Tile t;
+        t.t_r = uni(1, m.max_rows());
+        t.t_c = uni(1, c.Q);
+        t.t_n = uni(1, m.max_chans());
+        t.t_m = uni(1, m.max_tlt_filters());
+        t.t_h = m.t_h(t.t_r);
+        t.t_l = m.t_l(t.t_c);
+        const CostCounts a = m.counts(q, t);
+        const RefResult ref = reference_counts(c, hw, TleSlicing::IFM_CH, q, t);
+        // Hand figure: every active TLE but the owner sends its partial of every OUT element.
+        const std::uint64_t n_act = std::uint64_t(std::min(c.N, hw.n_tle));
+        const std::uint64_t ofm = std::uint64_t(c.groups) * c.M * c.P * c.Q * c.elem_bytes;
+        INFO("layer C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " g=" << l.groups << " TLEs "
+                        << hw.n_tle << " schedule " << to_string(q));
+        REQUIRE(ref.coverage_ok);
+        CHECK(a.macs == l.macs());
+        CHECK(a.in_loads == ref.counts.in_loads);
+        CHECK(a.w_loads == ref.counts.w_loads);
+        CHECK(a.out_stores == ref.counts.out_stores);
+        CHECK(a.in_bytes == ref.counts.in_bytes);
+        CHECK(a.w_bytes == ref.counts.w_bytes);
+        CHECK(a.out_bytes == ref.counts.out_bytes);
+        CHECK(a.out_bytes == ofm);
+        CHECK(a.in_bursts == ref.counts.in_bursts);
+        CHECK(a.w_bursts == ref.counts.w_bursts);
+        CHECK(a.out_bursts == ref.counts.out_bursts);
+        CHECK(a.mac_cycles == ref.counts.mac_cycles);
+        CHECK(a.sw_instr == ref.counts.sw_instr);
+        CHECK(ref.counts.ring_bytes == (n_act - 1) * ofm);
+        CHECK(a.ring_bytes == (n_act - 1) * ofm);
+        if (n_act > 1) ++reduced;
+        ++checked;
+    }
+    CHECK(checked >= 600);
+    CHECK(reduced >= 300);
+}
+
+TEST_CASE("RISC-V control: T_SW by instruction class", "[tso][control]") {
+    NmpParams hw;
+    hw.clock_mhz = 500;  // 2 ns per cycle
+    hw.sw_cycles_per_instr = 16;
+    CostCounts k;
+    k.sw_instr = 10;
+    k.tlt_syncs = 5;
+    k.tle_transfers = 7;
+    k.tle_ring_msgs = 1;
+    CHECK(sw_time_s(k, hw) == Approx(10 * 16 * 2e-9));  // defaults: the constant of before
+    hw.control.loop_cycles = 4;
+    hw.control.sync_cycles = 3;
+    hw.control.dma_issue_cycles = 8;
+    // 10 x (16 + 4) + 5 x 3 + (7 + 1) x 8 = 279 cycles
+    CHECK(sw_time_s(k, hw) == Approx(279 * 2e-9));
 }

@@ -29,7 +29,7 @@ void expect_same_optimum(const ConvShape& c, const NmpParams& hw, const TsoOptio
     any_found = true;
     CHECK(fast.best.times.total_s == brute.best.times.total_s);
     CHECK(fast.fallback == brute.fallback);
-    for (int p = 0; p < 3; ++p)
+    for (int p = 0; p < kNumSlicings; ++p)
         for (int q = 0; q < 3; ++q) CHECK(fast.candidates_s[p][q] == brute.candidates_s[p][q]);
     // The chosen tile really fits and really costs what is reported.
     ConvCostModel m(c, hw, fast.best.slicing);
@@ -177,4 +177,39 @@ TEST_CASE("shared shortlist bound keeps the shortlist and the unrefined pick lea
             CHECK(b.ranked[i - 1].times.total_s <= b.ranked[i].times.total_s);
     }
     CHECK(found > 60);
+}
+
+TEST_CASE("pruned search equals brute force with the IFM-channel slicing and double buffering", "[tso][search][ifm_ch]") {
+    std::mt19937_64 rng(99);
+    int found = 0, ifm = 0;
+    for (int it = 0; it < 200; ++it) {
+        const Layer l = random_layer(rng, 8, 20, 10);
+        NmpParams hw = random_hw(rng);
+        hw.double_buffer = it % 4 == 1;
+        if (it % 3 == 2) {
+            hw.control.loop_cycles = 4;
+            hw.control.sync_cycles = 4;
+            hw.control.dma_issue_cycles = 8;
+        }
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        TsoOptions opt;
+        opt.model = make_time_model(it % 2 ? "burst" : "noburst", {});
+        opt.ifm_channel_slicing = true;
+        INFO("iteration " << it << " C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " g=" << l.groups);
+        bool any = false;
+        expect_same_optimum(c, hw, opt, any);
+        found += any;
+        if (any) {
+            const ConvMapping f = map_conv(c, hw, opt);
+            ifm += f.candidates_s[int(TleSlicing::IFM_CH)][0] >= 0 || f.candidates_s[int(TleSlicing::IFM_CH)][1] >= 0 ||
+                   f.candidates_s[int(TleSlicing::IFM_CH)][2] >= 0;
+            // IFM-CH was searched and compared like the others.
+            for (int q = 0; q < 3; ++q) {
+                const double v = f.candidates_s[int(TleSlicing::IFM_CH)][q];
+                if (v >= 0) CHECK(f.best.times.total_s <= v);
+            }
+        }
+    }
+    CHECK(found >= 100);
+    CHECK(ifm >= 100);
 }

@@ -38,20 +38,20 @@ TEST_CASE("KS&OFM grid factorisation", "[tso][slicing]") {
 
 TEST_CASE("Algorithm 13 on the paper's 4-TLE NMP", "[tso][slicing]") {
     // 71 OFM rows, 192 filters (InceptionV3 5th conv).
-    auto ks = tle_slicing(TleSlicing::KS, 71, 192, 4);
+    auto ks = tle_slicing(TleSlicing::KS, 71, 192, 64, 4);
     for (const auto& s : ks) {
         CHECK(s.rows.begin == 0);
         CHECK(s.rows.count == 71);
         CHECK(s.filters.count == 48);
     }
-    auto ofm = tle_slicing(TleSlicing::OFM, 71, 192, 4);
+    auto ofm = tle_slicing(TleSlicing::OFM, 71, 192, 64, 4);
     CHECK(ofm[0].rows.count == 18);  // 71 = 18 + 18 + 18 + 17
     CHECK(ofm[1].rows.count == 18);
     CHECK(ofm[2].rows.count == 18);
     CHECK(ofm[3].rows.count == 17);
     CHECK(ofm[3].rows.begin == 54);
     for (const auto& s : ofm) CHECK(s.filters.count == 192);
-    auto both = tle_slicing(TleSlicing::KS_OFM, 71, 193, 4);
+    auto both = tle_slicing(TleSlicing::KS_OFM, 71, 193, 64, 4);
     // TLE id = row_set * 2 + filter_set; rows 36/35, filters 97/96.
     CHECK(both[0].rows.count == 36);
     CHECK(both[0].filters.count == 97);
@@ -72,7 +72,7 @@ TEST_CASE("every slicing covers each (row, filter) pair exactly once", "[tso][sl
         const int n_tlt = std::uniform_int_distribution<int>(1, 9)(rng);
         for (TleSlicing p : kAllSlicings) {
             std::vector<int> cover(std::size_t(P) * M, 0);
-            auto s = tle_slicing(p, P, M, n);
+            auto s = tle_slicing(p, P, M, 64, n);
             REQUIRE(int(s.size()) == n);
             int max_rows = 0, min_rows = 1 << 30;
             for (const auto& t : s) {

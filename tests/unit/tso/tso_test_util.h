@@ -82,14 +82,20 @@ struct RefResult {
 
 inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSlicing p, TltSchedule q,
                                   const Tile& tile) {
-    const auto slices = tle_slicing(p, c.P, c.M, hw.n_tle);
+    const auto slices = tle_slicing(p, c.P, c.M, c.N, hw.n_tle);
     const std::uint64_t eb = c.elem_bytes, B = hw.burst_bytes, rs = std::uint64_t(c.R) * c.S;
     auto cdiv = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
     RefResult res;
     CostCounts& k = res.counts;
     std::vector<std::uint32_t> cover(std::size_t(c.groups) * c.M * c.N * c.P * c.Q, 0);
+    // IFM-CH: the k-th store of a TLE's sequence goes to DRAM from its owner only.
+    std::vector<int> active;
+    for (int t = 0; t < hw.n_tle; ++t)
+        if (slices[std::size_t(t)].rows.count > 0 && slices[std::size_t(t)].filters.count > 0) active.push_back(t);
+    const bool reduce = p == TleSlicing::IFM_CH && active.size() > 1;
     for (int t = 0; t < hw.n_tle; ++t) {
         const auto tlts = tlt_filter_split(slices[std::size_t(t)].filters, hw.n_tlt);
+        std::uint64_t store_k = 0;
         std::vector<std::uint64_t> cyc(std::size_t(hw.n_tlt), 0), instr(std::size_t(hw.n_tlt), 0);
         walk_tle(c, t, slices[std::size_t(t)], tlts, q, tile, hw.macs_per_cycle, [&](const TileOp& o) {
             switch (o.kind) {
@@ -107,6 +113,10 @@ inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSl
                 k.w_bursts += std::uint64_t(o.mn) * cdiv(std::uint64_t(o.cn) * rs * eb, B);
                 break;
             case OpKind::StoreOut: {
+                if (reduce && active[std::size_t(store_k++ % active.size())] != t) {
+                    k.ring_bytes += std::uint64_t(o.mn) * o.rn * o.qn * eb;
+                    break;
+                }
                 ++k.out_stores;
                 k.out_bytes += std::uint64_t(o.mn) * o.rn * o.qn * eb;
                 const std::uint64_t per_f = o.qn == c.Q ? cdiv(std::uint64_t(o.rn) * o.qn * eb, B)
