@@ -2,14 +2,17 @@
 # Trust of the mesh time models on the networks that fit a benchmark budget, mesh-4x4 and mesh-8x8:
 #   paper      = the paper's estimate (the default before calibration), vs the simulation of its
 #                own mapping;
-#   calibrated = the calibrated model (configs/calibration/mesh-ddr3-1600.yaml, fitted by
-#                vp-calibrate on synthetic single layers on mesh-4x4 only, so every network here,
-#                and the whole 8x8 mesh, is unseen by the fit), unrefined;
-#   refined    = calibrated with --refine K, simulated in full. vp-run refuses a K beyond a
+#   calibrated = the calibrated model (constant-efficiency terms; configs/calibration/mesh-ddr3-1600.yaml,
+#                fitted by vp-calibrate on synthetic single layers on mesh-4x4 only, so every
+#                network here, and the whole 8x8 mesh, is unseen by the fit), unrefined;
+#   queueing   = the queueing model (exact MVA of the loaded DRAM interface; same file, same
+#                samples), unrefined;
+#   refined    = the config's default model (calibrated) with --refine K (per-shape candidates,
+#                then the whole-network revert rounds), simulated in full. vp-run refuses a K beyond a
 #                layer's candidate count (exit 2, "has only N (T, k) candidate(s)"); the bench then
 #                runs the network again with K = N (LeNet-5's C1 has 3) and records the K used.
 # Writes OUT/trust.csv (one row per config, network, mode) and OUT/refine_layers.csv.
-#   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES)
+#   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES, BASE)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/mesh/trust.sh OUT_DIR}
@@ -17,14 +20,17 @@ vp_run=${VP_RUN:-$here/build/platform/vp-run}
 k=${K:-4}
 read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
 read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
+base=${BASE:-calibrated}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 csv=$out/trust.csv
-echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s" > "$csv"
+echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s,network_kept,changed_layers_slower,refined_network_sims" > "$csv"
 for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
-  for mode in ${MODES:-paper calibrated refined}; do
+  for mode in ${MODES:-paper calibrated queueing refined}; do
     args=()
     case $mode in
       paper) args=(--set mapper.mesh_model=paper) ;;
+      calibrated) args=(--set mapper.mesh_model=calibrated) ;;
+      queueing) args=(--set mapper.mesh_model=queueing) ;;
       refined) args=(--refine "$k") ;;
     esac
     d=$tmp/run; rm -rf "$d"
@@ -42,9 +48,11 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
       '[$c, $n, $m, $k, .trust.layers, (.trust.median_abs_sim_over_est_minus_1 * 100), (.trust.worst_abs_sim_over_est_minus_1 * 100),
         .trust.spearman_rho, .trust.simulated_candidates,
         ([.layers[] | select(.simulation) | .simulation.cycles] | add),
-        ([.layers[] | select(.simulation) | .estimate.cycles] | add), $w] | map(tostring) | join(",")' "$d/mapping.json")
+        ([.layers[] | select(.simulation) | .estimate.cycles] | add), $w,
+        (.refine_network.kept // "-"), (.refine_network.changed_layers_slower // "-"),
+        (.refine_network.refined_simulations // "-")] | map(tostring) | join(",")' "$d/mapping.json")
     echo "$row" >> "$csv"; echo "$row" >&2
-    if [ "$mode" = calibrated ] || [ "$mode" = refined ]; then
+    if [ "$mode" = "$base" ] || [ "$mode" = refined ]; then
       jq -r --arg c "$c" --arg n "$net" --arg m "$mode" \
         '.layers[] | select(.simulation) | [$c, $n, $m, .name, .simulation.cycles] | map(tostring) | join(",")' \
         "$d/mapping.json" >> "$tmp/layers.csv"
@@ -53,7 +61,7 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
 done; done
 # Per layer: refined vs unrefined simulated cycles (full-network simulations).
 echo "config,network,layer,unrefined_cycles,refined_cycles,refined_over_unrefined" > "$out/refine_layers.csv"
-awk -F, '$3 == "calibrated" { u[$1 "," $2 "," $4] = $5; ord[++n] = $1 "," $2 "," $4 } $3 == "refined" { r[$1 "," $2 "," $4] = $5 }
+awk -F, -v base="$base" '$3 == base { u[$1 "," $2 "," $4] = $5; ord[++n] = $1 "," $2 "," $4 } $3 == "refined" { r[$1 "," $2 "," $4] = $5 }
   END { for (i = 1; i <= n; i++) { k = ord[i]; if (k in r) printf "%s,%s,%s,%.6f\n", k, u[k], r[k], r[k] / u[k] } }' \
   "$tmp/layers.csv" >> "$out/refine_layers.csv"
 echo "trust: wrote $csv and $out/refine_layers.csv" >&2

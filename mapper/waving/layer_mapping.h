@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mapper/tiling/conv_shape.h"
@@ -37,6 +38,9 @@ struct MapperOptions {
     std::shared_ptr<const MeshTimeModel> model;
     int keep_candidates = 1;  // best (T, k) candidates recorded per layer (LayerMapping::ranked)
     SliceChoice fixed;        // when set: map every layer with exactly this (T, k) (one candidate on its own)
+    // Per layer, by name: map that layer with exactly this (T, k) (whole-network refinement
+    // runs); the other layers are searched (or take `fixed`).
+    std::vector<std::pair<std::string, SliceChoice>> fixed_layers;
 };
 
 // One ranked (T, k) candidate of a layer.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "mapper/common/errors.h"
+#include "mapper/waving/mva.h"
 
 namespace vp::mapper::waving {
 
@@ -24,6 +25,11 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(layer_cycles, -1e6, 1e6, "layer_cycles");
     req(wait_scale, 0, 100, "wait_scale");
     req(slot_scale, 0, 100, "slot_scale");
+    req(mva_row_miss, 0, 1, "mva_row_miss");
+    req(mva_bus_scale, 0.01, 100, "mva_bus_scale");
+    req(mva_stream_scale, 0, 100, "mva_stream_scale");
+    req(mva_port_scale, 0.01, 100, "mva_port_scale");
+    req(mva_layer_cycles, -1e6, 1e6, "mva_layer_cycles");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -107,6 +113,120 @@ double CalibratedMeshModel::shared_cycles(const OpProfile& p, const tiling::Asip
     return m_c.shared_scale * t;
 }
 
+// ---- queueing model ----
+
+namespace {
+
+struct Clocks {
+    double flit = 0;  // one NoC cycle [core cycles]
+    double tck = 0;   // one DRAM clock [core cycles]
+};
+
+Clocks clocks_of(const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    const double core_ns = 1000.0 / asip.core_mhz;
+    return Clocks{asip.core_mhz / mesh.noc_mhz, mesh.hw.dram.tck_ns / core_ns};
+}
+
+}  // namespace
+
+QueueingMeshModel::Demands QueueingMeshModel::demands(const OpProfile& p, int active, const tiling::AsipParams& asip,
+                                                      const MeshMapParams& mesh) const {
+    const MeshHwFigures& hw = mesh.hw;
+    const Clocks ck = clocks_of(asip, mesh);
+    Demands d;
+    double n = 0, b = 0, fin = 0, fout = 0, n2 = 0;
+    for (const ProfileEntry& e : p.entries) {
+        const double c = double(e.count), t = double(e.x.transfers);
+        n += c * t;
+        n2 += c * t * t;  // transfer-weighted mean of the transfers an entry issues together
+        b += c * double(e.x.bursts);
+        fin += c * double(e.x.flits_in);
+        fout += c * double(e.x.flits_out);
+    }
+    d.requests = n;
+    if (n <= 0) return d;
+    // The interface's ports: the core's outgoing flits arrive there, its incoming flits leave
+    // from there (mva_port_scale NoC cycles per flit).
+    d.port_in = fout / n * ck.flit * m_c.mva_port_scale;
+    d.port_out = fin / n * ck.flit * m_c.mva_port_scale;
+    d.bus = b / n * double(hw.dram.burst_cycles) * ck.tck * m_c.mva_bus_scale;
+    d.banks = int(std::max(1u, hw.dram.channels) * std::max(1u, hw.dram.ranks) * std::max(1u, hw.dram.banks));
+    const double bytes = b / n * double(hw.dram.burst_bytes);
+    const double own = hw.dram.row_bytes ? std::min(1.0, bytes / double(hw.dram.row_bytes)) : 0.0;
+    const double k = double(std::max(active, 1));
+    const double collide = 1.0 - std::pow(1.0 - 1.0 / double(d.banks), k - 1.0);
+    d.miss = hw.dram.open_page ? own + (1.0 - own) * m_c.mva_row_miss * collide : 1.0;
+    d.bank = d.miss * double(hw.dram.tRP + hw.dram.tRCD) * ck.tck / double(d.banks);
+    d.dram_delay = double(hw.dram.frontend_latency_ck + hw.dram.CL) * ck.tck;
+    d.window = std::max(1.0, std::min(double(std::max(asip.dma_max_outstanding, 1)), n2 / n));
+    return d;
+}
+
+std::vector<double> QueueingMeshModel::subnetwork_rates(const Demands& d, int cap) const {
+    std::vector<MvaStation> st = {{d.port_in, false}, {d.port_out, false}, {d.bus, false}, {d.dram_delay, true}};
+    for (int i = 0; i < d.banks; ++i) st.push_back({d.bank, false});
+    std::vector<double> r;
+    for (const MvaPoint& x : mva_exact(st, std::max(cap, 1))) r.push_back(x.throughput);
+    return r;
+}
+
+double QueueingMeshModel::loaded_latency(const std::vector<double>& rates, double noc, double think, int customers) {
+    const ClosedPoint x = closed_delay_station(noc + think, rates, std::max(customers, 1));
+    return noc + x.response;
+}
+
+double QueueingMeshModel::core_time(const OpProfile& p, double lat, const tiling::AsipParams& asip,
+                                    const MeshMapParams& mesh) const {
+    const Clocks ck = clocks_of(asip, mesh);
+    const double out = double(std::max(asip.dma_max_outstanding, 1));
+    const double setup = double(asip.dma_setup_cycles);
+    double t = 0;
+    for (const ProfileEntry& e : p.entries) {
+        double d = 0;
+        if (e.x.transfers) {
+            const double n = double(e.x.transfers);
+            const double f = double(std::max(e.x.flits_in, e.x.flits_out)) / n;  // per transfer
+            d = lat + (n - 1.0) * std::max({1.0, lat / out, m_c.mva_stream_scale * f * ck.flit});
+        }
+        const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
+        t += one * double(e.count);
+    }
+    return t;
+}
+
+double QueueingMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                                      const MeshMapParams& mesh) const {
+    const MeshHwFigures& hw = mesh.hw;
+    if (!hw.valid())
+        throw InputError("mapper.mesh_model: the queueing model needs the DRAM and NoC figures of the platform");
+    const Demands d = demands(p, c.active, asip, mesh);
+    if (d.requests <= 0) return core_time(p, 0.0, asip, mesh);
+    const Clocks ck = clocks_of(asip, mesh);
+    const std::vector<double> rates = subnetwork_rates(d, hw.dram_if_outstanding);
+    // Heads of the request and the response over hops + 1 routers each way, plus the issue cycle.
+    const double noc = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * ck.flit + 1.0;
+    const int customers = int(std::lround(d.window)) * std::max(c.active, 1);
+    // Fixed point of the think time: a customer's cycle is the core's time / (its requests / w).
+    double think = 0, lat = 0, t = 0;
+    for (int it = 0; it < 4; ++it) {
+        lat = loaded_latency(rates, noc, think, customers);
+        t = core_time(p, lat, asip, mesh);
+        const double cycle = t * d.window / d.requests;
+        think = 0.5 * think + 0.5 * std::max(0.0, cycle - lat);
+    }
+    return t;
+}
+
+double QueueingMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                                        int active) const {
+    const MeshHwFigures& hw = mesh.hw;
+    if (!hw.valid()) return 0.0;
+    const Demands d = demands(p, active, asip, mesh);
+    if (d.requests <= 0) return 0.0;
+    const std::vector<double> rates = subnetwork_rates(d, hw.dram_if_outstanding);
+    return d.requests / rates.back();
+}
+
 namespace {
 
 using Factory = std::function<std::shared_ptr<const MeshTimeModel>(const MeshCoefficients&)>;
@@ -116,6 +236,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> r = {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
+        {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},
     };
     return r;
 }

@@ -47,6 +47,13 @@ struct MeshCoefficients {
     double wait_scale = 1.0;     // x unloaded round-trip latency of a waited-for op (exposed, not overlapped)
     double slot_scale = 1.0;     // x unloaded DRAM access: how long a request holds a slot of the
                                  // DRAM interface's cap under load (Little's law with the loaded latency)
+    // The queueing model's coefficients (the other fields belong to `calibrated`).
+    double mva_row_miss = 1.0;     // share of the bank collisions between the k interleaved streams
+                                   // that cost a precharge + activate (1: none hidden by the scheduler)
+    double mva_bus_scale = 1.0;    // x DRAM data-bus time per burst (turnarounds, refresh)
+    double mva_stream_scale = 1.0; // x flit time of one core's stream (credit loop of the VC buffers)
+    double mva_port_scale = 1.0;   // x flit time at the DRAM interface's ports (all streams merged)
+    double mva_layer_cycles = 0.0; // fixed core cycles per layer (start and done syncs, drain)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -101,6 +108,59 @@ public:
 
 private:
     double conflict_cycles(const MeshHwFigures& hw, double tck, int active) const;
+    MeshCoefficients m_c;
+};
+
+// The queueing model (`queueing`): the latency of a request under load from a closed queueing
+// network solved exactly (mva.h), instead of per-term constants. Customers: the requests the k
+// active cores keep in flight (k x w, w = min(dma_max_outstanding, the transfers an entry issues
+// together)); each cycles through
+//   * a delay: the request's and the response's heads over the core's hops (unloaded NoC) plus a
+//     think time (the part of the core's time it has no request in flight, solved as a fixed
+//     point with the core's time below), and
+//   * the DRAM interface with its cap of C = dram_if_outstanding requests: a flow-equivalent
+//     server whose rate with j requests is the throughput of the subnetwork behind the cap at
+//     min(j, C) (exact MVA): the interface's port in (the request's flits) and out (the
+//     response's flits) at one flit per mva_port_scale NoC cycles each, the DRAM data bus (the request's bursts,
+//     partial bursts counted on the addresses, x mva_bus_scale), the B banks (a row miss costs
+//     tRP + tRCD at one bank; the miss probability is the stream's own row changes, bytes per
+//     request / row bytes, plus the collisions of k interleaved streams on B banks,
+//     1 - (1 - 1/B)^(k - 1), x mva_row_miss), and a delay of frontend + CL.
+// Loaded round trip L = NoC heads + N / X - Z (Little). An entry of n transfers takes
+//   D = L + (n - 1) max(1, L / O, mva_stream_scale f t_flit)   (issue rate, the DMA engine's
+//   O outstanding requests under the loaded latency, one stream through the routers),
+// a waited-for entry D, a row max(compute, D), each + setup x descriptors. The layer takes its
+// slowest core, but not less than its requests at the subnetwork's peak throughput X_sub(C),
+// plus mva_layer_cycles. All hardware figures from MeshHwFigures (the DRAM preset, the NoC).
+class QueueingMeshModel final : public MeshTimeModel {
+public:
+    explicit QueueingMeshModel(const MeshCoefficients& c) : m_c(c) {}
+    const char* name() const override { return "queueing"; }
+    bool ranks_by_cycles() const override { return true; }
+    double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                       const MeshMapParams& mesh) const override;
+    double shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                         int active) const override;
+    double layer_overhead() const override { return m_c.mva_layer_cycles; }
+
+    // The pieces, for tests. Per-request demands of a profile [core cycles].
+    struct Demands {
+        double requests = 0;          // transfers of the profile
+        double port_in = 0, port_out = 0, bus = 0, bank = 0;  // bank: per bank (miss x (tRP + tRCD) / B)
+        double dram_delay = 0;        // frontend + CL
+        int banks = 1;
+        double miss = 0;              // row-miss probability per request
+        double window = 1;            // requests a core keeps in flight (w)
+    };
+    Demands demands(const OpProfile& p, int active, const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
+    // Throughputs of the capped subnetwork for populations 1..C [requests per core cycle].
+    std::vector<double> subnetwork_rates(const Demands& d, int cap) const;
+    // Loaded round trip of a request [core cycles] with `customers` requests in flight,
+    // NoC heads `noc` and think time `think`.
+    static double loaded_latency(const std::vector<double>& rates, double noc, double think, int customers);
+
+private:
+    double core_time(const OpProfile& p, double lat, const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
     MeshCoefficients m_c;
 };
 

@@ -459,9 +459,24 @@ NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, c
     out.n_cores = int(mesh.resolved_cores().size());
     out.core_mhz = asip.core_mhz;
     out.noc_mhz = mesh.noc_mhz;
-    std::map<std::string, std::size_t> solved;  // shape key -> layer index (per layer, not a hot path)
+    // Layers with a choice of their own (fixed_layers): every name must be a layer of the network.
+    std::map<std::string, SliceChoice> fixed_of;
+    for (const auto& f : opt.fixed_layers) {
+        const bool known = std::any_of(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == f.first; });
+        if (!known) throw InputError("mapper.fixed_layers: the workload has no layer named \"" + f.first + "\"");
+        if (!fixed_of.emplace(f.first, f.second).second)
+            throw InputError("mapper.fixed_layers: layer \"" + f.first + "\" given twice");
+    }
+    MapperOptions own = opt;
+    own.fixed_layers.clear();
+    std::map<std::string, std::size_t> solved;  // shape key (+ fixed choice) -> layer index (per layer, not a hot path)
     for (const Layer& l : net.layers) {
-        auto it = solved.find(l.shape_key());
+        const auto fx = fixed_of.find(l.name);
+        std::string key = l.shape_key();
+        if (fx != fixed_of.end())
+            key += "|fixed=" + std::to_string(fx->second.t_of) + "," + std::to_string(fx->second.t_ox) + "," +
+                   std::to_string(fx->second.k);
+        auto it = solved.find(key);
         if (it != solved.end()) {
             LayerMapping copy = out.layers[it->second];
             copy.name = l.name;
@@ -469,8 +484,14 @@ NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, c
             out.layers.push_back(std::move(copy));
             continue;
         }
-        solved.emplace(l.shape_key(), out.layers.size());
-        out.layers.push_back(map_layer(l, asip, mesh, energy, opt));
+        solved.emplace(key, out.layers.size());
+        if (fx != fixed_of.end()) {
+            MapperOptions o = own;
+            o.fixed = fx->second;
+            out.layers.push_back(map_layer(l, asip, mesh, energy, o));
+        } else {
+            out.layers.push_back(map_layer(l, asip, mesh, energy, own));
+        }
     }
     return out;
 }

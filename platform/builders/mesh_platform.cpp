@@ -421,7 +421,11 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " %; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.spearman_rho << "\n";
     if (m_refine)
-        os << "  refined        " << m_refine->k << " (T, k) candidates per distinct shape simulated on their own\n";
+        os << "  refined        " << m_refine->k
+           << " (T, k) candidates per distinct shape simulated on their own; whole network " << std::setprecision(0)
+           << m_refine->network.value("refined_cycles", 0.0) << " vs unrefined "
+           << m_refine->network.value("unrefined_cycles", 0.0) << " cycles, kept "
+           << m_refine->network.value("kept", std::string("?")) << "\n";
 }
 
 std::vector<std::string> MeshPlatform::layer_names() const {
@@ -490,6 +494,7 @@ void MeshPlatform::write_outputs(const run::OutputDir& out) const {
         for (std::size_t i = 0; i < m_map.layers.size(); ++i)
             if (!m_refine->per_layer[i].is_null()) j["layers"][i]["refine"] = m_refine->per_layer[i];
         j["refine"] = m_refine->k;
+        j["refine_network"] = m_refine->network;
     }
     j["trust"] = trust().to_json();
     out.write("mapping.json", j.dump(2) + "\n");

@@ -203,6 +203,11 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("layer_cycles", c.layer_cycles);
     v.field("wait_scale", c.wait_scale);
     v.field("slot_scale", c.slot_scale);
+    v.field("mva_row_miss", c.mva_row_miss);
+    v.field("mva_bus_scale", c.mva_bus_scale);
+    v.field("mva_stream_scale", c.mva_stream_scale);
+    v.field("mva_port_scale", c.mva_port_scale);
+    v.field("mva_layer_cycles", c.mva_layer_cycles);
 }
 
 template <typename V>
@@ -212,6 +217,7 @@ void bind(V& v, MeshMapperConfig& m) {
     v.field("calibration", m.calibration);
     v.section("coefficients", [&](auto& s) { bind(s, m.coefficients); });
     v.field("fixed_slices", m.fixed_slices);
+    v.field("fixed_layers", m.fixed_layers);
     v.choice("objective", m.objective,
              Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
                                                 {"min-dram", mapper::tiling::Objective::MinDram}});

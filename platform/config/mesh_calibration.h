@@ -9,11 +9,13 @@
 // the number of active cores as inputs, so one file serves 4x4 and 8x8 alike.
 //
 //   platform: mesh
-//   model: calibrated
+//   model: calibrated                # (every calibration file; the coefficients of the mesh's
+//                                    # calibrated and queueing models, fitted on the same samples)
 //   made_for: {dram: {...}, noc: {...}, mesh: {noc_mhz, packet}, core: {...}}
 //   coefficients: {latency_scale, dram_scale, conflict, contention, shared_scale, port_scale,
-//                  layer_cycles, wait_scale, slot_scale}
-//   fit: {...}          # vp-calibrate's residuals (informative only)
+//                  layer_cycles, wait_scale, slot_scale,                  (calibrated)
+//                  mva_row_miss, mva_bus_scale, mva_stream_scale, mva_layer_cycles}   (queueing)
+//   fit: {..., queueing: {...}}      # vp-calibrate's residuals (informative only)
 #include <string>
 #include <vector>
 

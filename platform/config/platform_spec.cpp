@@ -95,6 +95,31 @@ void MeshMapperConfig::validate(const std::string& k) const {
     mapper::waving::make_mesh_model(mesh_model, coefficients, k + ".mesh_model");
     coefficients.validate(k + ".coefficients");
     fixed();
+    fixed_by_layer();
+}
+
+std::vector<std::pair<std::string, mapper::waving::SliceChoice>> MeshMapperConfig::fixed_by_layer() const {
+    std::vector<std::pair<std::string, mapper::waving::SliceChoice>> out;
+    if (fixed_layers == "none") return out;
+    std::istringstream in(fixed_layers);
+    std::string item;
+    while (std::getline(in, item, ';')) {
+        const auto eq = item.rfind('=');
+        int v[3] = {0, 0, 0};
+        char extra = 0;
+        if (eq == 0 || eq == std::string::npos ||
+            std::sscanf(item.c_str() + eq + 1, "%d,%d,%d%c", &v[0], &v[1], &v[2], &extra) != 3 || v[0] < 1 ||
+            v[1] < 1 || v[2] < 1)
+            throw InputError("mapper.fixed_layers: expected none or \"LAYER=T_of,T_ox,k\" items separated by ';', "
+                             "found \"" + item + "\"");
+        mapper::waving::SliceChoice c;
+        c.t_of = v[0];
+        c.t_ox = v[1];
+        c.k = v[2];
+        out.emplace_back(item.substr(0, eq), c);
+    }
+    if (out.empty()) throw InputError("mapper.fixed_layers: expected none or at least one LAYER=T_of,T_ox,k");
+    return out;
 }
 
 mapper::waving::SliceChoice MeshMapperConfig::fixed() const {

@@ -68,8 +68,11 @@ struct MeshMapperConfig {
     std::string calibration = "none";
     mapper::waving::MeshCoefficients coefficients;
     std::string fixed_slices = "none";  // none | "T_of,T_ox,k": map every layer with exactly that choice
+    // none | "LAYER=T_of,T_ox,k;...": those layers with exactly that choice (whole-network refinement)
+    std::string fixed_layers = "none";
     void validate(const std::string& prefix) const;
     mapper::waving::SliceChoice fixed() const;  // parsed fixed_slices (unset for none)
+    std::vector<std::pair<std::string, mapper::waving::SliceChoice>> fixed_by_layer() const;  // parsed fixed_layers
 };
 
 struct PlatformSpec {

@@ -40,6 +40,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             const auto tr = refine::trust_of(ref.pick_est, ref.pick_sim, ref.cand_est, ref.cand_sim);
             r.json["refine"] = ref.k;
             r.json["refine_network"] = ref.network;
+            r.json["refine_network"] = ref.network;
             r.json["trust"] = tr.to_json();
             mapper::tso::print_table(table, res);
             char line[256];
@@ -65,7 +66,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             for (std::size_t i = 0; i < res.layers.size(); ++i) {
                 if (ref.per_layer[i].is_null()) continue;
                 r.json["layers"][i]["refine"] = ref.per_layer[i];
-                const auto& c = ref.per_layer[i]["candidates"][ref.per_layer[i]["pick"].get<std::size_t>()];
+                const auto& c = ref.per_layer[i]["candidates"][ref.per_layer[i]["used"].get<std::size_t>()];
                 pick_est.push_back(c["estimated_cycles"].get<double>());
                 pick_sim.push_back(c["simulated_cycles"].get<double>());
             }

@@ -273,32 +273,76 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                         const auto x = fit_least_squares(p, {1, 1, conflict, cont, shared, port, 0, 1, slot});
                         if (sum_of_squares(residuals(x)) < sum_of_squares(residuals(x1))) x1 = x;
                     }
-    const wv::MeshCoefficients after = from_vector(x1);
-    const auto r0 = residuals(x0), r1 = residuals(x1);
-    std::printf("%-6s %-5s %5s %5s %4s %12s %9s %9s\n", "shape", "type", "T_of", "T_ox", "k", "sim cycles", "err0 %",
-                "err %");
-    std::vector<double> est1, sim;
+    wv::MeshCoefficients after = from_vector(x1);
+    // The queueing model: four coefficients (mva_row_miss, mva_bus_scale, mva_stream_scale,
+    // mva_layer_cycles), fitted on the same samples; a few starts (its terms are maxima too).
+    auto q_coef = [&](const std::vector<double>& x) {
+        wv::MeshCoefficients c = after;
+        c.mva_row_miss = x[0];
+        c.mva_bus_scale = x[1];
+        c.mva_stream_scale = x[2];
+        c.mva_layer_cycles = x[3];
+        c.mva_port_scale = x[4];
+        return c;
+    };
+    auto q_estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
+        const wv::QueueingMeshModel m(c);
+        return wv::model_cycles(s.map, s.profiles, m, spec.core, spec.mesh);
+    };
+    auto q_residuals = [&](const std::vector<double>& x) {
+        const wv::MeshCoefficients c = q_coef(x);
+        std::vector<double> r;
+        for (const auto& s : ss) r.push_back(q_estimate(s, c) / s.sim - 1.0);
+        return r;
+    };
+    LeastSquares q;
+    q.residuals = q_residuals;
+    q.lo = {0.0, 0.5, 0.5, 0.0, 0.5};
+    q.hi = {1.0, 5.0, 5.0, 50000, 5.0};
+    const std::vector<double> q0 = {1, 1, 1, 0, 1};
+    std::vector<double> q1 = fit_least_squares(q, q0);
+    for (double miss : {0.1, 0.5})
+        for (double bus : {1.0, 1.5})
+            for (double stream : {1.0, 1.5}) {
+                const auto x = fit_least_squares(q, {miss, bus, stream, 0, stream});
+                if (sum_of_squares(q_residuals(x)) < sum_of_squares(q_residuals(q1))) q1 = x;
+            }
+    after = q_coef(q1);
+    const auto r0 = residuals(x0), r1 = residuals(x1), rq0 = q_residuals(q0), rq1 = q_residuals(q1);
+    std::printf("%-6s %-5s %5s %5s %4s %12s %9s %9s %9s %9s\n", "shape", "type", "T_of", "T_ox", "k", "sim cycles",
+                "err0 %", "err %", "q err0 %", "q err %");
+    std::vector<double> est1, estq, sim;
     for (std::size_t i = 0; i < ss.size(); ++i) {
         const auto& s = ss[i];
-        std::printf("%-6s %-5s %5d %5d %4d %12.0f %9.2f %9.2f\n", s.layer["name"].get<std::string>().c_str(),
+        std::printf("%-6s %-5s %5d %5d %4d %12.0f %9.2f %9.2f %9.2f %9.2f\n", s.layer["name"].get<std::string>().c_str(),
                     s.layer["type"].get<std::string>().c_str(), s.map.t_of, s.map.t_ox, s.map.k, s.sim, 100 * r0[i],
-                    100 * r1[i]);
+                    100 * r1[i], 100 * rq0[i], 100 * rq1[i]);
         est1.push_back(estimate(s, after));
+        estq.push_back(q_estimate(s, after));
         sim.push_back(s.sim);
     }
-    const FitStats s0 = abs_stats(r0), s1 = abs_stats(r1);
-    const double rho = spearman(est1, sim);
-    std::printf("fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, worst %.2f %% "
-                "-> %.2f %%; Spearman rho %.4f\n",
+    const FitStats s0 = abs_stats(r0), s1 = abs_stats(r1), sq0 = abs_stats(rq0), sq1 = abs_stats(rq1);
+    const double rho = spearman(est1, sim), rho_q = spearman(estq, sim);
+    std::printf("calibrated: fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, "
+                "worst %.2f %% -> %.2f %%; Spearman rho %.4f\n",
                 ss.size(), 100 * s0.median, 100 * s1.median, 100 * s0.mean, 100 * s1.mean, 100 * s0.worst,
                 100 * s1.worst, rho);
     std::printf("coefficients: latency_scale=%.5g dram_scale=%.5g conflict=%.5g contention=%.5g shared_scale=%.5g "
                 "port_scale=%.5g layer_cycles=%.5g wait_scale=%.5g slot_scale=%.5g\n",
                 after.latency_scale, after.dram_scale, after.conflict, after.contention, after.shared_scale,
                 after.port_scale, after.layer_cycles, after.wait_scale, after.slot_scale);
+    std::printf("queueing: fit over %zu samples: |est/sim - 1| median %.2f %% -> %.2f %%, mean %.2f %% -> %.2f %%, "
+                "worst %.2f %% -> %.2f %%; Spearman rho %.4f\n",
+                ss.size(), 100 * sq0.median, 100 * sq1.median, 100 * sq0.mean, 100 * sq1.mean, 100 * sq0.worst,
+                100 * sq1.worst, rho_q);
+    std::printf("coefficients: mva_row_miss=%.5g mva_bus_scale=%.5g mva_stream_scale=%.5g mva_layer_cycles=%.5g "
+                "mva_port_scale=%.5g\n",
+                after.mva_row_miss, after.mva_bus_scale, after.mva_stream_scale, after.mva_layer_cycles,
+                after.mva_port_scale);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
     YAML::Node f = fit_node(ss.size(), o.shapes, o.seed, s0, s1, rho);
+    f["queueing"] = fit_node(ss.size(), o.shapes, o.seed, sq0, sq1, rho_q);
     f["calibrated_on"] = std::to_string(spec.mesh.width) + "x" + std::to_string(spec.mesh.height);
     YAML::Node samples(YAML::NodeType::Sequence);
     for (const auto& s : ss) {  // for --refit: the design's simulated cycles

@@ -12,6 +12,113 @@ namespace vp::refine {
 namespace wv = mapper::waving;
 using nlohmann::json;
 
+namespace {
+
+bool same_choice(const wv::LayerMapping& a, const wv::LayerMapping& b) {
+    return a.t_of == b.t_of && a.t_ox == b.t_ox && a.k == b.k;
+}
+
+std::string choice_text(const wv::LayerMapping& l) {
+    return std::to_string(l.t_of) + "," + std::to_string(l.t_ox) + "," + std::to_string(l.k);
+}
+
+// The whole-network check (the NMP's, tso_refine.cpp): the unrefined mapping is simulated once,
+// the refined one per round, both with every layer's cycles; changed layers slower in the
+// network go back to their unrefined choice and the network is simulated again, until no
+// changed layer is slower (every round reverts at least one layer, so it ends; fully reverted
+// is the unrefined mapping) or kMeshNetworkRounds refined simulations were spent. The refined
+// mapping is kept only when the whole network is not slower. Layers that kept their choice can
+// still differ (their neighbours changed the DRAM state and the refresh phase): reported.
+void network_check(MeshRefinement& r, wv::NetworkMapping& map, const std::vector<wv::LayerMapping>& unref,
+                   const workload::Workload& wl, const config::PlatformSpec& spec, SimSetup setup) {
+    const json doc = network_child_workload(wl.doc);
+    const std::size_t n_doc = wl.doc.at("layers").size();
+    std::vector<std::size_t> mapped;
+    for (std::size_t i = 0; i < map.layers.size(); ++i)
+        if (map.layers[i].mapped) mapped.push_back(i);
+    auto fixed = [&](bool refined) {
+        std::string f;
+        for (std::size_t i : mapped)
+            f += (f.empty() ? "" : ";") + network_child_layer_name(i, n_doc) + "=" +
+                 choice_text(refined ? map.layers[i] : unref[i]);
+        return "mapper.fixed_layers=" + f;
+    };
+    setup.stat_path = "mesh.cycles";
+    setup.extra_stats.clear();
+    for (std::size_t i : mapped) setup.extra_stats.push_back("mesh.layer[" + network_child_layer_name(i, n_doc) + "].cycles");
+    auto run = [&](const std::vector<CandidateJob>& jobs) {
+        const auto res = simulate_candidates(spec, setup, jobs);
+        for (const auto& x : res)
+            if (!x.ok) throw SimulationError("refinement: simulation of the whole network: " + x.error);
+        return res;
+    };
+    auto changed = [&](std::size_t m) { return !same_choice(map.layers[mapped[m]], unref[mapped[m]]); };
+    std::vector<bool> reverted(map.layers.size(), false);
+    const std::vector<CandidateResult> first = run({{doc, {fixed(true)}}, {doc, {fixed(false)}}});
+    const CandidateResult unref_res = first[1];
+    CandidateResult ref = first[0];
+    json rounds = json::array();
+    int sims = 1;
+    for (;;) {
+        std::vector<std::size_t> slower;
+        for (std::size_t m = 0; m < mapped.size(); ++m)
+            if (changed(m) && ref.extras[m] > unref_res.extras[m]) slower.push_back(m);
+        json names = json::array();
+        for (std::size_t m : slower) names.push_back(map.layers[mapped[m]].name);
+        rounds.push_back({{"refined_cycles", ref.value}, {"changed_layers_slower", names}});
+        if (slower.empty() || sims >= kMeshNetworkRounds) break;
+        for (std::size_t m : slower) {
+            const std::size_t i = mapped[m];
+            map.layers[i] = unref[i];
+            reverted[i] = true;
+        }
+        ref = run({{doc, {fixed(true)}}})[0];
+        ++sims;
+    }
+    const bool keep = ref.value <= unref_res.value;
+    int n_changed = 0, changed_slower = 0, same_slower = 0;
+    for (std::size_t m = 0; m < mapped.size(); ++m) {
+        const bool ch = changed(m);
+        n_changed += ch;
+        if (ref.extras[m] > unref_res.extras[m]) (ch ? changed_slower : same_slower) += 1;
+    }
+    r.network = {{"refined_cycles", ref.value},
+                 {"unrefined_cycles", unref_res.value},
+                 {"kept", keep ? "refined" : "unrefined"},
+                 {"refined_simulations", sims},
+                 {"rounds", rounds},
+                 {"changed_layers", n_changed},
+                 {"changed_layers_slower", changed_slower},
+                 {"unchanged_layers_slower", same_slower},
+                 {"fixed_point", changed_slower == 0}};
+    for (std::size_t m = 0; m < mapped.size(); ++m) {
+        const std::size_t i = mapped[m];
+        if (r.per_layer[i].is_null()) continue;
+        const bool use_pick = keep && !reverted[i];
+        r.per_layer[i]["used"] = use_pick ? r.per_layer[i]["pick"] : json(0);
+        if (reverted[i]) r.per_layer[i]["reverted"] = true;
+        r.per_layer[i]["network_cycles"] = {{"refined", ref.extras[m]}, {"unrefined", unref_res.extras[m]}};
+        if (!keep) map.layers[i] = unref[i];
+    }
+}
+
+}  // namespace
+
+json network_child_workload(const json& doc) {
+    json d = doc;
+    auto& layers = d.at("layers");
+    for (std::size_t j = 0; j < layers.size(); ++j) {
+        layers[j]["name"] = "l" + std::to_string(j);
+        layers[j].erase("inputs");
+    }
+    return d;
+}
+
+std::string network_child_layer_name(std::size_t layer, std::size_t doc_layers) {
+    const std::size_t b = layer / doc_layers;
+    return "l" + std::to_string(layer % doc_layers) + (b ? "@b" + std::to_string(b) : "");
+}
+
 wv::MapperOptions mesh_mapper_options(const config::PlatformSpec& spec) {
     wv::MapperOptions opt;
     opt.objective = spec.mapper.objective;
@@ -20,6 +127,7 @@ wv::MapperOptions mesh_mapper_options(const config::PlatformSpec& spec) {
     opt.model = wv::make_mesh_model(spec.mapper.mesh_model, spec.mapper.coefficients);
     opt.keep_candidates = std::max(1, spec.mapper.refine);
     opt.fixed = spec.mapper.fixed();
+    opt.fixed_layers = spec.mapper.fixed_by_layer();
     return opt;
 }
 
@@ -67,6 +175,7 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
         sim[job_of[j].first].push_back(res[j].value);
     }
     r.per_layer.assign(map.layers.size(), json());
+    const std::vector<wv::LayerMapping> unrefined = map.layers;
     std::map<std::size_t, wv::LayerMapping> picked;  // owner layer -> refined mapping
     wv::MapperOptions opt = mesh_mapper_options(spec);
     for (auto& [i, s] : sim) {
@@ -104,6 +213,7 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
         r.per_layer[i] = r.per_layer[owner[i]];
         if (owner[i] != i) r.per_layer[i]["shared_with"] = map.layers[owner[i]].name;
     }
+    network_check(r, map, unrefined, wl, spec, setup);
     return r;
 }
 

@@ -47,9 +47,15 @@ for i in 0 1; do
   done
   ok "$name: pick ($(jq .layers[$i].refine.pick "$m")) == fastest candidate ($best_j)" \
     "[ \"$(jq .layers[$i].refine.pick "$m")\" = \"$best_j\" ]"
-  want=$(jq -c ".layers[$i].refine.candidates[$best_j] | [.T_of, .T_ox, .k]" "$m")
+  used=$(jq ".layers[$i].refine.used" "$m")
+  if [ "$(jq -r .refine_network.kept "$m")" = refined ] && [ "$(jq ".layers[$i].refine.reverted // false" "$m")" != true ]; then
+    ok "$name: the refined network uses the pick" "[ \"$used\" = \"$best_j\" ]"
+  else
+    ok "$name: reverted or unrefined network kept: candidate 0 used" "[ \"$used\" = 0 ]"
+  fi
+  want=$(jq -c ".layers[$i].refine.candidates[$used] | [.T_of, .T_ox, .k]" "$m")
   have=$(jq -c ".layers[$i] | [.slices.T_of, .slices.T_ox, .k]" "$m")
-  ok "$name: mapping uses the pick" '[ "$want" = "$have" ]'
+  ok "$name: mapping uses the used candidate" '[ "$want" = "$have" ]'
 done
 ok "a2 shares a's pick" '[ "$(jq -c ".layers[0] | [.slices, .k]" "$m")" = "$(jq -c ".layers[2] | [.slices, .k]" "$m")" ]'
 
@@ -57,6 +63,8 @@ ok "a2 shares a's pick" '[ "$(jq -c ".layers[0] | [.slices, .k]" "$m")" = "$(jq 
 ok "vp-map --refine 3 exit 0" '[ $? -eq 0 ]'
 ok "vp-map picks == vp-run picks" \
   '[ "$(jq -c "[.layers[].refine.pick]" "$tmp/map.json")" = "$(jq -c "[.layers[].refine.pick]" "$m")" ]'
+ok "vp-map used == vp-run used" \
+  '[ "$(jq -c "[.layers[].refine.used]" "$tmp/map.json")" = "$(jq -c "[.layers[].refine.used]" "$m")" ]'
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/paper.json" --quiet --set mapper.mesh_model=paper
 ok "paper model named in mapping.json" '[ "$(jq -r .time_model "$tmp/paper.json")" = paper ]'
 ok "calibrated model is the default" '[ "$(jq -r .time_model "$tmp/map0.json")" = calibrated ]'
@@ -75,8 +83,12 @@ bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
-bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper)' \
+bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, queueing)' \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.mesh_model=fast
+bad "malformed fixed_layers" "mapper.fixed_layers: expected none or" \
+  "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.fixed_layers=a=8,16"
+bad "fixed_layers: unknown layer" 'no layer named \"zz\"' \
+  "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.fixed_layers=zz=8,16,1"
 bad "malformed fixed_slices" "mapper.fixed_slices: expected none or three positive integers" \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.fixed_slices=8,16
 bad "impossible fixed_slices" "is not a slice set of this layer" \
