@@ -99,6 +99,14 @@ def main():
     sims = ["ours"] + ([] if args.no_all else ["ours_all"]) + (["booksim"] if args.booksim else [])
     work = tempfile.mkdtemp(prefix="speed_compare_")
     runs = []
+    cols = ["rep", "mesh", "load", "simulator", "cycles", "wall_s", "cpu_s", "rc_per_wall_s", "rc_per_cpu_s",
+            "accepted", "loadavg1"]
+    # Every run is appended as soon as it is measured (an interrupted comparison keeps its runs).
+    runs_csv = None
+    if args.out:
+        runs_csv = open(os.path.join(args.out, "speed_booksim_runs.csv"), "w", newline="")
+        runs_w = csv.DictWriter(runs_csv, fieldnames=cols, extrasaction="ignore")
+        runs_w.writeheader()
     for rep in range(1, reps + 1):
         for mesh in cfg["meshes"]:
             k, cycles = mesh["k"], mesh["cycles"]
@@ -114,6 +122,10 @@ def main():
                     r.update(rep=rep, mesh="%dx%d" % (k, k), load=load, simulator=sim, loadavg1=la,
                              rc_per_cpu_s=rc / r["cpu_s"], rc_per_wall_s=rc / r["wall_s"])
                     runs.append(r)
+                    if runs_csv:
+                        runs_w.writerow({c: ("%.4g" % r[c] if isinstance(r[c], float) and c != "load" else r[c])
+                                         for c in cols})
+                        runs_csv.flush()
                     print("rep %d %s load %-6g %-8s %9.4g router-cycles/CPU-s (accepted %.4f, load avg %.2f)"
                           % (rep, r["mesh"], load, sim, r["rc_per_cpu_s"], r["accepted"], la), flush=True)
     med = []
@@ -152,14 +164,7 @@ def main():
             hi = max(get[(name, load, s)]["loadavg1_max"] for s in sims)
             print(line + " %.1f-%.1f |" % (lo, hi))
     if args.out:
-        cols = ["rep", "mesh", "load", "simulator", "cycles", "wall_s", "cpu_s", "rc_per_wall_s", "rc_per_cpu_s",
-                "accepted", "loadavg1"]
-        with open(os.path.join(args.out, "speed_booksim_runs.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
-            w.writeheader()
-            for r in runs:
-                w.writerow({c: ("%.4g" % r[c] if isinstance(r[c], float) and c not in ("load",) else r[c])
-                            for c in cols})
+        runs_csv.close()
         with open(os.path.join(args.out, "speed_booksim_median.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(med[0].keys()))
             w.writeheader()
