@@ -7,6 +7,11 @@
 //   bench_noc saturation [k buffer credit_delay stages vcs packet_flits]   accepted load at 0.6 offered
 //   bench_noc zero_load [k buffer vcs link credit_delay eject_depth flits]  CSV: hops,pairs,latency_min,latency_max
 //                            (every src/dst pair, one packet in an empty network; defaults BookSim2-matched)
+//   bench_noc speed_point key=value...   one timed run (bench/noc/speed_compare.py): keys k, load, cycles,
+//                            seed, stepping, buffer_depth, num_vcs, link_latency, credit_delay, eject_depth,
+//                            router_stages, packet_flits, routing; prints one line
+//                            cycles=.. cpu_s=.. wall_s=.. accepted=.. router_steps=.. (network construction
+//                            excluded from the times)
 // Configuration (issue text): uniform random, XY, 1 VC, 4-flit buffers, 8-flit packets.
 #include <algorithm>
 #include <chrono>
@@ -168,6 +173,76 @@ void zero_load(int argc, char** argv) {
             std::printf("%u,%llu,%llu,%llu\n", h, (unsigned long long)pairs[h], (unsigned long long)lo[h],
                         (unsigned long long)hi[h]);
 }
+// One timed run of `inject(); step();` per cycle on a configuration given as key=value arguments
+// (the driver bench/noc/speed_compare.py passes the matched configuration of
+// bench/noc/speed_matched.json). Unknown keys or bad values: exit 2.
+int speed_point(int argc, char** argv) {
+    NocParams p = config(8, "active");
+    TrafficParams t;
+    t.packet_flits = 8;
+    std::uint64_t cycles = 50000;
+    for (int i = 2; i < argc; ++i) {
+        const char* eq = std::strchr(argv[i], '=');
+        if (!eq) {
+            std::fprintf(stderr, "bench_noc speed_point: argument '%s' is not key=value\n", argv[i]);
+            return 2;
+        }
+        const std::string key(argv[i], std::size_t(eq - argv[i])), val(eq + 1);
+        char* end = nullptr;
+        const double num = std::strtod(val.c_str(), &end);
+        const bool numeric = end && *end == '\0' && !val.empty();
+        auto u32 = [&](std::uint32_t& dst) {
+            if (!numeric || num < 0 || num != double(std::uint32_t(num))) return false;
+            dst = std::uint32_t(num);
+            return true;
+        };
+        bool ok = true;
+        if (key == "k") ok = u32(p.width) && u32(p.height);
+        else if (key == "load") { ok = numeric; t.rate = num; }
+        else if (key == "cycles") { ok = numeric && num >= 1; cycles = std::uint64_t(num); }
+        else if (key == "seed") { ok = numeric && num >= 0; t.seed = std::uint64_t(num); }
+        else if (key == "stepping") p.stepping = val;
+        else if (key == "routing") p.routing = val;
+        else if (key == "buffer_depth") ok = u32(p.buffer_depth);
+        else if (key == "num_vcs") ok = u32(p.num_vcs);
+        else if (key == "link_latency") ok = u32(p.link_latency);
+        else if (key == "credit_delay") ok = u32(p.credit_delay);
+        else if (key == "eject_depth") ok = u32(p.eject_depth);
+        else if (key == "router_stages") ok = u32(p.router_stages);
+        else if (key == "packet_flits") ok = u32(t.packet_flits);
+        else {
+            std::fprintf(stderr, "bench_noc speed_point: unknown key '%s'\n", key.c_str());
+            return 2;
+        }
+        if (!ok) {
+            std::fprintf(stderr, "bench_noc speed_point: %s: expected a non-negative number, got '%s'\n", key.c_str(),
+                         val.c_str());
+            return 2;
+        }
+    }
+    p.watchdog_cycles = 0;
+    try {
+        p.validate("noc");
+        Network net(p);
+        SyntheticTraffic traffic(net, t);
+        const double cpu0 = cpu_seconds();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::uint64_t c = 0; c < cycles; ++c) {
+            traffic.inject();
+            net.step();
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        const double cpu = cpu_seconds() - cpu0;
+        std::printf("cycles=%llu cpu_s=%.6f wall_s=%.6f accepted=%.5f router_steps=%llu\n", (unsigned long long)cycles,
+                    cpu, std::chrono::duration<double>(t1 - t0).count(),
+                    double(net.totals().term.flits_ejected) / double(p.num_nodes()) / double(cycles),
+                    (unsigned long long)net.router_steps());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_noc speed_point: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
 }  // namespace
 
 // No SystemC module is elaborated: the network is stepped directly (plain C++ core).
@@ -177,9 +252,10 @@ int sc_main(int argc, char** argv) {
     else if (mode == "sweep") sweep();
     else if (mode == "saturation") saturation(argc, argv);
     else if (mode == "zero_load") zero_load(argc, argv);
+    else if (mode == "speed_point") return speed_point(argc, argv);
     else {
         std::fprintf(stderr, "usage: bench_noc speed [runs] | sweep | saturation [k buffer credit_delay stages vcs flits]"
-                             " | zero_load [k buffer vcs link credit_delay eject_depth flits]\n");
+                             " | zero_load [k buffer vcs link credit_delay eject_depth flits] | speed_point key=value...\n");
         return 2;
     }
     return 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Flits and packets of the mesh NoC. A packet is a head flit, optional body flits
-// and a tail flit (a one-flit packet is head and tail). The head carries the
-// routing and transaction header: src, dst, type, payload length, transaction id.
+// and a tail flit (a one-flit packet is head and tail). The head flit stands for the
+// routing and transaction header (src, dst, type, payload length, transaction id); the
+// simulator keeps the transaction fields in the packet table (PacketInfo), not in the flits.
 #include <cstdint>
 
 namespace vp::noc {
@@ -62,13 +63,12 @@ inline std::uint32_t packet_flits(std::uint32_t data_bytes, std::uint32_t flit_w
 
 enum FlitKind : std::uint8_t { kHead = 1, kTail = 2 };
 
+// Only what routers and the ejection side need travels with a flit (12 bytes); the transaction
+// header (id, payload length, address) stays in the packet table under `packet`.
 struct Flit {
     std::uint32_t packet = 0;     // packet id (index into the network's packet table)
-    std::uint32_t txn_id = 0;     // transaction id (head)
-    std::uint32_t payload_bytes = 0;  // payload length (head)
     std::uint16_t src = 0;        // source node
     std::uint16_t dst = 0;        // destination node
-    std::uint16_t seq = 0;        // flit index inside the packet
     PacketType type = PacketType::kSynthetic;
     std::uint8_t kind = 0;        // FlitKind bits
     std::uint8_t vc = 0;          // virtual channel on the link it travels

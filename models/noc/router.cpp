@@ -90,10 +90,11 @@ void Router::absorb(std::uint64_t c) {
             FlitLink* in = m_in[p];
             while (in->ready(c)) {
                 const TimedFlit& tf = in->front();
-                InputVc& iv = m_ivc[p * m_vcs + tf.flit.vc];
+                const unsigned i = p * m_vcs + tf.flit.vc;
+                InputVc& iv = m_ivc[i];
                 assert(!iv.buf.full() && "credit protocol violated");
                 iv.buf.push(TimedFlit{tf.flit, c});
-                if (iv.state == VcState::kIdle) m_rc_pending = true;
+                if (iv.state == VcState::kIdle) m_rc_pending |= std::uint64_t(1) << i;
                 in->pop();
                 ++m_buffered;
                 ++m_port_buffered[p];
@@ -108,12 +109,12 @@ void Router::absorb(std::uint64_t c) {
             }
         }
     }
-    if (!m_rc_pending) return;
-    m_rc_pending = false;
-    // RC: an idle VC whose front is a head computes its route in this cycle.
-    for (unsigned i = 0, n = kNumPorts * m_vcs; i < n; ++i) {
+    // RC: an idle VC whose front is a head computes its route in this cycle (the VCs marked in
+    // m_rc_pending, in index order).
+    for (std::uint64_t m = m_rc_pending; m; m &= m - 1) {
+        const unsigned i = unsigned(__builtin_ctzll(m));
         InputVc& iv = m_ivc[i];
-        if (iv.state != VcState::kIdle || iv.buf.empty()) continue;
+        assert(iv.state == VcState::kIdle && !iv.buf.empty());
         const Flit& f = iv.buf.front().flit;
         assert(f.head());
         const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
@@ -125,6 +126,7 @@ void Router::absorb(std::uint64_t c) {
         ++m_waiting_va;
         m_wait_mask |= std::uint64_t(1) << i;
     }
+    m_rc_pending = 0;
 }
 
 // VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).
@@ -210,48 +212,57 @@ void Router::allocate_vcs_impl(std::uint64_t c) {
 // VC per output chosen round-robin); each output grants one input port, each input port
 // accepts one grant; winners traverse the crossbar.
 unsigned Router::allocate_switch(std::uint64_t c) {
-    std::int8_t req_vc[kNumPorts][kNumPorts];
-    std::uint8_t out_requests[kNumPorts] = {};
-    std::uint8_t grants[kNumPorts] = {};
-    std::uint8_t stalled = 0;
+    // Bit masks over ports (<= 5 bits): the loops visit only the ports that take part, and the
+    // round-robin pointers are applied with pick_round_robin (first set bit at or after the pointer,
+    // wrapping), which picks what scanning from the pointer would pick.
+    std::uint8_t req_vc[kNumPorts][kNumPorts];
+    std::uint8_t out_requests[kNumPorts];
+    std::uint32_t requested = 0;  // outputs with at least one request
+    std::uint32_t stalled = 0;
     for (unsigned p = 0; p < kNumPorts; ++p) {
         if (!m_port_buffered[p]) continue;
-        std::uint8_t mask = 0;
+        std::uint32_t mask = 0;
+        const unsigned base = p * m_vcs;
         unsigned v = m_sa_in_rr[p];
         for (unsigned k = 0; k < m_vcs; ++k, v = v + 1 == m_vcs ? 0 : v + 1) {
-            const InputVc& iv = m_ivc[p * m_vcs + v];
+            const InputVc& iv = m_ivc[base + v];
             if (iv.state != VcState::kActive || iv.buf.empty() || iv.t_sa > c) continue;
-            const std::uint8_t obit = port_bit(iv.out_port);
-            if (m_credits[iv.out_port * m_vcs + iv.out_vc] <= 0) {
+            const unsigned o = iv.out_port;
+            const std::uint32_t obit = std::uint32_t(1) << o;
+            if (m_credits[o * m_vcs + iv.out_vc] <= 0) {
                 stalled |= obit;
                 continue;
             }
             if (mask & obit) continue;
             mask |= obit;
-            req_vc[p][iv.out_port] = static_cast<std::int8_t>(v);
-            out_requests[iv.out_port] |= port_bit(p);
+            req_vc[p][o] = static_cast<std::uint8_t>(v);
+            const std::uint8_t pbit = static_cast<std::uint8_t>(1u << p);
+            out_requests[o] = requested & obit ? std::uint8_t(out_requests[o] | pbit) : pbit;
+            requested |= obit;
         }
     }
-    for (unsigned o = 0; o < kNumPorts; ++o)
-        if (stalled & port_bit(o)) ++m_ctr.credit_stall[o];
+    for (std::uint32_t s = stalled; s; s &= s - 1) ++m_ctr.credit_stall[__builtin_ctz(s)];
     m_stalled = stalled;
+    if (!requested) return 0;
 
-    for (unsigned o = 0; o < kNumPorts; ++o) {
+    std::uint8_t grants[kNumPorts];
+    std::uint32_t granted = 0;  // inputs with at least one grant
+    for (std::uint32_t r = requested; r; r &= r - 1) {
+        const unsigned o = unsigned(__builtin_ctz(r));
         const std::uint8_t reqs = out_requests[o];
-        if (!reqs) continue;
         if (reqs & (reqs - 1)) ++m_ctr.sa_conflicts;
-        unsigned p = m_sa_out_rr[o];
-        while (!(reqs & port_bit(p))) p = p + 1 == kNumPorts ? 0 : p + 1;
-        grants[p] |= port_bit(o);
+        const unsigned p = pick_round_robin(reqs, m_sa_out_rr[o]);
+        const std::uint8_t obit = static_cast<std::uint8_t>(1u << o);
+        grants[p] = granted & (1u << p) ? std::uint8_t(grants[p] | obit) : obit;
+        granted |= 1u << p;
     }
     unsigned moved = 0;
-    for (unsigned p = 0; p < kNumPorts; ++p) {
-        if (!grants[p]) continue;
-        unsigned o = m_sa_acc_rr[p];
-        while (!(grants[p] & port_bit(o))) o = o + 1 == kNumPorts ? 0 : o + 1;
+    for (; granted; granted &= granted - 1) {
+        const unsigned p = unsigned(__builtin_ctz(granted));
+        const unsigned o = pick_round_robin(grants[p], m_sa_acc_rr[p]);
         m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
         m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
-        const unsigned v = unsigned(req_vc[p][o]);
+        const unsigned v = req_vc[p][o];
         m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
         InputVc& iv = m_ivc[p * m_vcs + v];
         Flit f = iv.buf.front().flit;
@@ -268,7 +279,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
         if (f.tail()) {
             m_ovc_busy[ov] = 0;
             iv.state = VcState::kIdle;
-            if (!iv.buf.empty()) m_rc_pending = true;  // the next head routes in the next cycle
+            if (!iv.buf.empty()) m_rc_pending |= std::uint64_t(1) << (p * m_vcs + v);  // routes in the next cycle
         }
     }
     return moved;

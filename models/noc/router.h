@@ -139,7 +139,7 @@ private:
     std::uint32_t m_link_mask = 0;           // non-empty incoming lines (link_mask())
     std::uint32_t m_buffered = 0;
     std::uint32_t m_port_buffered[kNumPorts] = {};
-    bool m_rc_pending = false;  // an idle input VC holds a head flit that needs route computation
+    std::uint64_t m_rc_pending = 0;  // bit i: idle input VC i holds a head flit that needs route computation
     std::uint32_t m_last_out = 0;
     std::uint64_t m_last_step = ~std::uint64_t(0);
     RouterCounters m_ctr;

@@ -1,12 +1,17 @@
 #include "models/noc/synthetic_traffic.h"
 
+#include <cmath>
+
 #include "mapper/common/errors.h"
 
 namespace vp::noc {
 
 SyntheticTraffic::SyntheticTraffic(Network& net, const TrafficParams& p)
     : m_net(net), m_p(p), m_pattern(find_pattern(p.pattern)), m_rng(p.seed),
-      m_packet_prob(p.rate / double(p.packet_flits)) {
+      m_packet_prob(p.rate / double(p.packet_flits)),
+      m_no_packet_from(m_packet_prob >= 1.0 ? (std::uint64_t(1) << 53)
+                       : m_packet_prob <= 0.0 ? 0
+                                              : std::uint64_t(std::ceil(m_packet_prob * 0x1.0p53))) {
     p.validate("traffic", net.params());
     m_ctx.width = net.params().width;
     m_ctx.height = net.params().height;
@@ -18,7 +23,7 @@ SyntheticTraffic::SyntheticTraffic(Network& net, const TrafficParams& p)
 void SyntheticTraffic::inject() {
     const unsigned n = m_net.num_nodes();
     for (unsigned s = 0; s < n; ++s) {
-        if (unit_random(m_rng) >= m_packet_prob) continue;
+        if ((m_rng() >> 11) >= m_no_packet_from) continue;  // = unit_random(m_rng) >= m_packet_prob
         const unsigned d = m_pattern(s, m_ctx, m_rng);
         if (d == kNoPacket) continue;
         m_net.send(s, d, PacketType::kSynthetic, (m_p.packet_flits - 1) * m_net.params().flit_bytes(), 0, 0, nullptr,

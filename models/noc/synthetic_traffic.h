@@ -51,6 +51,9 @@ private:
     PatternContext m_ctx;
     std::mt19937_64 m_rng;
     double m_packet_prob;
+    // unit_random(rng) >= m_packet_prob  <=>  (rng() >> 11) >= m_no_packet_from (exact: the 53-bit
+    // integer scaled by 2^-53 compared with p is the integer compared with ceil(p * 2^53)).
+    std::uint64_t m_no_packet_from;
     bool m_track = false;
     std::vector<std::uint8_t> m_delivered;
     std::function<void(std::uint64_t)> m_hook;

@@ -61,12 +61,9 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
         PacketInfo& pk = table[m_cur];
         Flit f;
         f.packet = m_cur;
-        f.txn_id = pk.txn_id;
-        f.payload_bytes = pk.payload_bytes;
         f.src = pk.src;
         f.dst = pk.dst;
         f.type = pk.type;
-        f.seq = static_cast<std::uint16_t>(m_next_seq);
         f.vc = static_cast<std::uint8_t>(m_cur_vc);
         f.kind = static_cast<std::uint8_t>((m_next_seq == 0 ? kHead : 0) | (m_next_seq + 1 == pk.num_flits ? kTail : 0));
         if (m_next_seq == 0) {

@@ -2,7 +2,10 @@
 // saturation, and identical statistics for the two stepping modes.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/common/stats.h"
 #include "models/noc/noc_stats.h"
@@ -241,4 +244,41 @@ TEST_CASE("bad parameters are rejected with the key and the known names", "[noc]
     TrafficParams t;
     t.pattern = "tornado";
     REQUIRE_THROWS_WITH(t.validate("traffic", NocParams{}), Catch::Contains("known: uniform, transpose"));
+}
+
+// The injection process compares 53-bit integers with ceil(p * 2^53) instead of building a double
+// per node and cycle. Checked against the textbook form (unit_random(rng) >= p: no packet, else the
+// pattern draws the destination) re-implemented here on a second generator with the same seed: the
+// packets created by every node in every cycle must be the same, for rates whose p * 2^53 is an
+// integer (the boundary u == p can occur), rates whose p is not a dyadic fraction, and p >= 1.
+TEST_CASE("Bernoulli injection by integer threshold equals the floating-point comparison", "[noc][traffic]") {
+    const std::pair<double, unsigned> cases[] = {{0.001, 8}, {0.05, 8}, {0.3, 8}, {0.5, 8}, {0.7, 3}, {1.0, 1}};
+    for (const auto& [rate, flits] : cases) {
+        INFO("rate " << rate << ", packet_flits " << flits);
+        const NocParams p = mesh(4, 4, "xy", 1, "active");
+        Network net(p);
+        TrafficParams t;
+        t.rate = rate;
+        t.packet_flits = flits;
+        t.seed = 7;
+        SyntheticTraffic traffic(net, t);
+        std::mt19937_64 ref(t.seed);
+        PatternContext ctx;
+        ctx.width = ctx.height = 4;
+        const double prob = rate / double(flits);
+        std::vector<std::size_t> expected(16, 0);
+        std::uint64_t total = 0;
+        for (int c = 0; c < 3000; ++c) {  // no step: packets stay in the source queues
+            for (unsigned s = 0; s < 16; ++s) {
+                if (unit_random(ref) >= prob) continue;
+                if (pattern_uniform(s, ctx, ref) == kNoPacket) continue;
+                ++expected[s];
+                ++total;
+            }
+            traffic.inject();
+            for (unsigned s = 0; s < 16; ++s) REQUIRE(net.queued_packets(s) == expected[s]);
+        }
+        CHECK(net.totals().packets_created == total);
+        if (flits == 1 && rate == 1.0) CHECK(total == 3000u * 16u);
+    }
 }
