@@ -40,7 +40,6 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             const auto tr = refine::trust_of(ref.pick_est, ref.pick_sim, ref.cand_est, ref.cand_sim);
             r.json["refine"] = ref.k;
             r.json["refine_network"] = ref.network;
-            r.json["refine_network"] = ref.network;
             r.json["trust"] = tr.to_json();
             mapper::tso::print_table(table, res);
             char line[256];
@@ -72,6 +71,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             }
             const auto tr = refine::trust_of(pick_est, pick_sim, ref.cand_est, ref.cand_sim);
             r.json["refine"] = ref.k;
+            r.json["refine_network"] = ref.network;
             r.json["trust"] = tr.to_json();
             mapper::waving::print_table(table, res);
             char line[256];
