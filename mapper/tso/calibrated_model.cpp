@@ -102,11 +102,12 @@ CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) cons
     const Sharing x = sharing(k, hw, d);
     t.t_dram_s = d.at(x.s);
     t.t_ring_s = ring_time_s(k, hw);
-    t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s + t.t_ring_s;
+    t.t_fabric_s = fabric_extra_s(k, hw, t.t_dram_s);
+    t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s + t.t_ring_s + t.t_fabric_s;
     if (hw.double_buffer) {
         // Loads of the next tile overlap the compute on the current one: the longer of the two
         // paths, plus one transfer that nothing hides (the first load).
-        const double compute = t.t_mac_s + t.t_sw_s, moves = t.t_dram_s + t.t_ring_s;
+        const double compute = t.t_mac_s + t.t_sw_s, moves = t.t_dram_s + t.t_ring_s + t.t_fabric_s;
         t.total_s = std::max(compute, moves) + moves / double(std::max<std::uint64_t>(1, k.tle_transfers));
     }
     t.total_cycles = t.total_s / cyc;
@@ -195,6 +196,29 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     int max_hops = 0;  // of the critical TLE's partial tiles' senders
     for (int a : active) max_hops = std::max(max_hops, ring_route(a, int(crit), hw.n_tle, nullptr));
     auto wait_for = [&](double t) { now = std::max(now, t); };
+    // The fabric (NmpParams::fabric), as the model schedules it (models/nmp/fabric.h): per
+    // port of the critical TLE its free time; per TLT when its last load is delivered. A load
+    // streams through its ports from max(request, ports free) until max(that + bytes / width,
+    // its last DRAM response), delivered latency later; a store drains MB2 through its port
+    // before the DRAM write.
+    const bool fab = hw.fabric.enabled;
+    const double f_lat = double(hw.fabric.latency_cycles) * cyc;
+    std::vector<double> port_free(tlts.size(), 0.0), ready(tlts.size(), 0.0);
+    double fab_t = 0;  // fabric time on the critical path: store drains, computes waiting for a delivery
+    auto deliver = [&](const std::vector<std::size_t>& ports, std::uint64_t bytes, double t_req, double t_end) {
+        double start = t_req;
+        for (std::size_t j : ports) start = std::max(start, port_free[j]);
+        const double end = std::max(start + double(hw.fabric.cycles(bytes)) * cyc, t_end);
+        for (std::size_t j : ports) {
+            port_free[j] = end;
+            ready[j] = std::max(ready[j], end + f_lat);
+        }
+    };
+    auto drain = [&](std::size_t j, std::uint64_t bytes) {  // from `now`; returns the time it takes
+        const double start = std::max(now, port_free[j]);
+        port_free[j] = start + double(hw.fabric.cycles(bytes)) * cyc;
+        return port_free[j] + f_lat - now;
+    };
     walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
         double x = 0;
         switch (op.kind) {
@@ -207,7 +231,14 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
                 }
             wait_for(db ? in_release : all);
             if (db) in_release = all;
-            x = issue + xfer(false, op_box(op, conv, addr));
+            const Box b = op_box(op, conv, addr);
+            x = issue + xfer(false, b);
+            if (fab && b.bytes() > 0) {
+                std::vector<std::size_t> ports;
+                for (std::size_t j = 0; j < tlts.size(); ++j)
+                    if (tlts[j].count > 0) ports.push_back(j);
+                deliver(ports, b.bytes(), now + issue, now + x);
+            }
             break;
         }
         case OpKind::LoadW: {
@@ -215,12 +246,16 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             wait_for(db ? w_release[j] : busy[j]);
             if (db) w_release[j] = busy[j];
             syncs[j] += 1;
-            x = issue + xfer(false, op_box(op, conv, addr));
+            const Box b = op_box(op, conv, addr);
+            x = issue + xfer(false, b);
+            if (fab && b.bytes() > 0) deliver({j}, b.bytes(), now + issue, now + x);
             break;
         }
         case OpKind::Compute: {
             double& bu = busy[std::size_t(op.tlt)];
-            bu = std::max(bu, now) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw +
+            const double r = ready[std::size_t(op.tlt)];
+            if (r > std::max(bu, now)) fab_t += r - std::max(bu, now);
+            bu = std::max({bu, now, r}) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw +
                  syncs[std::size_t(op.tlt)] * sync;
             syncs[std::size_t(op.tlt)] = 0;
             return;
@@ -232,8 +267,15 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
                 if (owner != int(crit)) {  // the partial tile goes to its owner over the ring
                     wait_for(busy[std::size_t(op.tlt)]);
                     syncs[std::size_t(op.tlt)] += 1;
-                    x = issue + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
-                    ring_t += x;
+                    double dr = 0;
+                    if (fab && b.bytes() > 0) {
+                        now += issue;
+                        dr = drain(std::size_t(op.tlt), b.bytes());
+                        now -= issue;
+                        fab_t += dr;
+                    }
+                    x = issue + dr + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
+                    ring_t += x - dr;
                     now += x;
                     return;
                 }
@@ -253,7 +295,14 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             }
             wait_for(busy[std::size_t(op.tlt)]);
             syncs[std::size_t(op.tlt)] += 1;
-            x = issue + xfer(true, b) + turn;
+            double dr = 0;
+            if (fab && b.bytes() > 0) {
+                now += issue;
+                dr = drain(std::size_t(op.tlt), b.bytes());
+                now -= issue;
+                fab_t += dr;
+            }
+            x = issue + dr + xfer(true, b) + turn;
             break;
         }
         }
@@ -265,8 +314,9 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     t.t_mac_s = double(c.counts.mac_cycles) * cyc * m_c.compute_scale;
     t.t_sw_s = hw.control.is_default() ? double(c.counts.sw_instr) * sw : sw_time_s(c.counts, hw);
     t.t_ring_s = ring_t;
+    t.t_fabric_s = fab_t;
     t.total_s = now;
-    t.t_dram_s = std::max(0.0, now - t.t_mac_s - t.t_sw_s - t.t_ring_s);  // DMA time not hidden behind compute
+    t.t_dram_s = std::max(0.0, now - t.t_mac_s - t.t_sw_s - t.t_ring_s - t.t_fabric_s);  // DMA time not hidden behind compute
     t.total_cycles = now / cyc;
     return t;
 }

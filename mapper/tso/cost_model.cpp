@@ -174,6 +174,14 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
         const u64 w_tlt = q == TltSchedule::WS ? n_m_star : r.n_rc * nN * n_m_star;
         const u64 out_tlt = r.n_rc * (q == TltSchedule::IS ? 1 : n_m_star);
         k.tlt_syncs = std::max(k.tlt_syncs, in_passes * r.n_rc * nN + w_tlt + out_tlt);
+        {  // the busiest port of this TLE: the TLT with the most filters
+            const u64 pl = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * mmax * N * rs * eb;
+            const u64 ps = mmax * rows * u64(c.Q) * eb;
+            if (pl + ps > k.port_load_bytes + k.port_store_bytes) {
+                k.port_load_bytes = pl;
+                k.port_store_bytes = ps;
+            }
+        }
         if (reduce) {
             // Sent: the partial tiles of the others' stores. Added: (n - 1) partial tiles per
             // owned tile, one element per MAC lane and cycle, on the busiest TLT.
@@ -220,6 +228,8 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
     k.tle_ring_msgs *= g;
     k.reduce_cycles *= g;
     k.tlt_syncs *= g;
+    k.port_load_bytes *= g;
+    k.port_store_bytes *= g;
     k.macs = c.macs();
     return k;
 }

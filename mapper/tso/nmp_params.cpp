@@ -30,6 +30,13 @@ void ControlParams::validate(const std::string& p) const {
     require(loop_cycles >= 0 && loop_cycles <= 100000, p, "loop_cycles", "expected a cycle count in [0, 100000]");
 }
 
+void FabricParams::validate(const std::string& p) const {
+    require(bytes_per_cycle >= 1 && bytes_per_cycle <= 4096, p, "bytes_per_cycle",
+            "expected a port width in [1, 4096] bytes per cycle");
+    require(latency_cycles >= 0 && latency_cycles <= 100000, p, "latency_cycles",
+            "expected a latency in [0, 100000] cycles");
+}
+
 void NmpParams::validate(const std::string& p) const {
     require(n_tle >= 1 && n_tle <= 1024, p, "n_tle", "expected an integer in [1, 1024] (number of TLEs)");
     require(n_tlt >= 1 && n_tlt <= 1024, p, "n_tlt", "expected an integer in [1, 1024] (TLTs per TLE)");
@@ -47,6 +54,7 @@ void NmpParams::validate(const std::string& p) const {
             "expected 0 (= burst_bytes) or at most 4096");
     ring.validate(p + ".ring");
     control.validate(p + ".control");
+    fabric.validate(p + ".fabric");
     require(!double_buffer || (mb0_bytes >= 2 && mb1_bytes >= 2), p, "double_buffer",
             "needs mb0_bytes and mb1_bytes of at least 2 bytes (two halves)");
     // Filled by the platform from the DRAM section; only a program that forgot it gets here.

@@ -53,6 +53,27 @@ struct ControlParams {
     void validate(const std::string& prefix) const;
 };
 
+// The fabric from a TLE's DMA engine to its TLTs (Tensor Slicing and Optimization for Multicore
+// NPUs: one DMA engine per TLE serving its 8 TLTs, IN tiles MULTICAST into their MB0; the paper
+// gives no figures, so every value is an ASSUMPTION). One input port per TLT, each moving
+// bytes_per_cycle; a multicast holds the ports of every target TLT at once, a W load or an OUT
+// store the port of its TLT; requests are served in issue order (FIFO). Off (enabled false):
+// the ideal fabric of before (a load is in the TLTs' memories when its last DRAM response
+// arrives, no port time).
+struct FabricParams {
+    bool enabled = false;
+    int bytes_per_cycle = 16;  // port width [B/cycle] (ASSUMPTION: a 128-bit SRAM write port)
+    int latency_cycles = 4;    // pipeline latency from the DMA engine to a TLT memory [cycles] (ASSUMPTION)
+
+    bool is_default() const { return !enabled && bytes_per_cycle == 16 && latency_cycles == 4; }
+    // Cycles a port is held by a transfer of `bytes`: ceil(bytes / bytes_per_cycle).
+    std::uint64_t cycles(std::uint64_t bytes) const {
+        return (bytes + std::uint64_t(bytes_per_cycle) - 1) / std::uint64_t(bytes_per_cycle);
+    }
+    // Throws vp::InputError("<prefix>.<field>: ...").
+    void validate(const std::string& prefix) const;
+};
+
 struct NmpParams {
     // Tensor Slicing and Optimization for Multicore NPUs: "#TLE = 4" and "a single DMA engine per TLE ... serve all 8 TLT cores".
     static constexpr int kDefaultTles = 4;
@@ -86,6 +107,7 @@ struct NmpParams {
     int dma_txn_bytes = 0;
     RingParams ring;  // the ring between the TLEs (IFM-channel slicing only)
     ControlParams control;  // RISC-V control cost per instruction class
+    FabricParams fabric;    // DMA engine -> TLT ports of each TLE (off: ideal)
     // MB0 and MB1 double-buffered: each holds two tiles of half its size, so the load of the
     // next IN / W tile overlaps the compute on the current one (ASSUMPTION: the paper says
     // nothing of it and describes TLTs idling while they wait for data, so false = the board).

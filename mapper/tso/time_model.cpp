@@ -52,6 +52,15 @@ double sw_time_s(const CostCounts& k, const NmpParams& hw) {
     return double(k.sw_instr) * double(hw.sw_cycles_per_instr) * cyc + extra;
 }
 
+double fabric_extra_s(const CostCounts& k, const NmpParams& hw, double t_dram_s) {
+    const FabricParams& f = hw.fabric;
+    if (!f.enabled) return 0.0;
+    const double cyc = hw.cycle_s(), w = double(f.bytes_per_cycle);
+    const double load = double(k.port_load_bytes) / w * cyc;
+    return std::max(0.0, load - t_dram_s) + double(k.port_store_bytes) / w * cyc +
+           double(k.tlt_syncs) * double(f.latency_cycles) * cyc;
+}
+
 CostTimes TimeModel::replay(const ConvShape&, const NmpParams& hw, const ChoiceCost& c) const {
     return screen(c.counts, hw);
 }

@@ -67,6 +67,17 @@ double ring_time_s(const CostCounts& k, const NmpParams& hw);
 // With the default control costs (0) it is sw_instr x sw_cycles_per_instr, as before.
 double sw_time_s(const CostCounts& k, const NmpParams& hw);
 
+// The fabric from each TLE's DMA engine to its TLTs (NmpParams::fabric; an extension of Eq. 6,
+// the paper has no figures for it), given the DRAM time T_DRAM the model computed:
+//   T_DMA+fabric = max(T_DRAM, P_load / w) + P_store / w + n_port x L      (cycles, x cycle)
+// P_load = IN multicast + W bytes through the busiest TLT port (a multicast holds every port,
+// so IN tiles and W tiles serialize on it), P_store its OUT bytes, w = bytes_per_cycle, L =
+// latency_cycles, n_port = its transfers (tlt_syncs). Loads stream through the port while the
+// DRAM serves them (their port time hides behind the DRAM time unless the port is slower);
+// stores drain MB2 into the DMA engine before the DRAM write. Returns the part added to
+// T_DRAM (0 when the fabric is off). Monotone in every count.
+double fabric_extra_s(const CostCounts& k, const NmpParams& hw, double t_dram_s);
+
 // The registry: names in registration order, and a model by name (vp::InputError naming
 // `what` and the known names when unknown).
 std::vector<std::string> time_model_names();

@@ -80,6 +80,12 @@ json to_json(const ConvMapping& m) {
                      {"reduce_cycles", k.reduce_cycles}};
         j["estimate"]["t_ring_s"] = t.t_ring_s;
     }
+    if (k.port_load_bytes + k.port_store_bytes > 0 && t.t_fabric_s > 0) {  // nmp.fabric.enabled
+        j["fabric"] = {{"busiest_port_load_bytes", k.port_load_bytes},
+                       {"busiest_port_store_bytes", k.port_store_bytes},
+                       {"busiest_port_transfers", k.tlt_syncs}};
+        j["estimate"]["t_fabric_s"] = t.t_fabric_s;
+    }
     if (!m.shared_with.empty()) j["shared_with"] = m.shared_with;
     return j;
 }

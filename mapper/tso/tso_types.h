@@ -75,6 +75,10 @@ struct CostCounts {
     // RISC-V control (NmpParams::control): transfers the critical TLE's controller issues
     // (tle_transfers plus its ring sends) and DMA completions its busiest TLT waits for.
     std::uint64_t tlt_syncs = 0;
+    // The fabric (NmpParams::fabric): bytes through the busiest TLT port (the TLT with the most
+    // filters of the TLE where the sum is largest): its TLE's IN multicasts plus its W loads
+    // (port_load_bytes) and its OUT stores (port_store_bytes); its transfers are tlt_syncs.
+    std::uint64_t port_load_bytes = 0, port_store_bytes = 0;
 
     std::uint64_t bursts() const { return in_bursts + w_bursts + out_bursts; }
     std::uint64_t bytes() const { return in_bytes + w_bytes + out_bytes; }
@@ -85,6 +89,7 @@ struct CostTimes {
     double t_mac_s = 0, t_dram_s = 0, t_sw_s = 0, total_s = 0;
     double t_dram_cas_s = 0;      // CAS part of T_DRAM (0 for TSO-noburst)
     double t_ring_s = 0;          // IFM_CH: ring sends + partial-sum additions (an extension of Eq. 6)
+    double t_fabric_s = 0;        // DMA engine -> TLT ports, when nmp.fabric.enabled (an extension of Eq. 6)
     double total_cycles = 0;      // total_s at the TLT clock
 };
 

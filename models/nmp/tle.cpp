@@ -43,6 +43,10 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
         m_sig_state.push_back(tracer ? tracer->add(m_stats.path() + "." + tn + ".state", 2) : nullptr);
         m_trace = m_trace || m_sig_state.back();
     }
+    if (p.arch.fabric.enabled) {
+        m_fabric = std::make_unique<Fabric>(m_stats, p.arch.n_tlt, p.arch.fabric, p.arch.cycle_s(), tracer);
+        m_trace = m_trace || m_fabric->traced();
+    }
     m_dma_state.assign(m_tlts.size(), TltState::Idle);
     SC_THREAD(run);
     if (m_trace) {  // tracing off: no process, no event, nothing on the hot path
@@ -74,6 +78,10 @@ void Tle::trace_states() {
         if (m_sig_state[j]) m_sig_state[j]->set(std::uint64_t(s), ps);
         if (t.busy_until() > now && (next == SC_ZERO_TIME || t.busy_until() < next)) next = t.busy_until();
     }
+    if (m_fabric && m_fabric->traced()) {
+        const sc_time f = m_fabric->trace(now);
+        if (f != SC_ZERO_TIME && (next == SC_ZERO_TIME || f < next)) next = f;
+    }
     if (next == SC_ZERO_TIME) next_trigger(m_trace_ev);
     else next_trigger(next - now, m_trace_ev);
 }
@@ -92,6 +100,24 @@ void Tle::finish(const sc_time& span) {
     m_barrier_cycles.set(m_barrier_t.to_seconds() / cyc);
     m_ring_cycles.set(m_ring_t.to_seconds() / cyc);
     m_reduce_wait_cycles.set(m_reduce_wait_t.to_seconds() / cyc);
+    if (m_fabric) m_fabric->finish();
+}
+
+// Loads stream through the fabric as their DRAM data arrives (cut-through); the controller
+// does not wait for the delivery (the DMA engine buffers what the ports cannot take yet,
+// ASSUMPTION: without a size limit), the TLTs' next computes do.
+void Tle::deliver(FabricKind kind, const std::vector<int>& ports, std::uint64_t bytes, const sc_time& t0) {
+    const Fabric::Xfer x = m_fabric->transfer(kind, ports, bytes, t0, sc_time_stamp());
+    for (int j : ports) m_tlts[std::size_t(j)]->data_ready(x.ready);
+    if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
+}
+
+// Stores are store-and-forward (ASSUMPTION): the OUT tile is read out of MB2 through the port
+// into the DMA engine, which then writes it to DRAM (or sends it over the ring).
+void Tle::drain(int j, std::uint64_t bytes) {
+    const Fabric::Xfer x = m_fabric->transfer(FabricKind::Store, {j}, bytes, sc_time_stamp());
+    if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
+    wait(x.ready - sc_time_stamp());
 }
 
 void Tle::partial_arrived(std::uint64_t tag) {
@@ -154,15 +180,19 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                 wait_until(all_free());
             }
             const Box b = mapper::tso::op_box(op, c, a);
+            std::vector<int> ports;
             for (std::size_t j = 0; j < tlts.size(); ++j)
                 if (tlts[j].count > 0) {
                     m_tlts[j]->load_in(b.bytes());
                     set_dma_state(j, TltState::Load);
+                    ports.push_back(int(j));
                 }
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(1);
             dma_issue();
+            const sc_time t_req = sc_time_stamp();
             if (b.bytes() > 0) m_dma->transfer(false, b);
+            if (m_fabric && b.bytes() > 0) deliver(FabricKind::Multicast, ports, b.bytes(), t_req);
             set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
             for (std::size_t j = 0; j < tlts.size(); ++j)
@@ -186,7 +216,9 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(1);
             dma_issue();
+            const sc_time t_req = sc_time_stamp();
             m_dma->transfer(false, b);
+            if (m_fabric && b.bytes() > 0) deliver(FabricKind::Load, {op.tlt}, b.bytes(), t_req);
             set_dma_busy(0);
             m_load_t += sc_time_stamp() - t0;
             set_dma_state(std::size_t(op.tlt), TltState::Idle);
@@ -211,6 +243,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                     const sc_time t0 = sc_time_stamp();
                     set_dma_busy(2);
                     dma_issue();
+                    if (m_fabric && b.bytes() > 0) drain(op.tlt, b.bytes());
                     m_sys.ring().send(m_id, owner, b.bytes(), tag);
                     set_dma_busy(0);
                     tl.note_transfer();
@@ -235,6 +268,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(2);
             dma_issue();
+            if (m_fabric && b.bytes() > 0) drain(op.tlt, b.bytes());
             m_dma->transfer(true, b);
             set_dma_busy(0);
             m_store_t += sc_time_stamp() - t0;

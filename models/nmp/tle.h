@@ -13,6 +13,7 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/nmp/dma_engine.h"
+#include "models/nmp/fabric.h"
 #include "models/nmp/nmp_model_params.h"
 #include "models/nmp/tlt.h"
 
@@ -50,6 +51,12 @@ private:
     // A DMA transfer into/out of TLT j starts (Load/Store) or ends (Idle): its state statistic
     // and, when traced, its state signal.
     void set_dma_state(std::size_t j, TltState s);
+    // With the fabric: the delivery of a load's data (DRAM phase [t0, now]) into `ports`;
+    // the TLTs' computes wait for it. Returns the fabric's schedule.
+    void deliver(FabricKind kind, const std::vector<int>& ports, std::uint64_t bytes, const sc_core::sc_time& t0);
+    // With the fabric: an OUT tile of TLT j leaves MB2 through its port into the DMA engine;
+    // blocks the controller until it is there.
+    void drain(int j, std::uint64_t bytes);
     void set_dma_busy(unsigned s);  // the DMA engine's state: 0 idle, 1 load, 2 store
     void trace_states();  // SC_METHOD, registered only when a state signal is traced
 
@@ -58,6 +65,7 @@ private:
     NmpSystem& m_sys;
     stats::Group m_stats;
     std::unique_ptr<DmaEngine> m_dma;
+    std::unique_ptr<Fabric> m_fabric;  // null: ideal fabric (nmp.fabric.enabled false)
     std::vector<std::unique_ptr<Tlt>> m_tlts;
     stats::Counter m_layers, m_wait_cycles;
     // Time breakdown of the controller: DMA loads, DMA stores, layer barrier (the rest is

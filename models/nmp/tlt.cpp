@@ -30,7 +30,8 @@ void Tlt::compute(const mapper::tso::TileOp& op) {
     m_pending_syncs = 0;
     m_sw += sw;
     const std::uint64_t cycles = op.mac_cycles + sw;
-    const sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
+    sc_time start = m_busy_until > sc_time_stamp() ? m_busy_until : sc_time_stamp();
+    if (m_ready > start) start = m_ready;
     if (start > m_busy_until || m_busy_until == SC_ZERO_TIME) m_busy_from = start;
     m_busy_until = start + sc_time(double(cycles) * m_arch.cycle_s(), SC_SEC);
     const std::uint64_t ps = sc_time(1, SC_PS).value();

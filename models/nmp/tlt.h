@@ -24,6 +24,11 @@ public:
     void compute(const mapper::tso::TileOp& op);
     // A DMA transfer into / out of this TLT's memories completed: its core will wait for it.
     void note_transfer() { ++m_pending_syncs; }
+    // The fabric delivers a loaded tile into this TLT's memories at `t`: its next compute
+    // starts no earlier (without the fabric the data is there when the DMA transfer ends).
+    void data_ready(const sc_core::sc_time& t) {
+        if (t > m_ready) m_ready = t;
+    }
     // IFM-channel reduction at the owner: adds `partials` partial OUT tiles of `elems`
     // elements into MB2 on the MAC unit, one element per MAC lane and cycle (ASSUMPTION),
     // when the unit is free; no MACs, counted in busy_cycles and reduce_cycles.
@@ -54,6 +59,7 @@ private:
     sc_core::sc_time m_period;
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
     sc_core::sc_time m_busy_from = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time m_ready = sc_core::SC_ZERO_TIME;  // last fabric delivery into its memories
     stats::Group m_stats;
     stats::ScheduledCounter m_macs;  // spread over each nmp_conv2d's busy interval in the epoch samples
     std::uint64_t m_pending_syncs = 0;

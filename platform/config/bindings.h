@@ -112,6 +112,14 @@ void bind(V& v, nmp::NmpModelParams& p) {
         s.field("loop_cycles", a.control.loop_cycles);
     });
     v.field("double_buffer", a.double_buffer);
+    // Written only when it differs from the defaults (fabric off), so that the resolved
+    // configuration and its hash in stats.json stay those of before for runs without it.
+    if (V::kReading || !a.fabric.is_default())
+        v.section("fabric", [&](auto& s) {
+            s.field("enabled", a.fabric.enabled);
+            s.field("bytes_per_cycle", a.fabric.bytes_per_cycle);
+            s.field("latency_cycles", a.fabric.latency_cycles);
+        });
 }
 
 template <typename V>

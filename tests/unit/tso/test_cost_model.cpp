@@ -168,3 +168,39 @@ TEST_CASE("RISC-V control: T_SW by instruction class", "[tso][control]") {
     // 10 x (16 + 4) + 5 x 3 + (7 + 1) x 8 = 279 cycles
     CHECK(sw_time_s(k, hw) == Approx(279 * 2e-9));
 }
+
+TEST_CASE("fabric: busiest port bytes by hand and the estimate's fabric term", "[tso][fabric]") {
+    // 1x1 conv 16 -> 64 channels on 8 x 8, 8 bit, KS / OS, tile T_M 2, T_N 16, T_R 8, T_C 8:
+    // every TLE 16 filters, 2 per TLT. A port moves its TLE's IN tile (16 x 8 x 8 = 1,024 B,
+    // multicast), its W tile (2 x 16 = 32 B) and its OUT tile (2 x 8 x 8 = 128 B): 3 transfers.
+    Layer l;
+    l.C = 16;
+    l.K = 64;
+    l.H = l.W = 8;
+    l.R = l.S = 1;
+    const ConvShape c = make_conv_shape(l, 1);
+    NmpParams hw = tso_test::seed_hw();
+    hw.clock_mhz = 500;  // 2 ns per cycle
+    ConvCostModel m(c, hw, TleSlicing::KS);
+    const CostCounts k = m.counts(TltSchedule::OS, Tile{2, 16, 8, 8, m.t_h(8), m.t_l(8)});
+    CHECK(k.port_load_bytes == 1024 + 32);
+    CHECK(k.port_store_bytes == 128);
+    CHECK(k.tlt_syncs == 3);
+    CHECK(fabric_extra_s(k, hw, 100 * 2e-9) == 0.0);  // fabric off: nothing added
+    hw.fabric.enabled = true;
+    hw.fabric.bytes_per_cycle = 1;
+    hw.fabric.latency_cycles = 4;
+    // T_DRAM 100 cycles: max(0, 1,056 - 100) + 128 + 3 x 4 = 1,096 cycles
+    CHECK(fabric_extra_s(k, hw, 100 * 2e-9) == Approx(1096 * 2e-9));
+    // T_DRAM 2,000 cycles hides the loads: 128 + 12 = 140 cycles
+    CHECK(fabric_extra_s(k, hw, 2000 * 2e-9) == Approx(140 * 2e-9));
+    hw.fabric.bytes_per_cycle = 16;  // 1,056 / 16 = 66 < 100: 128 / 16 + 12 = 20 cycles
+    CHECK(fabric_extra_s(k, hw, 100 * 2e-9) == Approx(20 * 2e-9));
+    // Every model adds it: TSO-noburst's total grows by exactly the term.
+    const auto nb = make_time_model("noburst", {});
+    NmpParams off = hw;
+    off.fabric.enabled = false;
+    const CostTimes a = nb->screen(k, off), b = nb->screen(k, hw);
+    CHECK(b.total_s - a.total_s == Approx(fabric_extra_s(k, hw, a.t_dram_s)));
+    CHECK(b.t_fabric_s == Approx(fabric_extra_s(k, hw, a.t_dram_s)));
+}

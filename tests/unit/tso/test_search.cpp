@@ -179,13 +179,18 @@ TEST_CASE("shared shortlist bound keeps the shortlist and the unrefined pick lea
     CHECK(found > 60);
 }
 
-TEST_CASE("pruned search equals brute force with the IFM-channel slicing and double buffering", "[tso][search][ifm_ch]") {
+TEST_CASE("pruned search equals brute force with the IFM-channel slicing, double buffering and the fabric", "[tso][search][ifm_ch]") {
     std::mt19937_64 rng(99);
     int found = 0, ifm = 0;
     for (int it = 0; it < 200; ++it) {
         const Layer l = random_layer(rng, 8, 20, 10);
         NmpParams hw = random_hw(rng);
         hw.double_buffer = it % 4 == 1;
+        if (it % 5 == 3) {  // the fabric term (NmpParams::fabric) keeps the bound a bound
+            hw.fabric.enabled = true;
+            hw.fabric.bytes_per_cycle = 1 + it % 7;
+            hw.fabric.latency_cycles = it % 3;
+        }
         if (it % 3 == 2) {
             hw.control.loop_cycles = 4;
             hw.control.sync_cycles = 4;
