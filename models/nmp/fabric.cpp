@@ -103,13 +103,24 @@ Fabric::Xfer Fabric::transfer(FabricKind kind, const std::vector<int>& ports, st
                        q.recent.end());
         q.recent.push_back(Hold{x.start, x.end, kind});
         q.free = x.end;
-        if (q.sig) q.holds.emplace_back(x.start, x.end);
+        if (q.sig) {
+            if (!q.holds.empty() && q.holds.back().second == sc_max_time()) q.holds.back() = {x.start, x.end};
+            else q.holds.emplace_back(x.start, x.end);
+        }
     }
     m_contention_t[k] += union_length(other);
     m_wait_t[k] += x.start - request;
     ++*m_xfers[k];
     *m_bytes[k] += bytes;
     return x;
+}
+
+void Fabric::announce(const std::vector<int>& ports, const sc_time& request) {
+    if (!m_traced) return;
+    sc_time start = request;
+    for (int j : ports) start = std::max(start, m_ports[std::size_t(j)].free);
+    for (int j : ports)
+        if (m_ports[std::size_t(j)].sig) m_ports[std::size_t(j)].holds.emplace_back(start, sc_max_time());
 }
 
 sc_time Fabric::idle_at() const {

@@ -53,6 +53,9 @@ public:
     // leave the fabric before `data_end` (SC_ZERO_TIME: no bound). Records its statistics.
     Xfer transfer(FabricKind kind, const std::vector<int>& ports, std::uint64_t bytes, const sc_core::sc_time& request,
                   const sc_core::sc_time& data_end = sc_core::SC_ZERO_TIME);
+    // Tracing only: a load about to start its DRAM phase at `request` will call transfer() for
+    // `ports` when it ends; its ports are drawn busy from their start until then (cut-through).
+    void announce(const std::vector<int>& ports, const sc_core::sc_time& request);
     // Time at which every port is free (the end of the last reservation).
     sc_core::sc_time idle_at() const;
     // Closes the cycle statistics (call once at the end).

@@ -191,6 +191,10 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
             set_dma_busy(1);
             dma_issue();
             const sc_time t_req = sc_time_stamp();
+            if (m_fabric && b.bytes() > 0 && m_trace) {
+                m_fabric->announce(ports, t_req);
+                m_trace_ev.notify(SC_ZERO_TIME);
+            }
             if (b.bytes() > 0) m_dma->transfer(false, b);
             if (m_fabric && b.bytes() > 0) deliver(FabricKind::Multicast, ports, b.bytes(), t_req);
             set_dma_busy(0);
@@ -217,6 +221,10 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
             set_dma_busy(1);
             dma_issue();
             const sc_time t_req = sc_time_stamp();
+            if (m_fabric && b.bytes() > 0 && m_trace) {
+                m_fabric->announce({op.tlt}, t_req);
+                m_trace_ev.notify(SC_ZERO_TIME);
+            }
             m_dma->transfer(false, b);
             if (m_fabric && b.bytes() > 0) deliver(FabricKind::Load, {op.tlt}, b.bytes(), t_req);
             set_dma_busy(0);
