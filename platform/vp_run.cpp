@@ -272,7 +272,6 @@ int run_main(const Options& o) {
         const sc_core::sc_time slice(10, sc_core::SC_US);
         const double max_s = spec.sim.max_time_ms * 1e-3;
         const std::uint64_t ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();
-        plat->set_run_horizon(sc_core::SC_ZERO_TIME);
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
         if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
         while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
@@ -284,7 +283,6 @@ int run_main(const Options& o) {
             const std::uint64_t boundary = sampler.next_boundary();
             std::uint64_t step = to_ps(slice);
             if (boundary > now && boundary - now < step) step = boundary - now;
-            plat->set_run_horizon(sc_core::sc_time::from_value((now + step) * ps_unit));
             sc_core::sc_start(sc_core::sc_time::from_value(step * ps_unit));
             if (sc_core::sc_get_status() != sc_core::SC_STOPPED && to_ps(sc_core::sc_time_stamp()) == boundary)
                 sampler.sample(boundary);

@@ -143,14 +143,9 @@ bool DramInterface::respond(tlm::tlm_generic_payload& t) {
 }
 
 // Polls every NoC cycle while a response waits for injection-queue space (only responses that
-// send a packet wait: the queue is checked before the outstanding-request lookup), after the
-// NoC's step of the edge.
+// send a packet wait: the queue is checked before the outstanding-request lookup).
 void DramInterface::retry_response() {
     if (!m_resp_blocked) return;
-    if (m_noc.edge_pending()) {  // look at the injection queue after the NoC's step of this edge
-        next_trigger(sc_core::SC_ZERO_TIME);
-        return;
-    }
     if (m_noc.queued_packets(m_node) < m_noc.network().params().inject_depth && respond(*m_resp_blocked))
         m_resp_blocked = nullptr;
     else next_trigger(m_noc.period());

@@ -88,14 +88,9 @@ void NetworkInterface::peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase&
     }
 }
 
-// Polls on core-clock edges while a request waits for injection-queue space (after the NoC's
-// step when a core edge is also a NoC edge).
+// Polls on core-clock edges while a request waits for injection-queue space.
 void NetworkInterface::retry_blocked() {
     if (!m_blocked) return;
-    if (m_noc.edge_pending()) {  // look at the injection queue after the NoC's step of this edge
-        next_trigger(sc_core::SC_ZERO_TIME);
-        return;
-    }
     if (try_inject(*m_blocked)) m_blocked = nullptr;
     else next_trigger(m_core_period);
 }

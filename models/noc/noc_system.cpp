@@ -11,7 +11,6 @@ NocSystem::NocSystem(sc_core::sc_module_name name, const NocParams& p, const sc_
     p.validate_message_classes("noc");
     m_net->set_sink(this);
     m_net->set_measuring(true);  // every packet of a platform run enters the latency statistics
-    m_lookahead = p.stepping != "all";  // the reference: every router, every cycle, one activation per cycle
     SC_METHOD(tick);
     sensitive << m_wakeup;
     dont_initialize();
@@ -43,17 +42,10 @@ std::uint32_t NocSystem::send(unsigned src, unsigned dst, PacketType type, std::
 }
 
 void NocSystem::tick() {
-    ++m_activations;
     const std::uint64_t now = sc_core::sc_time_stamp().value();
     const std::uint64_t per = m_period.value();
     if (now % per != 0) {  // woken between edges: wait for the next edge
         next_trigger(sc_core::sc_time::from_value(per - now % per));
-        return;
-    }
-    if (!m_deferred.empty()) {
-        // The cycle of this edge was stepped ahead of time: its endpoint calls happen now.
-        dispatch_deferred();
-        after_step(now, per);
         return;
     }
     if (m_sleeping) {
@@ -66,59 +58,19 @@ void NocSystem::tick() {
         next_trigger(m_period);
         return;
     }
-    if (!step_cycle()) return;
-    after_step(now, per);
-}
-
-bool NocSystem::step_cycle() {
     try {
         m_net->step();
     } catch (const vp::SimulationError& e) {
         m_failure = e.what();
         sc_core::sc_stop();
-        return false;
+        return;
     }
-    return true;
-}
-
-// The cycles before m_net->cycle() are simulated. Steps further cycles ahead of kernel time while
-// no other process can act before their edges, then schedules the next activation: at the edge
-// of a cycle stepped ahead whose endpoint calls are held back, at the next cycle's edge, or on
-// the next packet sent when the network is idle.
-void NocSystem::after_step(std::uint64_t now, std::uint64_t per) {
-    std::uint64_t limit = 0;  // edges before this time (sc_time value) may be stepped ahead
-    if (m_lookahead && m_deferred.empty() && !m_net->idle()) {
-        limit = m_horizon;
-        if (!sc_core::sc_pending_activity_at_current_time()) {
-            const std::uint64_t other = now + sc_core::sc_time_to_pending_activity().value();
-            if (other < limit) limit = other;
-        } else {
-            limit = 0;
-        }
-    }
-    while (m_deferred.empty() && !m_net->idle() && m_net->cycle() * per < limit) {
-        m_ahead = true;
-        const bool ok = step_cycle();
-        m_ahead = false;
-        if (!ok) return;
-        ++m_cycles_ahead;
-    }
-    if (!m_deferred.empty()) {
-        next_trigger(sc_core::sc_time::from_value((m_net->cycle() - 1) * per - now));
-    } else if (m_net->idle()) {
+    if (m_net->idle()) {
         m_sleeping = true;
         next_trigger(m_wakeup);
     } else {
-        next_trigger(sc_core::sc_time::from_value(m_net->cycle() * per - now));
+        next_trigger(m_period);
     }
-}
-
-void NocSystem::dispatch_deferred() {
-    for (const Deferred& d : m_deferred) {
-        if (d.sent) sent_now(d.node, d.id, d.info, d.cycle);
-        else deliver_now(d.node, d.id, d.info, d.cycle);
-    }
-    m_deferred.clear();
 }
 
 bool NocSystem::can_accept(unsigned node, const PacketInfo& info) {
@@ -126,20 +78,10 @@ bool NocSystem::can_accept(unsigned node, const PacketInfo& info) {
 }
 
 void NocSystem::sent(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
-    if (m_ahead) m_deferred.push_back(Deferred{true, node, id, info, c});
-    else sent_now(node, id, info, c);
-}
-
-void NocSystem::deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
-    if (m_ahead) m_deferred.push_back(Deferred{false, node, id, info, c});
-    else deliver_now(node, id, info, c);
-}
-
-void NocSystem::sent_now(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
     if (PacketSink* e = m_endpoints[node]) e->sent(node, id, info, c);
 }
 
-void NocSystem::deliver_now(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
+void NocSystem::deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) {
     PacketSink* e = m_endpoints[node];
     if (!e) {
         if (m_failure.empty())

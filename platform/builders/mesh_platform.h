@@ -37,7 +37,6 @@ class MeshPlatform final : public Platform {
 public:
     explicit MeshPlatform(RunContext& ctx);
     ~MeshPlatform() override;
-    void set_run_horizon(const sc_core::sc_time& end) override { m_noc->set_horizon(end); }
     void finish() override;
     void check_invariants() const override;
     // Records every end-of-run conservation law of the run in chk (check_invariants throws on
@@ -65,7 +64,6 @@ public:
         mapper::waving::EnergyEstimate energy;     // energy model on the simulated counts
     };
     const mapper::waving::NetworkMapping& mapping() const { return m_map; }
-    const noc::NocSystem& noc() const { return *m_noc; }
     std::vector<LayerResult> results() const;
     // Median / worst |sim/est - 1| over the layers and Spearman's rho (refinement candidates, or layers).
     refine::Trust trust() const;

@@ -40,10 +40,6 @@ public:
     virtual void run_untimed(const std::function<void(std::uint64_t)>& at_cycle) { (void)at_cycle; }
     // Simulated time of an untimed run (for kernel runs vp-run takes SimControl's end time).
     virtual sc_core::sc_time untimed_end() const { return sc_core::SC_ZERO_TIME; }
-    // The run loop calls this before each sc_start with the time it runs to: models that simulate
-    // ahead of kernel time (the mesh NoC's lookahead) stay behind it, so that the statistics read
-    // after sc_start returns are those of that time.
-    virtual void set_run_horizon(const sc_core::sc_time& end) { (void)end; }
     // Called once after the simulation ended (closes time-weighted statistics).
     virtual void finish() = 0;
     // Throws vp::SimulationError when an end-of-run invariant is broken.
