@@ -112,13 +112,38 @@ struct TimeData {
     }
 };
 
-// atof of a field (copied to a terminated buffer; longer fields are no number we write).
+// atof of a field. Plain decimals ([-]digits[.digits], at most 15 digits: what the writer puts
+// for counts and times) are read as an exact integer divided by an exact power of ten, which IEEE
+// division rounds correctly, as strtod does; anything else goes through atof.
 double number(std::string_view f) {
+    static const double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::size_t i = 0;
+    const bool neg = !f.empty() && f[0] == '-';
+    if (neg) ++i;
+    std::uint64_t m = 0;
+    unsigned digits = 0, frac = 0;
+    bool dot = false, ok = i < f.size();
+    for (; ok && i < f.size(); ++i) {
+        const char c = f[i];
+        if (c >= '0' && c <= '9') {
+            m = m * 10 + unsigned(c - '0');
+            ++digits;
+            if (dot) ++frac;
+        } else if (c == '.' && !dot) {
+            dot = true;
+        } else {
+            ok = false;
+        }
+    }
+    if (ok && digits > 0 && digits <= 15) {
+        const double v = double(m) / kPow10[frac];
+        return neg ? -v : v;
+    }
     char b[64];
-    const std::size_t n = std::min(f.size(), sizeof b - 1);
-    std::memcpy(b, f.data(), n);
-    b[n] = 0;
-    return f.size() < sizeof b ? std::atof(b) : std::atof(std::string(f).c_str());
+    if (f.size() >= sizeof b) return std::atof(std::string(f).c_str());
+    std::memcpy(b, f.data(), f.size());
+    b[f.size()] = 0;
+    return std::atof(b);
 }
 
 // One pass over the file in memory: lines without quotes or carriage returns are split in
@@ -151,14 +176,19 @@ TimeData read_timeseries(const fs::path& p) {
     while (next_line(line)) {
         ++ln;
         if (line.empty()) continue;
-        if (line.find_first_of("\"\r") == std::string_view::npos) {
-            std::size_t n = 0, b = 0;
-            for (std::size_t i = 0; i <= line.size(); ++i)
-                if (i == line.size() || line[i] == ',') {
-                    if (n < 6) f[n] = line.substr(b, i - b);
-                    ++n;
-                    b = i + 1;
-                }
+        std::size_t n = 0, b = 0;
+        bool plain = true;  // no quote, no carriage return
+        for (std::size_t i = 0; i <= line.size(); ++i) {
+            if (i == line.size() || line[i] == ',') {
+                if (n < 6) f[n] = line.substr(b, i - b);
+                ++n;
+                b = i + 1;
+            } else if (line[i] == '"' || line[i] == '\r') {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
             if (n != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
         } else {
             owned = split_csv(std::string(line));
