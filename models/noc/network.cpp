@@ -73,7 +73,6 @@ Network::Network(const NocParams& p) : m_p(p) {
         const std::uint64_t horizon = std::max<std::uint64_t>({cap_flit, cap_credit, m_p.link_latency + 1, m_p.router_stages + 1});
         m_router_wheel.init(n, horizon);
         m_term_wheel.init(n, horizon);
-        m_holding.assign(m_router_wheel.words(), 0);
         for (unsigned r = 0; r < n; ++r) {
             for (unsigned port = kEast; port < kNumPorts; ++port) {
                 const unsigned idx = r * kLinksPerNode + port;
@@ -161,7 +160,8 @@ unsigned Network::step_all_routers(std::uint64_t c) {
 // Steps the terminals and routers marked for cycle c, in index order (terminals first, as in
 // stepping every one). A send() from a delivery marks its source for this cycle when that
 // terminal is still ahead in the order, else for the next (the order of stepping every one).
-// Sleeping routers that hold flits get their per-cycle counters without a step.
+// Sleeping routers that hold flits get their per-cycle counters when next stepped or read
+// (Router::settle).
 unsigned Network::step_active(std::uint64_t c) {
     unsigned moved = 0;
     const unsigned words = m_router_wheel.words();
@@ -178,16 +178,12 @@ unsigned Network::step_active(std::uint64_t c) {
     m_term_cursor = 0;
     std::uint64_t* rs = m_router_wheel.slot(c);
     for (unsigned w = 0; w < words; ++w) {
-        for (std::uint64_t idle = m_holding[w] & ~rs[w]; idle; idle &= idle - 1)
-            m_routers[w * 64 + unsigned(__builtin_ctzll(idle))].idle_cycle();
         for (std::uint64_t due = rs[w]; due; due &= due - 1) {
             const unsigned b = unsigned(__builtin_ctzll(due));
             Router& r = m_routers[w * 64 + b];
             moved += r.step(c);
             ++m_router_steps;
             if (const std::uint64_t nw = r.next_wake()) m_router_wheel.wake(w * 64 + b, nw);
-            const std::uint64_t bit = std::uint64_t(1) << b;
-            m_holding[w] = r.buffered() ? m_holding[w] | bit : m_holding[w] & ~bit;
         }
         rs[w] = 0;
     }

@@ -22,7 +22,8 @@
 // cycle it becomes visible, a step marks its own next cycle (Router::next_wake,
 // Terminal::wants_step) and send() marks the source terminal. A router whose every occupied VC
 // waits for a credit, an output VC or a flit sleeps; its per-cycle counters (occupancy, credit
-// stalls) are accounted without stepping it (Router::idle_cycle). "all" steps every router and
+// stalls) are accounted in one go when it is stepped again or its counters are read
+// (Router::settle). "all" steps every router and
 // terminal every cycle; both give byte-identical statistics (tested).
 #include <cstdint>
 #include <memory>
@@ -87,7 +88,11 @@ public:
     std::size_t packets_alive() const { return m_packets.alive(); }
 
     // Statistics.
-    const Router& router(unsigned i) const { return m_routers[i]; }
+    // Router i with its counters settled to the current cycle (Router::settle).
+    const Router& router(unsigned i) const {
+        m_routers[i].settle(m_cycle);
+        return m_routers[i];
+    }
     const TerminalCounters& terminal_counters(unsigned i) const { return m_term_ctr[i]; }
     const NetworkTotals& totals() const { return m_tot; }
     const LatencyStats& packet_latency() const { return m_packet_lat; }
@@ -137,7 +142,6 @@ private:
     Delivery m_delivery;
     std::vector<std::uint32_t> m_trace_last;  // [router * 2 + {occupancy, flits}]
     WakeWheel m_router_wheel, m_term_wheel;    // active stepping: who is stepped in which cycle
-    std::vector<std::uint64_t> m_holding;      // bit r: router r buffers flits (idle-cycle accounting)
     unsigned m_term_cursor = 0;                // terminal being stepped + 1 (0: not in the terminal phase)
     bool m_step_all = false;
     bool m_measuring = false;

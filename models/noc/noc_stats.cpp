@@ -7,22 +7,45 @@ namespace vp::noc {
 using vp::stats::Counter;
 using vp::stats::Scalar;
 
-NocStats::RouterStats::RouterStats(vp::stats::Group& parent, const std::string& name, const RouterCounters& c)
+NocStats::SettledCounter::SettledCounter(vp::stats::Group& parent, std::string name, std::string desc,
+                                         std::string unit, const Network& net, unsigned router,
+                                         const std::uint64_t* src)
+    : Stat(parent, std::move(name), std::move(desc), std::move(unit)), m_net(net), m_router(router), m_src(src) {
+    set_sampled();
+}
+
+std::uint64_t NocStats::SettledCounter::value() const {
+    m_net.router(m_router);  // settles the router's lazily accounted cycles
+    return *m_src;
+}
+
+nlohmann::json NocStats::SettledCounter::to_json() const {
+    return {{"desc", desc()}, {"unit", unit()}, {"value", value()}};
+}
+
+void NocStats::SettledCounter::to_flat(std::vector<std::pair<std::string, double>>& out) const {
+    out.emplace_back("", double(value()));
+}
+
+NocStats::RouterStats::RouterStats(vp::stats::Group& parent, const std::string& name, const Network& net,
+                                   unsigned router)
     : group(parent, name),
-      packets_routed(group, "packets_routed", "head flits that won VC allocation", "packets", &c.packets_routed),
+      packets_routed(group, "packets_routed", "head flits that won VC allocation", "packets",
+                     &net.router(router).counters().packets_routed),
       sa_conflicts(group, "sa_conflicts", "switch arbitrations with more than one requesting input", "events",
-                   &c.sa_conflicts),
+                   &net.router(router).counters().sa_conflicts),
       occupancy(group, "occupancy_flit_cycles", "flits buffered in all input VCs, summed over cycles", "flit cycles",
-                &c.occupancy_sum),
+                net, router, &net.router(router).counters().occupancy_sum),
       occupancy_avg(group, "occupancy_avg", "average flits buffered in all input VCs", "flits"),
       occupancy_max(group, "occupancy_max", "maximum flits buffered in all input VCs", "flits") {
+    const RouterCounters& c = net.router(router).counters();
     for (unsigned p = 0; p < kNumPorts; ++p) {
         const std::string pn = port_name(p);
         flits_in.emplace_back(group, "flits_in_" + pn, "flits received on input port " + pn, "flits", &c.flits_in[p]);
         flits_out.emplace_back(group, "flits_out_" + pn, "flits sent on output port " + pn, "flits", &c.flits_out[p]);
         credit_stall.emplace_back(group, "credit_stall_" + pn,
-                                  "cycles a switch-ready flit waited for a credit of output " + pn, "cycles",
-                                  &c.credit_stall[p]);
+                                  "cycles a switch-ready flit waited for a credit of output " + pn, "cycles", net,
+                                  router, &c.credit_stall[p]);
         link_util.emplace_back(group, "link_util_" + pn, "flits sent on output " + pn + " per cycle", "flits/cycle");
     }
 }
@@ -58,7 +81,7 @@ NocStats::NocStats(vp::stats::Group& g, const Network& net, double bw, std::size
     const NocParams& p = net.params();
     for (unsigned i = 0; i < p.num_nodes(); ++i)
         m_routers.emplace_back(g, "router[" + std::to_string(i % p.width) + "][" + std::to_string(i / p.width) + "]",
-                               net.router(i).counters());
+                               net, i);
 }
 
 void NocStats::update() {

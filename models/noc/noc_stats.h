@@ -18,13 +18,33 @@ public:
     void update();
 
 private:
+    // A router counter that sleeping routers account lazily (occupancy, credit stalls): read
+    // through Network::router, which settles it to the network's cycle. Sampled and dumped like
+    // a CounterRef.
+    class SettledCounter final : public vp::stats::Stat {
+    public:
+        SettledCounter(vp::stats::Group& parent, std::string name, std::string desc, std::string unit,
+                       const Network& net, unsigned router, const std::uint64_t* src);
+        std::uint64_t value() const;
+        nlohmann::json to_json() const override;
+        void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
+        void sample(std::uint64_t, double* out) const override { out[0] = double(value()); }
+
+    private:
+        const Network& m_net;
+        unsigned m_router;
+        const std::uint64_t* m_src;
+    };
+
     // Per-port and allocation counters are registered by address (sampled per epoch).
     struct RouterStats {
-        RouterStats(vp::stats::Group& parent, const std::string& name, const RouterCounters& c);
+        RouterStats(vp::stats::Group& parent, const std::string& name, const Network& net, unsigned router);
         vp::stats::Group group;
-        std::deque<vp::stats::CounterRef> flits_in, flits_out, credit_stall;
+        std::deque<vp::stats::CounterRef> flits_in, flits_out;
+        std::deque<SettledCounter> credit_stall;
         std::deque<vp::stats::Scalar> link_util;
-        vp::stats::CounterRef packets_routed, sa_conflicts, occupancy;
+        vp::stats::CounterRef packets_routed, sa_conflicts;
+        SettledCounter occupancy;
         vp::stats::Scalar occupancy_avg;
         vp::stats::Counter occupancy_max;
     };

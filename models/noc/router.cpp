@@ -45,6 +45,8 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
 }
 
 unsigned Router::step(std::uint64_t c) {
+    settle(c);
+    m_idle_from = c + 1;
     absorb(c);
     m_va_won = 0;
     if (m_waiting_va) allocate_vcs(c);

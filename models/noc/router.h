@@ -76,13 +76,22 @@ public:
     // time (t_va, t_sa) still ahead. A router that returns 0 has every occupied VC waiting for a
     // credit, for an output VC held by a blocked packet, or for body flits.
     std::uint64_t next_wake() const { return m_next_wake; }
-    // Accounts one cycle in which the router was not stepped because it sleeps (next_wake() was
-    // 0 or later): the same counter updates as a step that finds nothing to do.
-    void idle_cycle() {
-        m_ctr.occupancy_sum += m_buffered;
-        for (std::uint32_t s = m_stalled; s; s &= s - 1) ++m_ctr.credit_stall[__builtin_ctz(s)];
+    // Accounts the cycles [since the last step, now) in which the router was not stepped because
+    // it slept (next_wake() was 0 or later): per cycle the same counter updates as a step that
+    // finds nothing to do (buffered flits and credit stalls do not change while it sleeps). step()
+    // settles before it steps; readers of the counters settle to the network's cycle first
+    // (Network::router), so a sleeping router costs nothing per cycle.
+    void settle(std::uint64_t now) const {
+        if (now <= m_idle_from) return;
+        if (m_buffered) {
+            const std::uint64_t n = now - m_idle_from;
+            m_ctr.occupancy_sum += std::uint64_t(m_buffered) * n;
+            for (std::uint32_t s = m_stalled; s; s &= s - 1) m_ctr.credit_stall[__builtin_ctz(s)] += n;
+        }
+        m_idle_from = now;
     }
 
+    // The counters as of the last settle() (Network::router settles them to its cycle).
     const RouterCounters& counters() const { return m_ctr; }
     // Flits sent in cycle c (0 when the router was not stepped in c).
     std::uint32_t flits_out_in(std::uint64_t c) const { return m_last_step == c ? m_last_out : 0; }
@@ -142,7 +151,8 @@ private:
     std::uint64_t m_rc_pending = 0;  // bit i: idle input VC i holds a head flit that needs route computation
     std::uint32_t m_last_out = 0;
     std::uint64_t m_last_step = ~std::uint64_t(0);
-    RouterCounters m_ctr;
+    mutable std::uint64_t m_idle_from = 0;  // first cycle not accounted in m_ctr (settle())
+    mutable RouterCounters m_ctr;
 };
 
 }  // namespace vp::noc

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "mapper/common/errors.h"
@@ -109,38 +112,118 @@ struct TimeData {
     }
 };
 
+// atof of a field. Plain decimals ([-]digits[.digits], at most 15 digits: what the writer puts
+// for counts and times) are read as an exact integer divided by an exact power of ten, which IEEE
+// division rounds correctly, as strtod does; anything else goes through atof.
+double number(std::string_view f) {
+    static const double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::size_t i = 0;
+    const bool neg = !f.empty() && f[0] == '-';
+    if (neg) ++i;
+    std::uint64_t m = 0;
+    unsigned digits = 0, frac = 0;
+    bool dot = false, ok = i < f.size();
+    for (; ok && i < f.size(); ++i) {
+        const char c = f[i];
+        if (c >= '0' && c <= '9') {
+            m = m * 10 + unsigned(c - '0');
+            ++digits;
+            if (dot) ++frac;
+        } else if (c == '.' && !dot) {
+            dot = true;
+        } else {
+            ok = false;
+        }
+    }
+    if (ok && digits > 0 && digits <= 15) {
+        const double v = double(m) / kPow10[frac];
+        return neg ? -v : v;
+    }
+    char b[64];
+    if (f.size() >= sizeof b) return std::atof(std::string(f).c_str());
+    std::memcpy(b, f.data(), f.size());
+    b[f.size()] = 0;
+    return std::atof(b);
+}
+
+// One pass over the file in memory: lines without quotes or carriage returns are split in
+// place (the fields are views of the text), others go through split_csv; the series of a row
+// is looked up with a reused key, its layer compared with the previous row's first.
 TimeData read_timeseries(const fs::path& p) {
     TimeData td;
-    std::ifstream in(p);
-    if (!in) return td;
-    std::string line;
-    if (!std::getline(in, line)) return td;
-    const auto head = split_csv(line);
+    const std::string text = read_file(p.string());
+    std::size_t pos = 0;
+    auto next_line = [&](std::string_view& line) {
+        if (pos >= text.size()) return false;
+        std::size_t e = text.find('\n', pos);
+        if (e == std::string::npos) e = text.size();
+        line = std::string_view(text).substr(pos, e - pos);
+        pos = e + 1;
+        return true;
+    };
+    std::string_view line;
+    if (!next_line(line)) return td;
+    const auto head = split_csv(std::string(line));
     if (head.size() < 6 || head[0] != "t_begin_ns" || head[5] != "value")
         throw InputError(p.string() + ": line 1: expected the header t_begin_ns,t_end_ns,layer,module,statistic,value");
     td.present = true;
     std::map<std::string, int> layer_idx;
     std::size_t ln = 1;
-    while (std::getline(in, line)) {
+    std::string key, last_layer_name;
+    int last_layer = -1;
+    std::vector<std::string> owned;
+    std::string_view f[6];
+    while (next_line(line)) {
         ++ln;
         if (line.empty()) continue;
-        const auto f = split_csv(line);
-        if (f.size() != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
-        const double t0 = std::atof(f[0].c_str()), t1 = std::atof(f[1].c_str()), v = std::atof(f[5].c_str());
+        std::size_t n = 0, b = 0;
+        bool plain = true;  // no quote, no carriage return
+        for (std::size_t i = 0; i <= line.size(); ++i) {
+            if (i == line.size() || line[i] == ',') {
+                if (n < 6) f[n] = line.substr(b, i - b);
+                ++n;
+                b = i + 1;
+            } else if (line[i] == '"' || line[i] == '\r') {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            if (n != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
+        } else {
+            owned = split_csv(std::string(line));
+            if (owned.size() != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
+            for (std::size_t i = 0; i < 6; ++i) f[i] = owned[i];
+        }
+        const double t0 = number(f[0]), t1 = number(f[1]), v = number(f[5]);
         int layer = -1;
         if (!f[2].empty()) {
-            auto it = layer_idx.find(f[2]);
-            if (it == layer_idx.end()) {
-                it = layer_idx.emplace(f[2], int(td.layers.size())).first;
-                td.layers.push_back(f[2]);
-                td.layer_sums.emplace_back();
-                td.layer_t0.push_back(t0);
-                td.layer_t1.push_back(t1);
+            if (last_layer < 0 || f[2] != last_layer_name) {
+                last_layer_name.assign(f[2].data(), f[2].size());
+                auto it = layer_idx.find(last_layer_name);
+                if (it == layer_idx.end()) {
+                    it = layer_idx.emplace(last_layer_name, int(td.layers.size())).first;
+                    td.layers.push_back(last_layer_name);
+                    td.layer_sums.emplace_back();
+                    td.layer_t0.push_back(t0);
+                    td.layer_t1.push_back(t1);
+                }
+                last_layer = it->second;
             }
-            layer = it->second;
+            layer = last_layer;
         }
         if (td.ivs.empty() || td.ivs.back().t0 != t0 || td.ivs.back().t1 != t1) td.ivs.push_back({t0, t1, layer, {}});
-        const std::uint32_t s = td.id(f[3], f[4]);
+        key.assign(f[3].data(), f[3].size());
+        key += '\x1f';
+        key.append(f[4].data(), f[4].size());
+        std::uint32_t s;
+        if (auto it = td.index.find(key); it != td.index.end()) {
+            s = it->second;
+        } else {
+            s = std::uint32_t(td.series.size());
+            td.series.push_back({std::string(f[3]), std::string(f[4])});
+            td.index.emplace(key, s);
+        }
         td.ivs.back().v.emplace_back(s, v);
         if (td.total.size() <= s) td.total.resize(s + 1, 0.0);
         td.total[s] += v;
