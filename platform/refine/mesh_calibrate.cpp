@@ -311,7 +311,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     // The phased model: seven coefficients on the same samples (several starts: maxima again).
     // ph_sync stays at its physical value 1 (processor sharing among the cores started together):
     // fitted freely it goes to 0.42 on these samples, and the held-out networks get worse (AlexNet
-    // median 22.5 % instead of 5.2 %): the design has few choices with 5-12 cores.
+    // median 22.5 %, worst 30.2 % on 4x4): the design has few choices with 6-12 cores.
     auto p_coef = [&](const std::vector<double>& x) {
         wv::MeshCoefficients c = after;
         c.ph_turn = x[0];
