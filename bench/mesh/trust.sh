@@ -7,7 +7,10 @@
 #                network here, and the whole 8x8 mesh, is unseen by the fit), unrefined;
 #   queueing   = the queueing model (exact MVA of the loaded DRAM interface; same file, same
 #                samples), unrefined;
-#   refined    = the config's default model (calibrated) with --refine K (per-shape candidates,
+#   phased     = the phased model (DRAM service from the preset for the requests' own access
+#                pattern, processor sharing among the cores started together; same file, same
+#                samples), unrefined;
+#   refined    = the config's default model with --refine K (per-shape candidates,
 #                then the whole-network revert rounds), simulated in full. vp-run refuses a K beyond a
 #                layer's candidate count (exit 2, "has only N (T, k) candidate(s)"); the bench then
 #                runs the network again with K = N (LeNet-5's C1 has 3) and records the K used.
@@ -20,17 +23,18 @@ vp_run=${VP_RUN:-$here/build/platform/vp-run}
 k=${K:-4}
 read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
 read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
-base=${BASE:-calibrated}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
+base=${BASE:-phased}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 csv=$out/trust.csv
 echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s,network_kept,changed_layers_slower,refined_network_sims" > "$csv"
 for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
-  for mode in ${MODES:-paper calibrated queueing refined}; do
+  for mode in ${MODES:-paper calibrated queueing phased refined}; do
     args=()
     case $mode in
       paper) args=(--set mapper.mesh_model=paper) ;;
       calibrated) args=(--set mapper.mesh_model=calibrated) ;;
       queueing) args=(--set mapper.mesh_model=queueing) ;;
+      phased) args=(--set mapper.mesh_model=phased) ;;
       refined) args=(--refine "$k") ;;
     esac
     d=$tmp/run; rm -rf "$d"

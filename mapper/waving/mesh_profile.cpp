@@ -12,6 +12,7 @@ XferFeatures& XferFeatures::operator+=(const XferFeatures& o) {
     flits_in += o.flits_in;
     flits_out += o.flits_out;
     dma_ops += o.dma_ops;
+    reads += o.reads;
     return *this;
 }
 
@@ -32,7 +33,8 @@ void OpProfile::add(const OpProfile& o, std::uint64_t times) {
 
 void OpProfile::compact() {
     auto key = [](const ProfileEntry& e) {
-        return std::make_tuple(e.wait, e.compute, e.x.transfers, e.x.bursts, e.x.flits_in, e.x.flits_out, e.x.dma_ops);
+        return std::make_tuple(e.wait, e.compute, e.x.transfers, e.x.bursts, e.x.flits_in, e.x.flits_out, e.x.dma_ops,
+                               e.x.reads);
     };
     std::sort(entries.begin(), entries.end(), [&](const ProfileEntry& a, const ProfileEntry& b) { return key(a) < key(b); });
     std::vector<ProfileEntry> out;
@@ -84,6 +86,7 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
     const std::uint64_t fb = std::uint64_t(fmt.flit_bits);
     const std::uint64_t data_flits = n * (full * ((maxp * 8 + fb - 1) / fb) + (rem ? (rem * 8 + fb - 1) / fb : 0));
     if (op.is_load()) {
+        x.reads = x.transfers;
         x.flits_out = x.transfers * hdr;
         x.flits_in = x.transfers * hdr + data_flits;
     } else {

@@ -24,9 +24,10 @@ struct XferFeatures {
     std::uint64_t flits_in = 0;   // flits ejected at the core (read responses, write acks)
     std::uint64_t flits_out = 0;  // flits injected by the core (read requests, write data)
     std::uint64_t dma_ops = 0;    // DMA descriptors programmed
+    std::uint64_t reads = 0;      // transfers of load ops (the rest are writes)
     bool operator==(const XferFeatures& o) const {
         return transfers == o.transfers && bursts == o.bursts && flits_in == o.flits_in && flits_out == o.flits_out &&
-               dma_ops == o.dma_ops;
+               dma_ops == o.dma_ops && reads == o.reads;
     }
     XferFeatures& operator+=(const XferFeatures& o);
 };

@@ -30,6 +30,14 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(mva_stream_scale, 0, 100, "mva_stream_scale");
     req(mva_port_scale, 0.01, 100, "mva_port_scale");
     req(mva_layer_cycles, -1e6, 1e6, "mva_layer_cycles");
+    req(ph_turn, 0, 10, "ph_turn");
+    req(ph_conflict, 0, 10, "ph_conflict");
+    req(ph_port, 0, 100, "ph_port");
+    req(ph_stream, 0, 100, "ph_stream");
+    req(ph_wait, 0, 100, "ph_wait");
+    req(ph_sync, 0, 1, "ph_sync");
+    req(ph_layer_cycles, -1e6, 1e6, "ph_layer_cycles");
+    req(ph_bus, 0, 100, "ph_bus");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -227,6 +235,73 @@ double QueueingMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipPa
     return d.requests / rates.back();
 }
 
+// ---- phased model ----
+
+double sharing_of(int slices, int k) {
+    if (k <= 0) return 1.0;
+    if (slices <= 0) return double(k);
+    const int per = (slices + k - 1) / k;  // the largest share of a core
+    return double(slices) / double(per);
+}
+
+double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
+                                    const MeshMapParams& mesh) const {
+    if (!x.transfers) return 0.0;
+    const MeshHwFigures& hw = mesh.hw;
+    const Clocks ck = clocks_of(asip, mesh);
+    const double n = double(x.transfers);
+    const double w = double(x.transfers - std::min(x.reads, x.transfers)) / n;
+    const double t_w2r = double(hw.dram.CWL + hw.dram.burst_cycles + hw.dram.tWTR) * ck.tck;
+    const double cl_cwl = double(hw.dram.CL) - double(hw.dram.CWL);
+    const double t_r2w = std::max(0.0, cl_cwl + double(hw.dram.burst_cycles) + 2.0) * ck.tck;
+    const double banks = double(std::max(1u, hw.dram.channels) * std::max(1u, hw.dram.ranks) * std::max(1u, hw.dram.banks));
+    const double k = double(std::max(active, 1));
+    const double bytes = double(x.bursts) * double(hw.dram.burst_bytes) / n;  // per request
+    const double own_rows = hw.dram.row_bytes ? std::min(1.0, bytes / double(hw.dram.row_bytes)) : 0.0;
+    const double collide = 1.0 - std::pow(1.0 - 1.0 / banks, k - 1.0);
+    const double miss = hw.dram.open_page ? own_rows + m_c.ph_conflict * collide : 1.0;
+    const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
+                          n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) +
+                               miss * double(hw.dram.tRP + hw.dram.tRCD) * ck.tck);
+    const double s_port = m_c.ph_port * double(std::max(x.flits_in, x.flits_out)) * ck.flit;
+    return std::max(s_dram, s_port);
+}
+
+double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                                    const MeshMapParams& mesh) const {
+    const MeshHwFigures& hw = mesh.hw;
+    if (!hw.valid())
+        throw InputError("mapper.mesh_model: the phased model needs the DRAM and NoC figures of the platform");
+    const Clocks ck = clocks_of(asip, mesh);
+    const double dram_lat = double(hw.dram.frontend_latency_ck + hw.dram.tRCD + hw.dram.CL + hw.dram.burst_cycles) * ck.tck;
+    const double l0 = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * ck.flit + dram_lat;
+    const double out = double(std::max(asip.dma_max_outstanding, 1));
+    const double setup = double(asip.dma_setup_cycles);
+    const double keff = c.sharing > 0 ? c.sharing : double(std::max(c.active, 1));
+    const double sync = 1.0 + m_c.ph_sync * std::max(0.0, keff - 1.0);
+    double t = 0;
+    for (const ProfileEntry& e : p.entries) {
+        double d = 0;
+        if (e.x.transfers) {
+            const double n = double(e.x.transfers);
+            const double f = double(std::max(e.x.flits_in, e.x.flits_out));
+            const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
+            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * shared_time(e.x, c.active, asip, mesh));
+        }
+        const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
+        t += one * double(e.count);
+    }
+    return t;
+}
+
+double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                                      int active) const {
+    if (!mesh.hw.valid()) return 0.0;
+    double t = 0;
+    for (const ProfileEntry& e : p.entries) t += shared_time(e.x, active, asip, mesh) * double(e.count);
+    return t;
+}
+
 namespace {
 
 using Factory = std::function<std::shared_ptr<const MeshTimeModel>(const MeshCoefficients&)>;
@@ -236,6 +311,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> r = {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
+        {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},
     };
     return r;

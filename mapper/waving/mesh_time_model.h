@@ -54,6 +54,18 @@ struct MeshCoefficients {
     double mva_stream_scale = 1.0; // x flit time of one core's stream (credit loop of the VC buffers)
     double mva_port_scale = 1.0;   // x flit time at the DRAM interface's ports (all streams merged)
     double mva_layer_cycles = 0.0; // fixed core cycles per layer (start and done syncs, drain)
+    // The phased model's coefficients.
+    double ph_turn = 1.0;          // share of the read/write switches of a random interleaving that cost
+                                   // a bus turnaround (0: the scheduler groups all reads and writes)
+    double ph_conflict = 0.0;      // share of the bank collisions of k interleaved streams that cost
+                                   // a precharge + activate on the data bus (FR-FCFS hides the rest)
+    double ph_port = 1.0;          // x flit time at the DRAM interface's port (per direction)
+    double ph_stream = 1.0;        // x flit time of one core's stream (credit loop of the VC buffers)
+    double ph_wait = 1.0;          // x unloaded round trip of a waited-for op
+    double ph_sync = 1.0;          // share of the other cores whose demand a core's entry waits behind
+                                   // (1: processor sharing of the shared side among cores started together)
+    double ph_layer_cycles = 0.0;  // fixed core cycles per layer (start and done syncs, drain)
+    double ph_bus = 1.0;           // x DRAM data-bus time per burst (refresh, tCCD gaps)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -63,7 +75,15 @@ struct MeshCoefficients {
 struct CoreContext {
     int hops = 0;   // XY hops to its DRAM interface
     int active = 1; // active cores of the layer (k)
+    // Cores that share the DRAM side with the slowest core's work under processor sharing with a
+    // common start (each of k cores is served at 1/k of the rate while all have requests; a core
+    // with less work drops out): sum of the cores' work / the largest = slices / ceil(slices / k).
+    // 0: take `active`.
+    double sharing = 0;
 };
+
+// CoreContext::sharing of n slices on k cores (n / ceil(n / k); k when n <= 0).
+double sharing_of(int slices, int k);
 
 class MeshTimeModel {
 public:
@@ -161,6 +181,43 @@ public:
 
 private:
     double core_time(const OpProfile& p, double lat, const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
+    MeshCoefficients m_c;
+};
+
+// The phased model (`phased`): every request is served by the shared side (the DRAM interface's
+// port and the DRAM behind it) in a time built from the DRAM preset for the request's own access
+// pattern, rather than one constant efficiency. For an entry of n transfers (r of them reads),
+// b bursts, f_in / f_out flits, with k active cores:
+//   DRAM  s_dram = ph_bus b t_burst + n [ ph_turn 2 w (1 - w) (t_WR->RD + t_RD->WR) / 2
+//                                          + miss (tRP + tRCD) ]
+//         w = (n - r) / n the entry's write share (2 w (1 - w): read/write switches per request of
+//         a random interleaving; t_WR->RD = CWL + BL/2 + tWTR, t_RD->WR = CL + BL/2 + 2 - CWL);
+//         miss = bytes per request / row bytes (the stream's own row changes)
+//                + ph_conflict (1 - (1 - 1/B)^(k - 1)) (collisions of k streams on B banks);
+//   port  s_port = ph_port max(f_in, f_out) t_flit;   shared s = max(s_dram, s_port).
+// A core's entry: own = max(n (one request per core cycle), n L0 / O (Little, O outstanding),
+// ph_stream max(f_in, f_out) t_flit (one stream through the routers)); a waited-for op takes
+// ph_wait L0 + own, a row max(compute, L0 + own); either at least (1 + ph_sync (k - 1)) s (the
+// entry's requests queue behind those of the cores that load at the same time: ph_sync 1 = all
+// k cores in lockstep, as at the start of a wave). L0 = NoC heads over hops + 1 routers each way
+// + the unloaded DRAM access. The layer takes its slowest core, but not less than the shared
+// side's time for every core's requests (sum of s), plus ph_layer_cycles.
+// All hardware figures from MeshHwFigures; free coefficients from vp-calibrate.
+class PhasedMeshModel final : public MeshTimeModel {
+public:
+    explicit PhasedMeshModel(const MeshCoefficients& c) : m_c(c) {}
+    const char* name() const override { return "phased"; }
+    bool ranks_by_cycles() const override { return true; }
+    double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
+                       const MeshMapParams& mesh) const override;
+    double shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                         int active) const override;
+    double layer_overhead() const override { return m_c.ph_layer_cycles; }
+    // The shared side's time for one entry's requests [core cycles] (for tests).
+    double shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
+                       const MeshMapParams& mesh) const;
+
+private:
     MeshCoefficients m_c;
 };
 

@@ -167,7 +167,7 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
         memo.assign(std::size_t(8 * (max_h + 1)), -1.0);
         auto cyc = [&](int which, const OpProfile& p, int h) {  // which: 0..7 = (filter/other, oc, xc)
             double& v = memo[std::size_t(which * (max_h + 1) + h)];
-            if (v < 0) v = model->core_cycles(p, CoreContext{h, k}, asip, mesh);
+            if (v < 0) v = model->core_cycles(p, CoreContext{h, k, sharing_of(n, k)}, asip, mesh);
             return v;
         };
         double shared_memo[8];
@@ -280,7 +280,8 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
         max_core = std::max(max_core, w.cycles_with_dram);
         if (model) {
             prof.compact();
-            max_model = std::max(max_model, model->core_cycles(prof, CoreContext{w.hops, m.k}, asip, mesh));
+            max_model = std::max(max_model, model->core_cycles(prof, CoreContext{w.hops, m.k, sharing_of(m.n_slices, m.k)},
+                                                               asip, mesh));
             shared_model += model->shared_cycles(prof, asip, mesh, m.k);
         }
         m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
@@ -431,7 +432,8 @@ double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profile
                     const tiling::AsipParams& asip, const MeshMapParams& mesh) {
     double t = 0, shared = 0;
     for (std::size_t i = 0; i < m.cores.size() && i < profiles.size(); ++i) {
-        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k}, asip, mesh));
+        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing_of(m.n_slices, m.k)},
+                                          asip, mesh));
         shared += model.shared_cycles(profiles[i], asip, mesh, m.k);
     }
     return std::max(t, shared) + model.layer_overhead();

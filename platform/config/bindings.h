@@ -216,6 +216,14 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("mva_stream_scale", c.mva_stream_scale);
     v.field("mva_port_scale", c.mva_port_scale);
     v.field("mva_layer_cycles", c.mva_layer_cycles);
+    v.field("ph_turn", c.ph_turn);
+    v.field("ph_conflict", c.ph_conflict);
+    v.field("ph_port", c.ph_port);
+    v.field("ph_stream", c.ph_stream);
+    v.field("ph_wait", c.ph_wait);
+    v.field("ph_sync", c.ph_sync);
+    v.field("ph_layer_cycles", c.ph_layer_cycles);
+    v.field("ph_bus", c.ph_bus);
 }
 
 template <typename V>

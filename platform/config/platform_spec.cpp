@@ -276,7 +276,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     }
     if (spec.mapper.calibration != "none") {
         spec.mapper.calibration = resolve_relative(spec.mapper.calibration, path);
-        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model == "calibrated")
+        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper")
             spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
     }
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";

@@ -1,0 +1,156 @@
+// The phased time model of the mesh mapper (PhasedMeshModel). Independent checks:
+//   * the processor-sharing factor (sharing_of) against a brute-force event simulation of
+//     egalitarian processor sharing with a common start (the makespan of the largest job);
+//   * the read/write switch rate 2 w (1 - w) of a random interleaving against a Monte-Carlo count;
+//   * the shared time of an entry and a core's time against hand computations from the
+//     DDR3-1600 figures (CL 10, CWL 8, tRCD 10, tRP 10, tWTR 6, BL8 = 4 tCK, tCK 1.25 ns).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "mapper/waving/mesh_time_model.h"
+
+using namespace vp::mapper::waving;
+
+namespace {
+
+MeshHwFigures ddr3_1600() {
+    MeshHwFigures f;
+    f.dram.preset = "ddr3-1600";
+    f.dram.tck_ns = 1.25;
+    f.dram.burst_bytes = 64;
+    f.dram.burst_cycles = 4;
+    f.dram.CL = 10;
+    f.dram.CWL = 8;
+    f.dram.tRCD = 10;
+    f.dram.tRP = 10;
+    f.dram.tWTR = 6;
+    f.dram.channels = 1;
+    f.dram.ranks = 1;
+    f.dram.banks = 8;
+    f.dram.row_bytes = 8192;
+    f.dram.open_page = true;
+    f.dram.frontend_latency_ck = 0;
+    f.dram.peak_bw_bytes_per_s = 12.8e9;
+    f.hop_cycles = 5;
+    f.dram_if_outstanding = 16;
+    f.inject_depth = 16;
+    return f;
+}
+
+// Egalitarian processor sharing of a unit-rate server, all jobs present at t = 0: returns the
+// completion time of every job (event by event: the smallest remaining job finishes next).
+std::vector<double> processor_sharing(std::vector<double> work) {
+    std::vector<double> done(work.size(), 0.0);
+    std::vector<bool> left(work.size(), true);
+    double t = 0;
+    for (std::size_t round = 0; round < work.size(); ++round) {
+        std::size_t active = 0, next = 0;
+        double least = 1e300;
+        for (std::size_t i = 0; i < work.size(); ++i)
+            if (left[i]) {
+                ++active;
+                if (work[i] < least) least = work[i], next = i;
+            }
+        t += least * double(active);  // every active job is served at 1 / active
+        for (std::size_t i = 0; i < work.size(); ++i)
+            if (left[i]) work[i] -= least;
+        left[next] = false;
+        done[next] = t;
+        for (std::size_t i = 0; i < work.size(); ++i)  // ties finish together
+            if (left[i] && work[i] <= 1e-12) left[i] = false, done[i] = t;
+    }
+    return done;
+}
+
+ProfileEntry entry(bool wait, std::uint64_t n, std::uint64_t reads, std::uint64_t bursts, std::uint64_t fin,
+                   std::uint64_t fout) {
+    ProfileEntry e;
+    e.wait = wait;
+    e.x.transfers = n;
+    e.x.reads = reads;
+    e.x.bursts = bursts;
+    e.x.flits_in = fin;
+    e.x.flits_out = fout;
+    e.x.dma_ops = 1;
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("phased model: sharing_of = the largest job's processor-sharing makespan / its work", "[waving][mesh_model]") {
+    for (int k : {1, 2, 3, 5, 8, 14}) {
+        for (int n : {1, 5, 16, 17, 28, 45, 96}) {
+            if (n < k) continue;  // the mapper never activates more cores than slices
+            std::vector<double> work;  // slices per core as the mapper splits them
+            for (int c = 0; c < k; ++c) work.push_back(double((c + 1) * n / k - c * n / k));
+            const std::vector<double> done = processor_sharing(work);
+            const double largest = *std::max_element(work.begin(), work.end());
+            const double makespan = *std::max_element(done.begin(), done.end());
+            CHECK(sharing_of(n, k) == Approx(makespan / largest));
+        }
+    }
+    CHECK(sharing_of(16, 14) == Approx(8.0));
+    CHECK(sharing_of(0, 4) == Approx(4.0));
+}
+
+TEST_CASE("phased model: read/write switches of a random interleaving = 2 w (1 - w) per request", "[waving][mesh_model]") {
+    std::mt19937_64 rng(7);
+    for (double w : {0.1, 0.3, 0.5}) {
+        std::bernoulli_distribution wr(w);
+        const int n = 400000;
+        bool prev = wr(rng);
+        int switches = 0;
+        for (int i = 1; i < n; ++i) {
+            const bool cur = wr(rng);
+            switches += cur != prev;
+            prev = cur;
+        }
+        CHECK(double(switches) / n == Approx(2 * w * (1 - w)).epsilon(0.02));
+    }
+}
+
+TEST_CASE("phased model: shared time and core time of entries by hand (DDR3-1600)", "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;                   // 1000 MHz NoC
+    mesh.hw = ddr3_1600();
+    const PhasedMeshModel m(MeshCoefficients{});  // physical figures uncorrected, no bank collisions
+    // Core cycle 2 ns: tCK = 0.625 core cycles, a NoC cycle 0.5.
+    // 64 aligned 64-B reads: bus 64 x 4 x 0.625 = 160; own row changes 64 / 8192 per request x
+    // (tRP + tRCD) 12.5 = 6.25 in all; the interface's port sends 64 x 9 response flits = 288.
+    const ProfileEntry rd = entry(true, 64, 64, 64, 64 * 9, 64);
+    CHECK(m.shared_time(rd.x, 1, asip, mesh) == Approx(288.0));
+    // Half of them writes: w = 1/2, 2 w (1 - w) = 1/2 switch per request, half of them W->R
+    // (CWL + BL/2 + tWTR = 18 tCK = 11.25), half R->W (CL - CWL + BL/2 + 2 = 8 tCK = 5):
+    // 64 x 1/2 x (11.25 + 5) / 2 = 260 on top of 160 + 6.25; the port carries 320 flits each way.
+    const ProfileEntry mix = entry(true, 64, 32, 64, 32 * 9 + 32, 32 + 32 * 9);
+    CHECK(m.shared_time(mix.x, 1, asip, mesh) == Approx(160.0 + 260.0 + 6.25));
+    // A waited-for op on one core two hops away: L0 = heads over 3 routers each way (2 x 3 x 5
+    // x 0.5 = 15) + tRCD + CL + BL/2 (24 x 0.625 = 15) = 30; own = max(64 requests, 64 x 30 / 16
+    // = 120, 288 flit times) = 288; plus 2 setup cycles.
+    OpProfile p;
+    p.add(rd);
+    CHECK(m.core_cycles(p, CoreContext{2, 1}, asip, mesh) == Approx(2 + 30 + 288));
+    // Four cores loading together share the interface: 4 x 288 > 30 + 288.
+    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(2 + 4 * 288));
+    // 14 cores on 16 slices: the largest share (2 slices) waits behind 8 slices' worth of requests.
+    CHECK(m.core_cycles(p, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) == Approx(2 + 8 * 288));
+    // A row computing longer than its transfers takes its compute time.
+    OpProfile row;
+    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
+    r.compute = 5000;
+    row.add(r);
+    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(2 + 5000));
+    // The layer bound: the shared side's time of the core's requests.
+    CHECK(m.shared_cycles(p, asip, mesh, 4) == Approx(288.0));
+    // Bank collisions of k streams on 8 banks: 1 - (7/8)^(k - 1) per request x ph_conflict.
+    MeshCoefficients c;
+    c.ph_conflict = 0.5;
+    c.ph_port = 0.1;  // let the DRAM term bind
+    const PhasedMeshModel mc(c);
+    const double collide = 1 - std::pow(7.0 / 8.0, 3);
+    CHECK(mc.shared_time(rd.x, 4, asip, mesh) == Approx(160.0 + 6.25 + 64 * 0.5 * collide * 12.5));
+}
