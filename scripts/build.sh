@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures and builds (Release, -j2) into build/.
-#   scripts/build.sh [--sanitize]   (ASan + UBSan build of the unit and scenario tests into build-asan/)
+#   scripts/build.sh [--sanitize [TARGET...]]
+# --sanitize builds the sanitizer tree build-asan/ instead: clang with ASan + UBSan and libFuzzer's
+# coverage instrumentation, one tree for both the unit and scenario tests (default target
+# vp_unit_sim_tests) and the libFuzzer targets (vp_fuzz_targets, scripts/fuzz.sh).
+# VP_FUZZ_SECONDS (environment) sets how long each fuzz:<target> test fuzzes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
-dir=$root/build; extra=(); target=all
-# The sanitizer build compiles at -O1 with line tables only (-g1): about 2.5x faster to build than
-# -O2 -g with GCC's instrumentation, and the reports still name file and line.
+dir=$root/build; extra=(); targets=(all)
 if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  "$root/scripts/setup.sh" --fuzz
   dir=$root/build-asan
-  extra=(-DVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-         -DVP_BUILD_BENCH=OFF)
-  target=vp_unit_sim_tests  # what the sanitizer run executes: the unit and scenario tests
+  # -O1 with line tables only: the cheapest build whose reports still name file and line.
+  extra=(-DVP_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
+         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG"
+         "-DVP_FUZZ_SECONDS=${VP_FUZZ_SECONDS:-30}")
+  targets=("${@:-vp_unit_sim_tests}")
+  # A build-asan/ configured by an older version of this script (g++) is configured anew.
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^VP_FUZZ:BOOL=ON' "$dir/CMakeCache.txt"; then rm -rf "$dir"; fi
+else
+  "$root/scripts/setup.sh"
 fi
-# ccache, when the machine has it, makes rebuilds of other checkouts and of the sanitizer tree cheap.
+# ccache, when the machine has it, makes rebuilds of other checkouts cheap.
 if command -v ccache >/dev/null; then
   extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   # What ccache needs to cache compiles that use (or build) a precompiled header.
@@ -25,7 +34,8 @@ fi
 if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then extra+=(-G Ninja); fi
 mkdir -p "$dir"
 log=$dir/build.log
-if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" && cmake --build "$dir" -j "${JOBS:-2}" --target "$target"; } > "$log" 2>&1; then
+if ! { cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" &&
+       cmake --build "$dir" -j "${JOBS:-2}" --target "${targets[@]}"; } > "$log" 2>&1; then
   grep -E "error|Error" "$log" | head -40 >&2 || true
   echo "build: failed, full log in $log" >&2
   exit 1

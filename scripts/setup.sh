@@ -4,7 +4,8 @@
 #   scripts/setup.sh [--test|--fuzz]   --test adds what the test suite runs besides the build:
 #                               slurm-wlm and munge (a private Slurm for the sweep tests), parallel,
 #                               chromium and its font (headless, renders report.html in the report test);
-#                               --fuzz adds clang and libFuzzer (scripts/fuzz.sh)
+#                               --fuzz adds clang, libFuzzer and the OpenMP runtime for clang (the
+#                               sanitizer tree: scripts/build.sh --sanitize, scripts/fuzz.sh)
 set -euo pipefail
 # libonnx-dev + libprotobuf-dev: the ONNX importer; python3-onnx and libonnx-testdata: its tests
 # (models built with onnx.helper, the ONNX backend's single-operator models).
@@ -13,7 +14,7 @@ pkgs=(g++ cmake make ninja-build pkg-config libsystemc-dev libyaml-cpp-dev nlohm
       libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 case "${1:-}" in
   --test) pkgs+=(slurm-wlm munge parallel chromium fonts-dejavu-core) ;;
-  --fuzz) pkgs+=(clang libfuzzer-14-dev) ;;
+  --fuzz) pkgs+=(clang libfuzzer-14-dev libclang-rt-14-dev libomp-dev) ;;
   "") ;;
   *) echo "setup: unknown argument $1" >&2; exit 2 ;;
 esac

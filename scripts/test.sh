@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set-up + build + the whole test suite (unit, SystemC scenarios, command-line tests, a sweep
 # on a private single-node Slurm, the fuzz corpora replayed), then a short fuzzing smoke run of
-# every parser (clang build in build-fuzz/, 10 s per target). Long simulations carry the CTest
+# every parser (the sanitizer tree build-asan/, 10 s per target). Long simulations carry the CTest
 # label "long" and run only with --long; --fuzz fuzzes each target for 45 s instead of 10 s;
 # --no-fuzz skips the clang build and the fuzzing (the corpora are still replayed).
 #   scripts/test.sh [--long] [--sanitize] [--fuzz | --no-fuzz]
@@ -28,6 +28,6 @@ cd "$root/build"
 rc=0
 if [ $long -eq 1 ]; then ctest -j 2 --output-on-failure || rc=$?
 else ctest -j 2 --output-on-failure -LE long || rc=$?; fi
-# Fuzzing (CTest label fuzz of build-fuzz/): libFuzzer on every parser, bounded time each.
+# Fuzzing (CTest label fuzz of build-asan/): libFuzzer on every parser, bounded time each.
 if [ "$fuzz_s" -gt 0 ]; then "$root/scripts/fuzz.sh" --seconds "$fuzz_s" || rc=$?; fi
 exit $rc

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "mapper/common/int_math.h"
+
 namespace vp::mapper::tiling {
 
 const char* to_string(OpKind k) {
@@ -17,9 +19,6 @@ const char* to_string(OpKind k) {
     return "?";
 }
 
-namespace {
-inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 LoopNest::LoopNest(const ConvShape& shape, const SliceRun& run, const Tiling& t, const AsipParams& asip,
                    const DramLayout& layout)

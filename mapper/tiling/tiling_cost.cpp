@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "mapper/common/int_math.h"
+
 namespace vp::mapper::tiling {
 
 namespace {
-
-inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 // Tiles of a dimension n with tile size t: `full` tiles of size t and one tile of size
 // `rem` if rem > 0 (Eqs. 1-4: S' = ceil(n / t)).

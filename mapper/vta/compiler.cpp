@@ -71,9 +71,6 @@ CompileStats count_program(const std::vector<Insn>& insns, const VtaConfig& cfg)
 
 namespace {
 
-std::uint64_t page_up(std::uint64_t v) {
-    return (v + CompileOptions::kPageBytes - 1) / CompileOptions::kPageBytes * CompileOptions::kPageBytes;
-}
 
 class Codegen {
 public:

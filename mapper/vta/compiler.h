@@ -21,6 +21,11 @@ struct CompileOptions {
     EstimateParams estimate;
 };
 
+// v rounded up to a whole DRAM page (CompileOptions::kPageBytes).
+inline std::uint64_t page_up(std::uint64_t v) {
+    return (v + CompileOptions::kPageBytes - 1) / CompileOptions::kPageBytes * CompileOptions::kPageBytes;
+}
+
 // Compiles a checked program. STRATEGY "auto" (strategy 0) compiles every strategy and keeps
 // the one with the fewest estimated cycles (cycle_estimate.h), ties broken by fewer DMA bytes,
 // then by the lower strategy number. Throws vp::InputError when it cannot be mapped (sizes beyond

@@ -13,9 +13,6 @@ namespace {
 constexpr int kMaxPad = (1 << InsnLayout::kPadBits) - 1;
 constexpr std::int64_t kMaxIter = (1 << InsnLayout::kLoopIterBits) - 1;
 int cdiv(int a, int b) { return (a + b - 1) / b; }
-std::uint64_t page_up(std::uint64_t v) {
-    return (v + CompileOptions::kPageBytes - 1) / CompileOptions::kPageBytes * CompileOptions::kPageBytes;
-}
 
 struct Dims {
     int C, K, H, W, R, S, P, Q, sh, sw, pt, pl, Cb, Kb, RS;

@@ -6,7 +6,6 @@
 namespace vp::dram {
 
 namespace {
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 // m_scan bits, per bank, valid during one FR-FCFS scan.
 constexpr std::uint8_t kQueuedHit = 4;  // some queued request hits the open row
 }  // namespace

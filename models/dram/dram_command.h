@@ -5,6 +5,9 @@
 
 namespace vp::dram {
 
+// A time that never comes (no event pending).
+inline constexpr std::uint64_t kNever = ~std::uint64_t(0);
+
 // PREA precharges every bank of a rank (before a refresh); RDA / WRA are column
 // commands with auto-precharge (the closed-page policy uses them).
 enum class Command : std::uint8_t { Act, Pre, Prea, Rd, Wr, Rda, Wra, Ref, Count };

@@ -5,7 +5,6 @@
 namespace vp::dram {
 
 namespace {
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
 std::uint64_t DramWaves::text(const char* s) {

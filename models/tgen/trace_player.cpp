@@ -1,25 +1,19 @@
 #include "models/tgen/trace_player.h"
 
+#include "models/tgen/traffic_params.h"  // pattern_byte
+
 namespace vp::tgen {
 
 using namespace sc_core;
 using namespace tlm;
 
-namespace {
-unsigned char pattern_byte(std::uint64_t addr, std::uint64_t seq) {
-    std::uint64_t x = (addr + 0x9E3779B97F4A7C15ull * (seq + 1)) * 0xBF58476D1CE4E5B9ull;
-    return static_cast<unsigned char>(x >> 56);
-}
-}  // namespace
-
-TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::uint64_t requests,
+TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::uint64_t /*requests*/,
                          std::uint64_t default_clock_ps, PayloadPool& pool, SimControl& ctrl, stats::Group& parent,
                          trace::Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       m_p(p),
       m_format(dram::resolve_trace_format(p.path, p.format, p.name + ": format")),
-      m_requests(requests),
       m_clock_ps(p.clock_ps ? p.clock_ps : default_clock_ps),
       m_pool(pool),
       m_ctrl(ctrl),

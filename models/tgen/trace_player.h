@@ -28,7 +28,8 @@ public:
     tlm_utils::simple_initiator_socket<TracePlayer> socket;
 
     SC_HAS_PROCESS(TracePlayer);
-    // `requests`: the number of requests in the file (from a first validating pass);
+    // `requests`: the number of requests in the file (from a first validating pass; not needed
+    // by the player itself);
     // `default_clock_ps`: the STL cycle when p.clock_ps is 0.
     TracePlayer(sc_core::sc_module_name name, const TracePlayerParams& p, std::uint64_t requests,
                 std::uint64_t default_clock_ps, PayloadPool& pool, SimControl& ctrl, stats::Group& parent,
@@ -53,7 +54,7 @@ private:
 
     TracePlayerParams m_p;
     dram::TraceFormat m_format;
-    std::uint64_t m_requests, m_clock_ps;
+    std::uint64_t m_clock_ps;
     PayloadPool& m_pool;
     SimControl& m_ctrl;
     tlm_utils::peq_with_cb_and_phase<TracePlayer> m_peq;

@@ -7,14 +7,6 @@ namespace vp::tgen {
 using namespace sc_core;
 using namespace tlm;
 
-namespace {
-// Deterministic write data: depends on the address and the write's sequence number.
-unsigned char pattern_byte(std::uint64_t addr, std::uint64_t seq) {
-    std::uint64_t x = (addr + 0x9E3779B97F4A7C15ull * (seq + 1)) * 0xBF58476D1CE4E5B9ull;
-    return static_cast<unsigned char>(x >> 56);
-}
-}  // namespace
-
 TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, PayloadPool& pool, SimControl& ctrl,
                                    stats::Group& parent, trace::Tracer* tracer)
     : sc_module(name),

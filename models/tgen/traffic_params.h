@@ -5,6 +5,12 @@
 
 namespace vp::tgen {
 
+// Deterministic write data of the generators: depends on the address and the write's sequence number.
+inline unsigned char pattern_byte(std::uint64_t addr, std::uint64_t seq) {
+    std::uint64_t x = (addr + 0x9E3779B97F4A7C15ull * (seq + 1)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<unsigned char>(x >> 56);
+}
+
 enum class Pattern { Sequential, Strided, Random };
 
 struct TrafficParams {

@@ -26,7 +26,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Sample {
+struct VtaSample {
     json layer;
     int strategy = 1;
     std::vector<mv::CompiledProgram> programs;  // instruction streams (images dropped)
@@ -82,7 +82,7 @@ mv::VtaCoefficients coefficients_of(const std::vector<double>& x) {
     return c;
 }
 
-double estimate(const Sample& s, const mv::EstimateParams& base, const mv::VtaCoefficients& c) {
+double estimate(const VtaSample& s, const mv::EstimateParams& base, const mv::VtaCoefficients& c) {
     mv::EstimateParams e = base;
     e.coef = c;
     double t = 0;
@@ -90,7 +90,7 @@ double estimate(const Sample& s, const mv::EstimateParams& base, const mv::VtaCo
     return t;
 }
 
-std::vector<double> residuals(const std::vector<Sample>& ss, const mv::EstimateParams& base, const mv::VtaCoefficients& c) {
+std::vector<double> residuals(const std::vector<VtaSample>& ss, const mv::EstimateParams& base, const mv::VtaCoefficients& c) {
     std::vector<double> r;
     r.reserve(ss.size());
     for (const auto& s : ss) r.push_back(estimate(s, base, c) / s.sim - 1.0);
@@ -107,7 +107,7 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
     spec.vta_compiler.estimate_model = "calibrated";
     spec.vta_compiler.coefficients = mv::VtaCoefficients{};  // fit from the physical figures
     const mv::DriverOptions opt = vta_driver_options(spec);
-    std::vector<Sample> ss;
+    std::vector<VtaSample> ss;
     std::vector<CandidateJob> cj;
     for (const json& lj : design_layers(n_shapes, seed)) {
         const json doc = {{"name", "calibration"}, {"precision", 8}, {"layers", json::array({lj})}};
@@ -118,7 +118,7 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
             for (const auto& c : mv::rank_strategies(l, spec.vta.core, opt)) strategies.push_back(c.strategy);
         }
         for (int s : strategies) {
-            Sample smp;
+            VtaSample smp;
             smp.layer = lj;
             smp.strategy = s;
             smp.programs = mv::layer_programs(l, spec.vta.core, opt, s);

@@ -16,7 +16,7 @@ using namespace vp::mapper;
 using namespace vp::mapper::vta;
 
 namespace {
-const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
+const std::string kOnnxDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 
 // Driver vs reference on every layer; returns the number of layers compared.
 std::size_t check_bit_exact(const NetGraph& g, std::uint64_t seed) {
@@ -39,7 +39,7 @@ std::size_t check_bit_exact(const NetGraph& g, std::uint64_t seed) {
 TEST_CASE("Imported QDQ ResNet-8 with its own int8 weights on the VTA equals the reference", "[import][vta]") {
     vp::import::ImportOptions opt;
     opt.need_values = true;
-    const auto r = vp::import::import_onnx(kDir + "resnet8_qdq.onnx", opt);
+    const auto r = vp::import::import_onnx(kOnnxDir + "resnet8_qdq.onnx", opt);
     REQUIRE(r.stats.quantized);
     NetGraph g = chain_graph(r.net, "resnet8_qdq.onnx");
     for (const auto& v : r.values) {
@@ -49,7 +49,7 @@ TEST_CASE("Imported QDQ ResNet-8 with its own int8 weights on the VTA equals the
     // The weights the driver uses are the model's int8 initializers, read here directly.
     onnx::ModelProto m;
     {
-        std::ifstream f(kDir + "resnet8_qdq.onnx", std::ios::binary);
+        std::ifstream f(kOnnxDir + "resnet8_qdq.onnx", std::ios::binary);
         REQUIRE(m.ParseFromIstream(&f));
     }
     std::vector<std::string> weight_names;
@@ -87,7 +87,7 @@ TEST_CASE("Imported QDQ ResNet-8 with its own int8 weights on the VTA equals the
 TEST_CASE("Imported torchvision ResNet-18 (32x32 input, weights from the seed) on the VTA equals the reference", "[import][vta]") {
     vp::import::ImportOptions opt;
     opt.input_shapes["input"] = {1, 3, 32, 32};
-    const auto r = vp::import::import_onnx(kDir + "resnet18.onnx", opt);
+    const auto r = vp::import::import_onnx(kOnnxDir + "resnet18.onnx", opt);
     const NetGraph g = chain_graph(r.net, "resnet18.onnx");
     std::size_t skips = 0;
     for (std::size_t i = 0; i < g.inputs.size(); ++i)
@@ -100,7 +100,7 @@ TEST_CASE("Imported torchvision ResNet-18 (32x32 input, weights from the seed) o
 TEST_CASE("Imported MobileNetV2 (32x32 input): depthwise, relu6 and residual adds on the VTA equal the reference", "[import][vta]") {
     vp::import::ImportOptions opt;
     opt.input_shapes["input"] = {1, 3, 32, 32};
-    const auto r = vp::import::import_onnx(kDir + "mobilenet_v2.onnx", opt);
+    const auto r = vp::import::import_onnx(kOnnxDir + "mobilenet_v2.onnx", opt);
     CHECK(check_bit_exact(chain_graph(r.net, "mobilenet_v2.onnx"), 3) == r.net.layers.size());
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("Imported SqueezeNet 1.1 and GoogLeNet (32x32): concats on the host, o
         INFO(m);
         vp::import::ImportOptions opt;
         opt.input_shapes["input"] = {1, 3, 32, 32};
-        const auto r = vp::import::import_onnx(kDir + m + ".onnx", opt);
+        const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", opt);
         const NetGraph g = chain_graph(r.net, m);
         NetworkDriver d(g, VtaConfig{}, DriverOptions{});
         std::size_t host = 0;
@@ -147,7 +147,7 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
     // programs (pool bands). The full-size networks are not run here (minutes of simulation).
     for (const char* m : {"resnet18", "resnet50", "mobilenet_v2", "squeezenet1_1", "vgg16", "alexnet", "googlenet", "inception_v3"}) {
         INFO(m);
-        const auto r = vp::import::import_onnx(kDir + m + ".onnx", {});
+        const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", {});
         const NetworkDriver d(chain_graph(r.net, m), VtaConfig{}, DriverOptions{});
         std::size_t programs = 0;
         for (std::size_t i = 0; i < r.net.layers.size(); ++i) programs += std::size_t(d.parts(i));
@@ -157,10 +157,10 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
 }
 
 TEST_CASE("What the VTA cannot run is an input error naming the layer", "[import][vta]") {
-    const auto mv3 = vp::import::import_onnx(kDir + "mobilenet_v3_small.onnx", {});
+    const auto mv3 = vp::import::import_onnx(kOnnxDir + "mobilenet_v3_small.onnx", {});
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(mv3.net, "mv3"), VtaConfig{}, DriverOptions{}),
                       Catch::Contains("mv3: layer ") && Catch::Contains("hard_sigmoid"));
-    const auto dn = vp::import::import_onnx(kDir + "densenet121.onnx", {});
+    const auto dn = vp::import::import_onnx(kOnnxDir + "densenet121.onnx", {});
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(dn.net, "dn"), VtaConfig{}, DriverOptions{}),
                       Catch::Contains("layers of type \"batchnorm\" do not run on the VTA"));
 }

@@ -19,7 +19,7 @@ using namespace vp::mapper::waving;
 
 namespace {
 
-MeshHwFigures ddr3_figures() {  // DDR3-1600 figures as the platform fills them
+MeshHwFigures ddr3_time_figures() {  // DDR3-1600 figures as the platform fills them
     MeshHwFigures f;
     f.dram.preset = "ddr3-1600";
     f.dram.tck_ns = 1.25;
@@ -115,7 +115,7 @@ TEST_CASE("profile totals equal the loop nest's packets and flits (regression)",
 TEST_CASE("calibrated model: one waited-for entry equals the formula by hand", "[waving][mesh_model]") {
     tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;       // 1000 MHz NoC
-    mesh.hw = ddr3_figures();
+    mesh.hw = ddr3_time_figures();
     MeshCoefficients c;
     c.contention = 0.5;
     c.port_scale = 1.2;
@@ -152,7 +152,7 @@ TEST_CASE("calibrated model: one waited-for entry equals the formula by hand", "
 TEST_CASE("calibrated model: row conflicts per request grow with the interleaved streams", "[waving][mesh_model]") {
     tiling::AsipParams asip;
     MeshMapParams mesh;
-    mesh.hw = ddr3_figures();
+    mesh.hw = ddr3_time_figures();
     mesh.hw.dram.tRP = 11;
     MeshCoefficients c;
     c.conflict = 0.5;
@@ -174,7 +174,7 @@ TEST_CASE("calibrated model: row conflicts per request grow with the interleaved
 TEST_CASE("calibrated model: wait_scale and slot_scale by hand", "[waving][mesh_model]") {
     tiling::AsipParams asip;
     MeshMapParams mesh;
-    mesh.hw = ddr3_figures();
+    mesh.hw = ddr3_time_figures();
     MeshCoefficients c;
     c.latency_scale = 0.5;  // rows: half the unloaded latency
     c.wait_scale = 2.0;     // waited-for ops: twice
@@ -208,7 +208,7 @@ TEST_CASE("calibrated model: wait_scale and slot_scale by hand", "[waving][mesh_
 TEST_CASE("paper model = the mapper without a model; fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
     tiling::AsipParams asip;
     MeshMapParams mesh;
-    mesh.hw = ddr3_figures();
+    mesh.hw = ddr3_time_figures();
     EnergyParams energy;
     MapperOptions plain;
     plain.threads = 1;
