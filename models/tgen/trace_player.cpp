@@ -7,7 +7,7 @@ namespace vp::tgen {
 using namespace sc_core;
 using namespace tlm;
 
-TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::uint64_t /*requests*/,
+TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::uint64_t requests,
                          std::uint64_t default_clock_ps, PayloadPool& pool, SimControl& ctrl, stats::Group& parent,
                          trace::Tracer* tracer)
     : sc_module(name),

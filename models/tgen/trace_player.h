@@ -28,8 +28,7 @@ public:
     tlm_utils::simple_initiator_socket<TracePlayer> socket;
 
     SC_HAS_PROCESS(TracePlayer);
-    // `requests`: the number of requests in the file (from a first validating pass; not needed
-    // by the player itself);
+    // `requests`: the number of requests in the file (from a first validating pass: the progress total);
     // `default_clock_ps`: the STL cycle when p.clock_ps is 0.
     TracePlayer(sc_core::sc_module_name name, const TracePlayerParams& p, std::uint64_t requests,
                 std::uint64_t default_clock_ps, PayloadPool& pool, SimControl& ctrl, stats::Group& parent,
