@@ -115,7 +115,7 @@ struct TimeData {
 // atof of a field. Plain decimals ([-]digits[.digits], at most 15 digits: what the writer puts
 // for counts and times) are read as an exact integer divided by an exact power of ten, which IEEE
 // division rounds correctly, as strtod does; anything else goes through atof.
-double number(std::string_view f) {
+double csv_number(std::string_view f) {
     static const double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     std::size_t i = 0;
     const bool neg = !f.empty() && f[0] == '-';
@@ -195,7 +195,7 @@ TimeData read_timeseries(const fs::path& p) {
             if (owned.size() != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
             for (std::size_t i = 0; i < 6; ++i) f[i] = owned[i];
         }
-        const double t0 = number(f[0]), t1 = number(f[1]), v = number(f[5]);
+        const double t0 = csv_number(f[0]), t1 = csv_number(f[1]), v = csv_number(f[5]);
         int layer = -1;
         if (!f[2].empty()) {
             if (last_layer < 0 || f[2] != last_layer_name) {
