@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures and builds (Release, -j2) into build/.
 #   scripts/build.sh [--sanitize [TARGET...]]
-# --sanitize builds the sanitizer tree build-asan/ instead: clang with ASan + UBSan and libFuzzer's
-# coverage instrumentation, one tree for both the unit and scenario tests (default target
+# --sanitize builds the sanitizer tree build-asan/ instead: clang with ASan + UBSan (and libFuzzer's
+# coverage hooks on the parser libraries), one tree for both the unit and scenario tests (default target
 # vp_unit_sim_tests) and the libFuzzer targets (vp_fuzz_targets, scripts/fuzz.sh).
 # VP_FUZZ_SECONDS (environment) sets how long each fuzz:<target> test fuzzes.
 set -euo pipefail
