@@ -4,12 +4,16 @@
 #   serial     = the first estimate (load + compute + store, fixed 10-cycle DMA latency), auto;
 #   calibrated = the pipelined replay with the committed calibration (configs/calibration/
 #                vta-ddr3-1600.yaml, fitted by vp-calibrate on synthetic layers only: every
-#                network here is unseen by the fit), auto;
-#   refined    = calibrated with --refine K (the K best strategies of every distinct conv/fc
-#                shape simulated on their own, the fastest kept);
-#   s1 .. s4   = a fixed strategy for every layer (calibrated estimate for the trust figures).
+#                network here is unseen by the fit), the configuration's lowering (auto: direct
+#                or im2row per conv, whichever is estimated faster) and strategy auto;
+#   refined    = calibrated with --refine K (the K best candidates of every distinct conv/fc
+#                shape - direct, im2row with strategy 1-4 - simulated on their own, the fastest kept);
+#   im2row     = calibrated with conv_lowering im2row (every conv lowered by im2row, strategy auto);
+#   direct     = calibrated with conv_lowering direct (im2row only where direct cannot map a layer);
+#   s1 .. s4   = im2row with a fixed strategy for every layer (calibrated estimate for the trust figures).
 # Writes OUT/trust.csv (one row per network and mode) and OUT/refine_layers.csv (per layer:
-# simulated cycles of auto, refined and the fastest fixed strategy in the full-network runs).
+# simulated cycles of auto, refined and the fastest fixed mode - direct, s1..s4 - in the
+# full-network runs).
 #   bench/vta/trust.sh OUT_DIR   (VP_RUN, CONFIG, K = 4, NETWORKS, MODES)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +34,9 @@ for net in "${nets[@]}"; do
     case $mode in
       serial) args=(--set vta_compiler.estimate_model=serial) ;;
       refined) args=(--refine "$k") ;;
-      s[1-4]) args=(--set "vta_compiler.strategy=${mode#s}") ;;
+      im2row) args=(--set vta_compiler.conv_lowering=im2row) ;;
+      direct) args=(--set vta_compiler.conv_lowering=direct) ;;
+      s[1-4]) args=(--set vta_compiler.conv_lowering=im2row --set "vta_compiler.strategy=${mode#s}") ;;
     esac
     d=$tmp/run; rm -rf "$d"
     s=$(date +%s.%N)
@@ -46,12 +52,12 @@ for net in "${nets[@]}"; do
       "$d/mapping.json" >> "$tmp/layers.csv"
   done
 done
-# Per layer: auto (calibrated), refined and the best fixed strategy in the full-network runs.
+# Per layer: auto (calibrated), refined and the best fixed mode (direct, s1..s4) in the full-network runs.
 echo "network,layer,auto_cycles,refined_cycles,best_fixed_cycles,refined_over_auto,refined_over_best_fixed" > "$out/refine_layers.csv"
 awk -F, '{ k = $1 "," $3 }
   $2 == "calibrated" { u[k] = $4; ord[++n] = k }
   $2 == "refined" { r[k] = $4 }
-  $2 ~ /^s[1-4]$/ { if (!(k in b) || $4 < b[k]) b[k] = $4 }
+  $2 ~ /^(s[1-4]|direct)$/ { if (!(k in b) || $4 < b[k]) b[k] = $4 }
   END { for (i = 1; i <= n; i++) { k = ord[i]; if ((k in r) && (k in b)) printf "%s,%s,%s,%s,%.6f,%.6f\n", k, u[k], r[k], b[k], r[k] / u[k], r[k] / b[k] } }' \
   "$tmp/layers.csv" >> "$out/refine_layers.csv"
 echo "trust: wrote $csv and $out/refine_layers.csv" >&2

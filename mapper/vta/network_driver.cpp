@@ -310,9 +310,9 @@ bool NetworkDriver::next(ProgramJob& job) {
     job.rows = 0;
     switch (l.kind) {
         case LayerKind::Conv:
-            if (m_opt.conv_lowering != DriverOptions::ConvLowering::Im2row && direct_conv_supported(l) && try_direct(l, d, co, job)) {
+            if (m_opt.lowering_of(i) != DriverOptions::ConvLowering::Im2row && direct_conv_supported(l) && try_direct(l, d, co, job)) {
                 direct = true;
-                if (m_opt.conv_lowering == DriverOptions::ConvLowering::Auto) {  // keep im2row if it is estimated faster
+                if (m_opt.lowering_of(i) == DriverOptions::ConvLowering::Auto) {  // keep im2row if it is estimated faster
                     Program pi = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
                     pi.name = l.name;
                     CompiledProgram ci = compile(pi, m_cfg, co);

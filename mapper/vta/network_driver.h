@@ -42,11 +42,11 @@ struct DriverOptions {
     int strategy = 0;            // 1..4, 0 = auto (fewest estimated cycles)
     bool double_buffer = true;   // two virtual threads (compiler.h), single buffering when false
     // Convolutions (groups 1): im2row on the host (conv_lowering.h), direct, without im2row
-    // (direct_conv.h: blocked activations, padded 2-D LOADs), or auto: per layer both, the one
-    // with fewer estimated cycles (ties: direct). Depthwise / grouped convs, fc layers and convs
-    // whose padding the LOAD fields cannot express use im2row in every mode.
+    // (direct_conv.h: blocked activations, padded 2-D LOADs), or auto (the default): per layer
+    // both, the one with fewer estimated cycles (ties: direct). Depthwise / grouped convs, fc
+    // layers and convs whose padding the LOAD fields cannot express use im2row in every mode.
     enum class ConvLowering { Im2row, Direct, Auto };
-    ConvLowering conv_lowering = ConvLowering::Im2row;
+    ConvLowering conv_lowering = ConvLowering::Auto;
     std::uint64_t dram_base = kDramBase;
     double host_ns_per_byte = kHostNsPerByte;
     double host_ns_per_program = kHostNsPerProgram;
@@ -59,9 +59,16 @@ struct DriverOptions {
     // Per layer (network order) a strategy that overrides `strategy` (0: none); set by the
     // refinement (--refine K), never read from YAML.
     std::vector<int> layer_strategy;
+    // Per layer (network order) a lowering that overrides `conv_lowering` (Auto: none); set by
+    // the refinement, never read from YAML.
+    std::vector<ConvLowering> layer_lowering;
     void validate(const std::string& prefix) const;
     int strategy_of(std::size_t layer) const {
         return layer < layer_strategy.size() && layer_strategy[layer] > 0 ? layer_strategy[layer] : strategy;
+    }
+    ConvLowering lowering_of(std::size_t layer) const {
+        return layer < layer_lowering.size() && layer_lowering[layer] != ConvLowering::Auto ? layer_lowering[layer]
+                                                                                           : conv_lowering;
     }
 };
 

@@ -64,6 +64,7 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         if (spec.mapper.refine > 0) {  // simulation in the loop: per-layer strategies
             m_refine = refine::refine_vta(g, m_opt, spec, refine::sibling_program("vp-run"));
             m_opt.layer_strategy = m_refine->strategy;
+            m_opt.layer_lowering = m_refine->lowering;
         }
         m_driver = std::make_unique<mv::NetworkDriver>(std::move(g), spec.vta.core, m_opt);
         mv::NetworkDriver* d = m_driver.get();

@@ -28,7 +28,8 @@ namespace {
 
 struct VtaSample {
     json layer;
-    int strategy = 1;
+    mv::StrategyCandidate candidate;  // direct, or im2row with a strategy (conv / fc)
+    bool choice = false;              // a conv / fc (pooling and adds have one program)
     std::vector<mv::CompiledProgram> programs;  // instruction streams (images dropped)
     double sim = 0;
 };
@@ -112,22 +113,21 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
     for (const json& lj : design_layers(n_shapes, seed)) {
         const json doc = {{"name", "calibration"}, {"precision", 8}, {"layers", json::array({lj})}};
         const mapper::Layer l = mapper::parse_network(doc, "calibration design").layers.at(0);
-        std::vector<int> strategies = {1};
-        if (mv::has_strategy_choice(l)) {
-            strategies.clear();
-            for (const auto& c : mv::rank_strategies(l, spec.vta.core, opt)) strategies.push_back(c.strategy);
-        }
-        for (int s : strategies) {
+        std::vector<mv::StrategyCandidate> cands = {mv::StrategyCandidate{false, 1}};
+        if (mv::has_strategy_choice(l)) cands = mv::rank_strategies(l, spec.vta.core, opt);
+        for (const auto& c : cands) {
             VtaSample smp;
             smp.layer = lj;
-            smp.strategy = s;
-            smp.programs = mv::layer_programs(l, spec.vta.core, opt, s);
+            smp.candidate = c;
+            smp.choice = mv::has_strategy_choice(l);
+            smp.programs = mv::layer_programs(l, spec.vta.core, opt, c);
             ss.push_back(std::move(smp));
-            cj.push_back({doc, {"vta_compiler.strategy=" + std::to_string(s)}});
+            cj.push_back({doc, mv::candidate_settings(c)});
         }
     }
     std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer VTA simulations (" << n_shapes
-              << " synthetic layers, every distinct strategy of a conv/fc), " << jobs << " at a time\n";
+              << " synthetic layers, every distinct candidate of a conv/fc: direct, im2row strategies 1-4), " << jobs
+              << " at a time\n";
     SimSetup setup;
     setup.vp_run = sibling_program("vp-run");
     setup.stat_path = "vta.cycles";
@@ -147,15 +147,16 @@ int calibrate_vta(const config::PlatformSpec& spec_in, const std::string& out, i
     const std::vector<double> x1 = fit_least_squares(ls, x0);
     const mv::VtaCoefficients before = coefficients_of(x0), after = coefficients_of(x1);
     const auto r0 = residuals(ss, opt.estimate, before), r1 = residuals(ss, opt.estimate, after);
-    std::printf("%-6s %-8s %5s %5s %5s %3s %3s %3s %12s %9s %9s\n", "layer", "type", "C", "K", "H", "R", "str", "s",
+    std::printf("%-6s %-8s %5s %5s %5s %3s %3s %-9s %12s %9s %9s\n", "layer", "type", "C", "K", "H", "R", "str", "program",
                 "sim cycles", "err0 %", "err %");
     std::vector<double> est1, sim;
     for (std::size_t i = 0; i < ss.size(); ++i) {
         const json& l = ss[i].layer;
         const std::string type = l["type"];
-        std::printf("%-6s %-8s %5d %5d %5d %3d %3d %3d %12.0f %9.2f %9.2f\n", l["name"].get<std::string>().c_str(),
+        std::printf("%-6s %-8s %5d %5d %5d %3d %3d %-9s %12.0f %9.2f %9.2f\n", l["name"].get<std::string>().c_str(),
                     type.c_str(), l.value("C", l.value("in", 0)), l.value("K", l.value("out", 0)), l.value("H", 1),
-                    l.value("R", 1), l.value("stride", 1), ss[i].strategy, ss[i].sim, 100 * r0[i], 100 * r1[i]);
+                    l.value("R", 1), l.value("stride", 1), ss[i].choice ? mv::candidate_name(ss[i].candidate).c_str() : "-", ss[i].sim,
+                    100 * r0[i], 100 * r1[i]);
         est1.push_back(estimate(ss[i], opt.estimate, after));
         sim.push_back(ss[i].sim);
     }

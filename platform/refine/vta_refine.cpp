@@ -37,18 +37,26 @@ mv::DriverOptions vta_driver_options(const config::PlatformSpec& spec) {
     return o;
 }
 
+int vta_max_candidates(const mv::DriverOptions& opt) {
+    return opt.conv_lowering == mv::DriverOptions::ConvLowering::Im2row ? 4 : VtaRefinement::kMaxCandidates;
+}
+
 VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, const config::PlatformSpec& spec,
                          const std::string& vp_run) {
     VtaRefinement r;
     r.k = spec.mapper.refine;
     const int k = r.k;
-    if (k < 1 || k > VtaRefinement::kMaxCandidates)
-        throw InputError("mapper.refine = " + std::to_string(k) + ": the vta platform has at most " +
-                         std::to_string(VtaRefinement::kMaxCandidates) +
-                         " candidates per layer (partitioning strategies 1-4); expected K in [1, 4]");
+    const int kmax = vta_max_candidates(opt);
+    if (k < 1 || k > kmax)
+        throw InputError("mapper.refine = " + std::to_string(k) + ": the vta platform has at most " + std::to_string(kmax) +
+                         " candidates per layer (" +
+                         (kmax == 4 ? std::string("partitioning strategies 1-4 with vta_compiler.conv_lowering im2row")
+                                    : std::string("the direct lowering and im2row with partitioning strategies 1-4")) +
+                         "); expected K in [1, " + std::to_string(kmax) + "]");
     const std::size_t n = g.net.layers.size();
     r.per_layer.assign(n, json());
     r.strategy.assign(n, 0);
+    r.lowering.assign(n, mv::DriverOptions::ConvLowering::Auto);
     std::map<std::string, std::size_t> first;  // shape -> first layer of that shape
     std::vector<std::vector<mv::StrategyCandidate>> ranked(n);
     std::vector<CandidateJob> jobs;
@@ -67,7 +75,7 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
         one.layers.push_back(c);
         const json doc = json::parse(mapper::network_to_json(one).dump());
         for (std::size_t j = 0; j < ranked[i].size() && j < std::size_t(k); ++j) {
-            jobs.push_back({doc, {"vta_compiler.strategy=" + std::to_string(ranked[i][j].strategy)}});
+            jobs.push_back({doc, mv::candidate_settings(ranked[i][j])});
             job_of.emplace_back(i, j);
         }
     }
@@ -81,8 +89,8 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const auto [i, c] = job_of[j];
         if (!res[j].ok)
-            throw SimulationError("refinement of layer \"" + g.net.layers[i].name + "\", strategy " +
-                                  std::to_string(ranked[i][c].strategy) + ": " + res[j].error);
+            throw SimulationError("refinement of layer \"" + g.net.layers[i].name + "\", " +
+                                  mv::candidate_name(ranked[i][c]) + ": " + res[j].error);
         sim[i].push_back(res[j].value);
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -92,7 +100,10 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
         json cands = json::array();
         for (std::size_t j = 0; j < ranked[i].size() && j < std::size_t(k); ++j) {
             const auto& c = ranked[i][j];
-            json cj = {{"strategy", c.strategy}, {"estimated_cycles", c.estimated_cycles}, {"simulated_cycles", nullptr}};
+            json cj = {{"lowering", c.direct ? "direct" : "im2row"},
+                       {"strategy", c.strategy},
+                       {"estimated_cycles", c.estimated_cycles},
+                       {"simulated_cycles", nullptr}};
             if (it != sim.end()) {
                 const double s = it->second[j];
                 cj["simulated_cycles"] = s;
@@ -102,9 +113,11 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
             }
             cands.push_back(cj);
         }
+        const mv::StrategyCandidate& pc = ranked[i][pick];
         r.per_layer[i] = {{"distinct_candidates", ranked[i].size()}, {"candidates", cands}, {"pick", pick},
-                          {"strategy", ranked[i][pick].strategy}};
-        r.strategy[i] = ranked[i][pick].strategy;
+                          {"lowering", pc.direct ? "direct" : "im2row"}, {"strategy", pc.strategy}};
+        r.strategy[i] = pc.strategy;
+        r.lowering[i] = pc.direct ? mv::DriverOptions::ConvLowering::Direct : mv::DriverOptions::ConvLowering::Im2row;
     }
     // Every layer of a shape takes its shape's pick.
     for (std::size_t i = 0; i < n; ++i) {
@@ -115,6 +128,7 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
         r.per_layer[i] = r.per_layer[u];
         r.per_layer[i]["shared_with"] = g.net.layers[u].name;
         r.strategy[i] = r.strategy[u];
+        r.lowering[i] = r.lowering[u];
     }
     return r;
 }

@@ -6,12 +6,14 @@
 // instruction streams are checked against the buffer halves and the LOAD pad fields.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "mapper/common/errors.h"
 #include "mapper/vta/direct_conv.h"
 #include "mapper/vta/executor.h"
 #include "mapper/vta/network_driver.h"
+#include "mapper/vta/strategy_candidates.h"
 #include "network_reference.h"
 
 using namespace vp::mapper;
@@ -187,4 +189,59 @@ TEST_CASE("Direct mode: ResNet-20 with residual adds and depthwise layers (im2ro
         CHECK(r.jobs[0].prog.lowering.rfind("direct", 0) == 0);
         for (std::size_t i = 1; i < 4; ++i) CHECK(r.jobs[i].prog.lowering.empty());  // depthwise packs: im2row
     }
+}
+
+TEST_CASE("Refinement candidates: the direct lowering next to im2row's strategies, per-layer lowering override", "[vta][direct]") {
+    // A 3x3 conv whose im2row operands overflow the buffers (its strategies differ), a depthwise
+    // conv (no direct lowering) and an fc.
+    const Layer a = conv("a", 16, 32, 16, 16, 3, 1, 1, 1, 1, 1);
+    Layer dw = conv("dw", 32, 32, 8, 8, 3, 1, 1, 1, 1, 1);
+    dw.groups = 32;
+    Layer fc;
+    fc.name = "fc"; fc.kind = LayerKind::FullyConnected; fc.C = 64; fc.K = 10; fc.H = fc.W = 1;
+    DriverOptions o;
+    const VtaConfig cfg;
+    auto count_direct = [](const std::vector<StrategyCandidate>& v) {
+        return std::count_if(v.begin(), v.end(), [](const StrategyCandidate& c) { return c.direct; });
+    };
+    REQUIRE(o.conv_lowering == Lowering::Auto);  // the default
+    const auto ra = rank_strategies(a, cfg, o);
+    CHECK(count_direct(ra) == 1);
+    CHECK(ra.size() >= 3);  // direct and at least two distinct im2row strategies
+    for (std::size_t i = 1; i < ra.size(); ++i) CHECK(ra[i - 1].estimated_cycles <= ra[i].estimated_cycles);
+    for (const auto& c : ra) {
+        // Each candidate's programs are what its settings make the driver compile.
+        const auto progs = layer_programs(a, cfg, o, c);
+        REQUIRE_FALSE(progs.empty());
+        for (const auto& p : progs) CHECK((p.lowering.rfind("direct", 0) == 0) == c.direct);
+        CHECK(candidate_settings(c).front() == (c.direct ? "vta_compiler.conv_lowering=direct" : "vta_compiler.conv_lowering=im2row"));
+    }
+    CHECK(count_direct(rank_strategies(dw, cfg, o)) == 0);
+    CHECK(count_direct(rank_strategies(fc, cfg, o)) == 0);
+    o.conv_lowering = Lowering::Direct;  // direct asked for and possible: nothing else
+    const auto rd = rank_strategies(a, cfg, o);
+    REQUIRE(rd.size() == 1);
+    CHECK(rd[0].direct);
+    o.conv_lowering = Lowering::Im2row;
+    const auto ri = rank_strategies(a, cfg, o);
+    CHECK(count_direct(ri) == 0);
+    CHECK(ri.size() == ra.size() - 1);
+
+    // layer_lowering overrides conv_lowering per layer; Auto entries leave it alone. Outputs
+    // equal the CHW reference either way.
+    Network n;
+    n.name = "mixed";
+    n.layers = {a, conv("b", 32, 16, 16, 16, 3, 1, 1, 1, 1, 1)};
+    DriverOptions m;
+    m.seed = 3;
+    m.conv_lowering = Lowering::Im2row;
+    m.layer_lowering = {Lowering::Direct, Lowering::Auto};
+    NetworkDriver d(chain_graph(n), cfg, m);
+    std::vector<ProgramJob> jobs;
+    run_network_functional(d, &jobs);
+    const auto ref = net_ref::run(d);
+    for (std::size_t i = 0; i < ref.size(); ++i) CHECK(d.output(i) == ref[i]);
+    REQUIRE(jobs.size() == 2);
+    CHECK(jobs[0].prog.lowering.rfind("direct", 0) == 0);
+    CHECK(jobs[1].prog.lowering.empty());
 }
