@@ -10,7 +10,7 @@ using namespace sc_core;
 using namespace tlm;
 
 DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
-                     stats::Group& parent, trace::Tracer* tracer)
+                     stats::Group& parent, int n_tlt, trace::Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       m_max_outstanding(max_outstanding),
@@ -27,6 +27,34 @@ DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn
       m_errors(m_stats, "error_responses", "responses with an error status", "count") {
     socket.register_nb_transport_bw(this, &DmaEngine::nb_transport_bw);
     if (tracer) m_sig_in_flight = tracer->add(m_stats.path() + ".in_flight", 16);
+    for (int j = 0; j < n_tlt; ++j)
+        tlt_socket.push_back(std::make_unique<tlm_utils::simple_initiator_socket<DmaEngine>>(
+            sc_gen_unique_name(("tlt_socket_" + std::to_string(j)).c_str())));
+}
+
+void DmaEngine::tile(int j, bool write, std::uint64_t addr, std::uint64_t bytes, bool ring) {
+    if (bytes == 0) return;  // an empty box moves nothing (a TLM transaction has at least one byte)
+    if (m_tile_data.size() < bytes) m_tile_data.resize(bytes);
+    m_tile.set_command(write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
+    m_tile.set_address(addr);
+    m_tile.set_data_ptr(m_tile_data.data());
+    m_tile.set_data_length(unsigned(bytes));
+    m_tile.set_streaming_width(unsigned(bytes));
+    m_tile.set_byte_enable_ptr(nullptr);
+    m_tile.set_dmi_allowed(false);
+    m_tile.set_response_status(TLM_INCOMPLETE_RESPONSE);
+    if (ring) m_tile.set_extension(&m_ring_mark);
+    sc_time delay = SC_ZERO_TIME;
+    try {
+        (*tlt_socket[std::size_t(j)])->b_transport(m_tile, delay);
+    } catch (...) {
+        m_tile.clear_extension(&m_ring_mark);  // the payload must not own (and free) the member extension
+        throw;
+    }
+    m_tile.clear_extension(&m_ring_mark);
+    if (m_tile.is_response_error())
+        throw SimulationError(m_stats.path() + ": tile transaction to TLT " + std::to_string(j) + " at address " +
+                              std::to_string(addr) + ": " + m_tile.get_response_string());
 }
 
 void DmaEngine::trace_in_flight() {

@@ -4,8 +4,12 @@
 // pooled payloads) that moves a box of a tensor: `planes` planes of `rows` rows of
 // `row_bytes` bytes. Whole-row windows are one contiguous run per plane, other windows
 // one run per row (the plane rule of the TSO burst model); each run is cut into
-// transactions of at most `txn_bytes`.
+// transactions of at most `txn_bytes`. On the TLT side it has one initiator socket per TLT
+// of its TLE (`tlt_socket[j]`, bound to Tlt::socket): a loaded tile is written into the
+// TLT's MB0 / MB1 and an OUT tile read out of its MB2, one blocking transaction per tile.
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -17,6 +21,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
+#include "models/nmp/tlt.h"
 
 namespace vp::nmp {
 
@@ -24,12 +29,18 @@ using mapper::tso::Box;
 
 class DmaEngine : public sc_core::sc_module {
 public:
-    tlm_utils::simple_initiator_socket<DmaEngine> socket;
+    tlm_utils::simple_initiator_socket<DmaEngine> socket;                                // to the DRAM
+    std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<DmaEngine>>> tlt_socket;  // per TLT
 
     SC_HAS_PROCESS(DmaEngine);
     // `tracer` (may be null) gets the signal <stats path>.in_flight (transactions in flight).
     DmaEngine(sc_core::sc_module_name name, unsigned max_outstanding, unsigned txn_bytes, PayloadPool& pool,
-              stats::Group& parent, trace::Tracer* tracer = nullptr);
+              stats::Group& parent, int n_tlt, trace::Tracer* tracer = nullptr);
+
+    // One tile transaction on TLT j's socket: write `bytes` at `addr` (Tlt::kMb0 / kMb1: a
+    // loaded tile) or read them (Tlt::kMb2: an OUT tile; `ring`: a partial tile for the
+    // ring). No delay; an error response throws vp::SimulationError; 0 bytes: no transaction.
+    void tile(int j, bool write, std::uint64_t addr, std::uint64_t bytes, bool ring = false);
 
     // Moves the box (read: DRAM -> TLT memories, write: back). Blocking: call from an
     // SC_THREAD; returns when every transaction has completed. Returns the transactions.
@@ -57,6 +68,9 @@ private:
     stats::Group m_stats;
     stats::Counter m_txns, m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
     trace::Signal* m_sig_in_flight = nullptr;  // null when tracing is off
+    RingPartial m_ring_mark;                    // set on m_tile for ring partials, cleared after
+    tlm::tlm_generic_payload m_tile;            // the TLT-side transaction (blocking, one at a time)
+    std::vector<unsigned char> m_tile_data;     // its data array (the model carries no tensor values)
 };
 
 }  // namespace vp::nmp

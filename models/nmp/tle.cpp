@@ -36,10 +36,11 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
                      "count"),
       m_dma_time(m_stats, "dma_state", "time the TLE's DMA engine moves a load (IN/W) or a store (OUT) box",
                  {"idle", "load", "store"}) {
-    m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, tracer);
+    m_dma = std::make_unique<DmaEngine>("dma", p.max_outstanding(), p.txn_bytes(), pool, m_stats, p.arch.n_tlt, tracer);
     for (int j = 0; j < p.arch.n_tlt; ++j) {
         const std::string tn = "tlt[" + std::to_string(j) + "]";
-        m_tlts.push_back(std::make_unique<Tlt>(m_stats, tn, p.arch));
+        m_tlts.push_back(std::make_unique<Tlt>(("tlt_" + std::to_string(j)).c_str(), m_stats, tn, p.arch));
+        m_dma->tlt_socket[std::size_t(j)]->bind(m_tlts.back()->socket);
         m_sig_state.push_back(tracer ? tracer->add(m_stats.path() + "." + tn + ".state", 2) : nullptr);
         m_trace = m_trace || m_sig_state.back();
     }
@@ -183,7 +184,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
             std::vector<int> ports;
             for (std::size_t j = 0; j < tlts.size(); ++j)
                 if (tlts[j].count > 0) {
-                    m_tlts[j]->load_in(b.bytes());
+                    m_dma->tile(int(j), true, Tlt::kMb0, b.bytes());
                     set_dma_state(j, TltState::Load);
                     ports.push_back(int(j));
                 }
@@ -215,7 +216,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                 wait_until(tl.busy_until());
             }
             const Box b = mapper::tso::op_box(op, c, a);
-            tl.load_w(b.bytes());
+            m_dma->tile(op.tlt, true, Tlt::kMb1, b.bytes());
             set_dma_state(std::size_t(op.tlt), TltState::Load);
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(1);
@@ -246,7 +247,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                 const std::uint64_t tag = (std::uint64_t(layer) << 40) | k;
                 if (owner != m_id) {  // the DMA engine moves the partial tile from MB2 to the ring
                     wait_until(tl.busy_until());
-                    tl.send_partial(b.bytes());
+                    m_dma->tile(op.tlt, false, Tlt::kMb2, b.bytes(), true);
                     set_dma_state(std::size_t(op.tlt), TltState::Store);
                     const sc_time t0 = sc_time_stamp();
                     set_dma_busy(2);
@@ -271,7 +272,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                 if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
             }
             wait_until(tl.busy_until());
-            tl.store_out(b.bytes());
+            m_dma->tile(op.tlt, false, Tlt::kMb2, b.bytes());
             set_dma_state(std::size_t(op.tlt), TltState::Store);
             const sc_time t0 = sc_time_stamp();
             set_dma_busy(2);

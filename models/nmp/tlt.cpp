@@ -6,10 +6,12 @@ namespace vp::nmp {
 
 using namespace sc_core;
 
-Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpParams& arch)
-    : m_arch(arch),
+Tlt::Tlt(sc_module_name name, stats::Group& parent, const std::string& stats_name, const mapper::tso::NmpParams& arch)
+    : sc_module(name),
+      socket("socket"),
+      m_arch(arch),
       m_period(arch.cycle_s(), SC_SEC),
-      m_stats(parent, name),
+      m_stats(parent, stats_name),
       m_macs(m_stats, "macs", "multiply-accumulates executed", "MAC"),
       m_sw(m_stats, "sw_cycles", "RISC-V control cycles (nmp_conv2d issue, loop, DMA syncs; T_SW)", "cycles"),
       m_busy(m_stats, "busy_cycles", "cycles the MAC unit runs nmp_conv2d (incl. T_SW)", "cycles"),
@@ -22,7 +24,32 @@ Tlt::Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpPa
                "cycles"),
       m_bytes_sent(m_stats, "bytes_ring", "partial OUT tile bytes sent from MB2 over the ring", "B"),
       m_state(m_stats, "state", "time per TLT state (load/store: its DMA transfer runs)",
-              {"idle", "load", "compute", "store"}) {}
+              {"idle", "load", "compute", "store"}) {
+    socket.register_b_transport(this, &Tlt::b_transport);
+}
+
+void Tlt::b_transport(tlm::tlm_generic_payload& t, sc_time&) {
+    const std::uint64_t bytes = t.get_data_length();
+    const std::uint64_t region = t.get_address() / kRegion * kRegion;
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (t.get_address() != region) {
+        t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    } else if (t.is_write() && region == kMb0) {
+        check_fit(bytes, m_arch.in_tile_bytes(), m_arch.double_buffer ? "half of MB0" : "MB0");
+        m_bytes_in += bytes;
+    } else if (t.is_write() && region == kMb1) {
+        check_fit(bytes, m_arch.w_tile_bytes(), m_arch.double_buffer ? "half of MB1" : "MB1");
+        m_bytes_w += bytes;
+    } else if (t.is_read() && region == kMb2) {
+        check_fit(bytes, m_arch.mb2_bytes, "MB2");
+        if (t.get_extension<RingPartial>()) m_bytes_sent += bytes;
+        else m_bytes_out += bytes;
+    } else if (region == kMb0 || region == kMb1 || region == kMb2) {
+        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // the DMA writes MB0/MB1 and reads MB2
+    } else {
+        t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    }
+}
 
 void Tlt::compute(const mapper::tso::TileOp& op) {
     const std::uint64_t sw = std::uint64_t(m_arch.conv_sw_cycles()) +
@@ -54,30 +81,10 @@ void Tlt::reduce(std::uint64_t elems, std::uint64_t partials) {
     m_reduce += cycles;
 }
 
-void Tlt::send_partial(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.mb2_bytes, "MB2");
-    m_bytes_sent += bytes;
-}
-
 void Tlt::check_fit(std::uint64_t bytes, int capacity, const char* mem) const {
     if (bytes > std::uint64_t(capacity))
         throw SimulationError(m_stats.path() + ": a tile of " + std::to_string(bytes) + " B does not fit " + mem +
                               " (" + std::to_string(capacity) + " B)");
-}
-
-void Tlt::load_in(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.in_tile_bytes(), m_arch.double_buffer ? "half of MB0" : "MB0");
-    m_bytes_in += bytes;
-}
-
-void Tlt::load_w(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.w_tile_bytes(), m_arch.double_buffer ? "half of MB1" : "MB1");
-    m_bytes_w += bytes;
-}
-
-void Tlt::store_out(std::uint64_t bytes) {
-    check_fit(bytes, m_arch.mb2_bytes, "MB2");
-    m_bytes_out += bytes;
 }
 
 void Tlt::finish(const sc_time& span) {

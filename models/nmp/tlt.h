@@ -3,10 +3,19 @@
 // nmp_conv2d. Its TLE's controller drives it; the core keeps the time its MAC unit is busy
 // until, so that a load into one of its (single-ported) memories waits for the compute
 // that reads it ("TLTs that are waiting for data get idle").
+//
+// The memories are a TLM-2.0 target (`socket`, blocking transport): the TLE's DMA engine
+// writes IN tiles into MB0 and W tiles into MB1 and reads OUT tiles out of MB2, one
+// transaction per tile, at the addresses below. The transport carries no delay: when a tile
+// arrives is the DMA engine's and the fabric's timing (dma_engine.h, fabric.h). The model is
+// not functional (no tensor values), so the target checks that the tile fits and counts its
+// bytes; it neither reads nor writes the payload's data array.
 #include <cstdint>
 #include <string>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "mapper/tso/nmp_params.h"
 #include "mapper/tso/tile_walker.h"
@@ -14,9 +23,22 @@
 
 namespace vp::nmp {
 
-class Tlt {
+// An ignorable extension on an MB2 read: the OUT tile goes to the ring as a partial sum
+// (IFM-channel slicing) instead of to DRAM. Only the TLT's statistics read it.
+struct RingPartial : tlm::tlm_extension<RingPartial> {
+    tlm::tlm_extension_base* clone() const override { return new RingPartial(*this); }
+    void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
+class Tlt : public sc_core::sc_module {
 public:
-    Tlt(stats::Group& parent, const std::string& name, const mapper::tso::NmpParams& arch);
+    // The TLT's local address map: one region per memory (a tile transaction starts at the base).
+    static constexpr std::uint64_t kMb0 = 0x0000'0000, kMb1 = 0x0100'0000, kMb2 = 0x0200'0000, kRegion = 0x0100'0000;
+    tlm_utils::simple_target_socket<Tlt> socket;
+
+    // `stats_name`: its statistics group under `parent` (tlt[j]).
+    Tlt(sc_core::sc_module_name name, stats::Group& parent, const std::string& stats_name,
+        const mapper::tso::NmpParams& arch);
 
     // nmp_conv2d on the loaded tiles: starts when the MAC unit is free, takes Eq. 7 cycles
     // plus the RISC-V control (T_SW): issue (sw_cycles_per_instr), loop bookkeeping, and a
@@ -37,12 +59,6 @@ public:
     // Start of the MAC unit's current (or last) busy interval; back-to-back computes merge.
     const sc_core::sc_time& busy_from() const { return m_busy_from; }
 
-    // Bytes arriving in / leaving a memory; throws vp::SimulationError if a tile does not fit.
-    void load_in(std::uint64_t bytes);
-    void load_w(std::uint64_t bytes);
-    void store_out(std::uint64_t bytes);
-    // A partial OUT tile leaving MB2 for the ring (IFM-channel slicing).
-    void send_partial(std::uint64_t bytes);
     // Idle cycles = span - busy; call once at the end.
     void finish(const sc_core::sc_time& span);
 
@@ -53,6 +69,10 @@ public:
     std::uint64_t busy_cycles() const { return m_busy.value(); }
 
 private:
+    // MB0/MB1 writes (loads), MB2 reads (stores, ring partials). A tile that does not fit its
+    // memory throws vp::SimulationError naming the TLT; any other access is an address or
+    // command error response.
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     void check_fit(std::uint64_t bytes, int capacity, const char* mem) const;
 
     mapper::tso::NmpParams m_arch;
