@@ -13,6 +13,7 @@ DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn
                      stats::Group& parent, int n_tlt, trace::Tracer* tracer)
     : sc_module(name),
       socket("socket"),
+      ring_socket("ring_socket"),
       m_max_outstanding(max_outstanding),
       m_txn_bytes(txn_bytes),
       m_pool(pool),
@@ -55,6 +56,31 @@ void DmaEngine::tile(int j, bool write, std::uint64_t addr, std::uint64_t bytes,
     if (m_tile.is_response_error())
         throw SimulationError(m_stats.path() + ": tile transaction to TLT " + std::to_string(j) + " at address " +
                               std::to_string(addr) + ": " + m_tile.get_response_string());
+}
+
+void DmaEngine::ring_send(int dst, std::uint64_t bytes, std::uint64_t tag) {
+    if (m_tile_data.size() < bytes) m_tile_data.resize(bytes);
+    m_ring_txn.set_command(TLM_WRITE_COMMAND);
+    m_ring_txn.set_address(std::uint64_t(dst));
+    m_ring_txn.set_data_ptr(m_tile_data.data());
+    m_ring_txn.set_data_length(unsigned(bytes));
+    m_ring_txn.set_streaming_width(unsigned(bytes));
+    m_ring_txn.set_byte_enable_ptr(nullptr);
+    m_ring_txn.set_dmi_allowed(false);
+    m_ring_txn.set_response_status(TLM_INCOMPLETE_RESPONSE);
+    m_ring_msg.tag = tag;
+    m_ring_txn.set_extension(&m_ring_msg);
+    sc_time delay = SC_ZERO_TIME;
+    try {
+        ring_socket->b_transport(m_ring_txn, delay);
+    } catch (...) {
+        m_ring_txn.clear_extension(&m_ring_msg);  // the payload must not own (and free) the member
+        throw;
+    }
+    m_ring_txn.clear_extension(&m_ring_msg);
+    if (m_ring_txn.is_response_error())
+        throw SimulationError(m_stats.path() + ": ring message of " + std::to_string(bytes) + " B to node " +
+                              std::to_string(dst) + ": " + m_ring_txn.get_response_string());
 }
 
 void DmaEngine::trace_in_flight() {

@@ -21,6 +21,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
+#include "models/nmp/ring.h"
 #include "models/nmp/tlt.h"
 
 namespace vp::nmp {
@@ -30,6 +31,7 @@ using mapper::tso::Box;
 class DmaEngine : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<DmaEngine> socket;                                // to the DRAM
+    tlm_utils::simple_initiator_socket<DmaEngine> ring_socket;                           // to its ring node (Ring::in)
     std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<DmaEngine>>> tlt_socket;  // per TLT
 
     SC_HAS_PROCESS(DmaEngine);
@@ -41,6 +43,9 @@ public:
     // loaded tile) or read them (Tlt::kMb2: an OUT tile; `ring`: a partial tile for the
     // ring). No delay; an error response throws vp::SimulationError; 0 bytes: no transaction.
     void tile(int j, bool write, std::uint64_t addr, std::uint64_t bytes, bool ring = false);
+    // Sends a partial OUT tile of `bytes` to TLE `dst` over the ring (IFM-channel slicing):
+    // blocking, returns when its last packet has left this node. An error response throws.
+    void ring_send(int dst, std::uint64_t bytes, std::uint64_t tag);
 
     // Moves the box (read: DRAM -> TLT memories, write: back). Blocking: call from an
     // SC_THREAD; returns when every transaction has completed. Returns the transactions.
@@ -69,6 +74,8 @@ private:
     stats::Counter m_txns, m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
     trace::Signal* m_sig_in_flight = nullptr;  // null when tracing is off
     RingPartial m_ring_mark;                    // set on m_tile for ring partials, cleared after
+    RingMessage m_ring_msg;                     // set on m_ring_txn while it is transported
+    tlm::tlm_generic_payload m_ring_txn;        // the ring transaction (blocking, one at a time)
     tlm::tlm_generic_payload m_tile;            // the TLT-side transaction (blocking, one at a time)
     std::vector<unsigned char> m_tile_data;     // its data array (the model carries no tensor values)
 };

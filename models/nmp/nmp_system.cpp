@@ -35,10 +35,12 @@ NmpSystem::NmpSystem(sc_module_name name, const NmpModelParams& p, std::vector<m
     m_start.assign(m_layers.size(), SC_ZERO_TIME);
     m_end.assign(m_layers.size(), SC_ZERO_TIME);
     m_ring = std::make_unique<Ring>("ring", p.arch.n_tle, p.arch.ring, p.arch.cycle_s(), m_stats, tracer);
-    m_ring->set_deliver([this](int dst, std::uint64_t tag, std::uint64_t) { m_tles[std::size_t(dst)]->partial_arrived(tag); });
-    for (int t = 0; t < p.arch.n_tle; ++t)
+    for (int t = 0; t < p.arch.n_tle; ++t) {
         m_tles.push_back(
             std::make_unique<Tle>(("tle_" + std::to_string(t)).c_str(), t, p, *this, pool, m_stats, tracer));
+        m_tles.back()->dma().ring_socket.bind(*m_ring->in[std::size_t(t)]);  // partial tiles into the ring
+        m_ring->out[std::size_t(t)]->bind(m_tles.back()->ring_in);             // and out of it at their owner
+    }
     if (tracer) m_sig_layer = tracer->add(m_stats.path() + ".layer", 16);
     ctrl.begin();
     ctrl.add_total(m_layers.size());

@@ -46,6 +46,13 @@ Ring::Ring(sc_module_name name, int n_nodes, const mapper::tso::RingParams& p, d
             if (tracer) L->sig = tracer->add(L->g.path() + ".busy", 1);
             m_links.push_back(std::move(L));
         }
+    for (int i = 0; i < n_nodes; ++i) {
+        in.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged_optional<Ring>>(
+            ("in_" + std::to_string(i)).c_str()));
+        in.back()->register_b_transport(this, &Ring::b_transport_in, i);
+        out.push_back(std::make_unique<tlm_utils::simple_initiator_socket_optional<Ring>>(("out_" + std::to_string(i)).c_str()));
+    }
+    m_out_bound.assign(std::size_t(n_nodes), false);
     m_inj_pending.assign(std::size_t(n_nodes), 0);
     for (int i = 0; i < n_nodes; ++i) m_injected_ev.push_back(std::make_unique<sc_event>());
     for (int l = 0; l < int(m_links.size()); ++l) {
@@ -133,7 +140,32 @@ void Ring::arrive(int l) {
     if (p.dst == L.to) {
         ++m_pkts_delivered;
         m_bytes_delivered += p.bytes;
-        if (p.last && m_deliver) m_deliver(p.dst, p.tag, p.msg_bytes);
+        if (!p.last) return;
+        if (m_out_bound[std::size_t(p.dst)]) {
+            if (m_out_data.size() < p.msg_bytes) m_out_data.resize(p.msg_bytes);
+            m_out_txn.set_command(tlm::TLM_WRITE_COMMAND);
+            m_out_txn.set_address(std::uint64_t(p.dst));
+            m_out_txn.set_data_ptr(m_out_data.data());
+            m_out_txn.set_data_length(unsigned(p.msg_bytes));
+            m_out_txn.set_streaming_width(unsigned(p.msg_bytes));
+            m_out_txn.set_byte_enable_ptr(nullptr);
+            m_out_txn.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            m_out_msg.tag = p.tag;
+            m_out_txn.set_extension(&m_out_msg);
+            sc_time d = SC_ZERO_TIME;
+            try {
+                (*out[std::size_t(p.dst)])->b_transport(m_out_txn, d);
+            } catch (...) {
+                m_out_txn.clear_extension(&m_out_msg);  // the payload must not own (and free) the member
+                throw;
+            }
+            m_out_txn.clear_extension(&m_out_msg);
+            if (m_out_txn.is_response_error())
+                throw SimulationError(m_stats.path() + ": node " + std::to_string(p.dst) +
+                                      " refused a delivered message: " + m_out_txn.get_response_string());
+        } else if (m_deliver) {
+            m_deliver(p.dst, p.tag, p.msg_bytes);
+        }
         return;
     }
     Link& next = link(L.to, L.cw);
@@ -147,6 +179,27 @@ void Ring::finish(const sc_time& span) {
         L->utilisation.set(cycles > 0 ? double(L->busy.value()) / cycles : 0.0);
         L->credit_wait_cycles.set(L->credit_wait.to_seconds() / m_cycle_s);
     }
+}
+
+void Ring::end_of_elaboration() {
+    for (std::size_t i = 0; i < out.size(); ++i) m_out_bound[i] = out[i]->size() > 0;
+}
+
+void Ring::b_transport_in(int src, tlm::tlm_generic_payload& t, sc_time& delay) {
+    const RingMessage* m = t.get_extension<RingMessage>();
+    const std::uint64_t dst = t.get_address();
+    if (!t.is_write() || !m || dst >= std::uint64_t(m_n) || int(dst) == src || t.get_data_length() == 0) {
+        t.set_response_status(!t.is_write() ? tlm::TLM_COMMAND_ERROR_RESPONSE
+                              : dst >= std::uint64_t(m_n) || int(dst) == src ? tlm::TLM_ADDRESS_ERROR_RESPONSE
+                                                                            : tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    if (delay > SC_ZERO_TIME) {
+        wait(delay);
+        delay = SC_ZERO_TIME;
+    }
+    send(src, int(dst), t.get_data_length(), m->tag);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 }  // namespace vp::nmp

@@ -21,7 +21,7 @@
 // Without contention a message of P full packets of p flits over h hops is delivered
 // (P - 1) p + h (p + L) cycles after it starts (L = hop_cycles), provided the buffer covers
 // the credit loop (buffer_flits >= p (3 + ceil(L / p)) is enough); two flows sharing a link
-// get half of it each (tests/unit/nmp_ring/).
+// get half of it each (tests/sim/nmp/nmp_ring.cpp).
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -29,6 +29,9 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "mapper/tso/nmp_params.h"
 #include "models/common/stats.h"
@@ -36,10 +39,30 @@
 
 namespace vp::nmp {
 
+// The tag of a ring message (which OUT tile a partial sum belongs to), carried on the
+// transactions of both ring ports.
+struct RingMessage : tlm::tlm_extension<RingMessage> {
+    std::uint64_t tag = 0;
+    tlm::tlm_extension_base* clone() const override { return new RingMessage(*this); }
+    void copy_from(const tlm::tlm_extension_base& e) override { tag = static_cast<const RingMessage&>(e).tag; }
+};
+
 class Ring : public sc_core::sc_module {
 public:
-    // Called when the last packet of a message arrives at dst.
+    // Called when the last packet of a message arrives at dst (nodes whose `out` socket is
+    // not bound).
     using Deliver = std::function<void(int dst, std::uint64_t tag, std::uint64_t bytes)>;
+
+    // TLM-2.0 ports of node i (both optional to bind):
+    //  * in[i]: a message enters the ring. Blocking WRITE of the message's bytes at address =
+    //    the destination node, with RingMessage; returns when its last packet has left node i
+    //    (send() below). A read, another address, a missing tag or an empty message is an
+    //    error response.
+    //  * out[i]: the last packet of a message for node i arrived: a WRITE of the message's
+    //    bytes at address i with RingMessage, no delay, from the arrival's SC_METHOD (the
+    //    target must not wait). Unbound: the Deliver callback.
+    std::vector<std::unique_ptr<tlm_utils::simple_target_socket_tagged_optional<Ring>>> in;
+    std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_optional<Ring>>> out;
 
     // `tracer` (may be null): one 1-bit signal <ring>.link[i_cw|i_ccw].busy per directed link.
     Ring(sc_core::sc_module_name name, int n_nodes, const mapper::tso::RingParams& p, double cycle_s,
@@ -87,6 +110,8 @@ private:
         trace::Signal* sig = nullptr;
     };
     Link& link(int node, bool cw) { return *m_links[2 * std::size_t(node) + (cw ? 0 : 1)]; }
+    void b_transport_in(int src, tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    void end_of_elaboration() override;
     void link_thread(int l);
     void arrive(int l);
 
@@ -100,6 +125,10 @@ private:
     std::vector<std::unique_ptr<Link>> m_links;
     std::vector<unsigned> m_inj_pending;  // per node: packets of the current message not yet sent
     std::vector<std::unique_ptr<sc_core::sc_event>> m_injected_ev;
+    std::vector<bool> m_out_bound;           // per node: deliveries go through out[i]
+    RingMessage m_out_msg;                   // on m_out_txn while it is transported, cleared after
+    tlm::tlm_generic_payload m_out_txn;      // the delivery transaction (one at a time)
+    std::vector<unsigned char> m_out_data;   // its data array (the model carries no values)
 };
 
 }  // namespace vp::nmp

@@ -15,6 +15,7 @@ using mapper::tso::TileOp;
 Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, PayloadPool& pool,
          stats::Group& parent, trace::Tracer* tracer)
     : sc_module(name),
+      ring_in("ring_in"),
       m_id(id),
       m_p(p),
       m_sys(sys),
@@ -49,6 +50,7 @@ Tle::Tle(sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, P
         m_trace = m_trace || m_fabric->traced();
     }
     m_dma_state.assign(m_tlts.size(), TltState::Idle);
+    ring_in.register_b_transport(this, &Tle::ring_delivery);
     SC_THREAD(run);
     if (m_trace) {  // tracing off: no process, no event, nothing on the hot path
         SC_METHOD(trace_states);
@@ -119,6 +121,16 @@ void Tle::drain(int j, std::uint64_t bytes) {
     const Fabric::Xfer x = m_fabric->transfer(FabricKind::Store, {j}, bytes, sc_time_stamp());
     if (m_trace) m_trace_ev.notify(SC_ZERO_TIME);
     wait(x.ready - sc_time_stamp());
+}
+
+void Tle::ring_delivery(tlm::tlm_generic_payload& t, sc_time&) {
+    const RingMessage* m = t.get_extension<RingMessage>();
+    if (!t.is_write() || !m) {
+        t.set_response_status(t.is_write() ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    partial_arrived(m->tag);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void Tle::partial_arrived(std::uint64_t tag) {
@@ -253,7 +265,7 @@ void Tle::execute(std::size_t layer, const mapper::tso::ConvMapping& m, const La
                     set_dma_busy(2);
                     dma_issue();
                     if (m_fabric && b.bytes() > 0) drain(op.tlt, b.bytes());
-                    m_sys.ring().send(m_id, owner, b.bytes(), tag);
+                    m_dma->ring_send(owner, b.bytes(), tag);
                     set_dma_busy(0);
                     tl.note_transfer();
                     m_ring_t += sc_time_stamp() - t0;

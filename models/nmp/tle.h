@@ -7,6 +7,8 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "mapper/tso/tso.h"
 #include "models/common/payload_pool.h"
@@ -28,6 +30,9 @@ enum class TltState : std::uint8_t { Idle = 0, Load = 1, Compute = 2, Store = 3 
 
 class Tle : public sc_core::sc_module {
 public:
+    // The ring's deliveries to this TLE (Ring::out): a partial OUT tile with its RingMessage tag.
+    tlm_utils::simple_target_socket<Tle> ring_in;
+
     SC_HAS_PROCESS(Tle);
     // `tracer` (may be null): signals <tle>.tlt[j].state (TltState) and <tle>.dma.in_flight.
     Tle(sc_core::sc_module_name name, int id, const NmpModelParams& p, NmpSystem& sys, PayloadPool& pool,
@@ -44,6 +49,7 @@ public:
     std::size_t partials_pending() const { return m_partials.size(); }
 
 private:
+    void ring_delivery(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     void run();
     void execute(std::size_t layer, const mapper::tso::ConvMapping& m, const LayerAddresses& a);
     void wait_until(const sc_core::sc_time& t);

@@ -12,12 +12,18 @@
 //     flow injected at node 1 finishes no earlier than 2 (P - 1) p, i.e. at half the rate it
 //     has alone.
 //  4. Opposite node of a 4-ring: from 0 clockwise, from 1 counter-clockwise (ring_route).
+//  5. The TLM-2.0 ports: scenario 1's 2-hop message entered through in[0] by a bare initiator
+//     socket and delivered through out[2] to a bare target: the same (P - 1) p + h (p + L)
+//     cycles, the tag and the byte count arrive; a read, the source as destination, an address
+//     beyond the nodes and a message without tag are error responses that send nothing.
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
 
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/stats.h"
 #include "models/nmp/ring.h"
@@ -89,6 +95,57 @@ int sc_main(int, char**) {
         r4.send(1, 3, 64, 2);
     });
 
+    // 5. the TLM-2.0 ports
+    vp::nmp::Ring r5("r5", 4, big, kCycle, root);
+    struct Src : sc_module {
+        tlm_utils::simple_initiator_socket<Src> socket{"socket"};
+        explicit Src(sc_module_name n) : sc_module(n) {}
+    } src5("src5");
+    struct Dst : sc_module {
+        tlm_utils::simple_target_socket<Dst> socket{"socket"};
+        sc_time at;
+        std::uint64_t tag = 0, bytes = 0, addr = 99;
+        explicit Dst(sc_module_name n) : sc_module(n) {
+            socket.register_b_transport(this, &Dst::b_transport);
+        }
+        void b_transport(tlm::tlm_generic_payload& t, sc_time&) {
+            at = sc_time_stamp();
+            tag = t.get_extension<vp::nmp::RingMessage>()->tag;
+            bytes = t.get_data_length();
+            addr = t.get_address();
+            t.set_response_status(tlm::TLM_OK_RESPONSE);
+        }
+    } dst5("dst5");
+    src5.socket.bind(*r5.in[0]);
+    r5.out[2]->bind(dst5.socket);
+    std::vector<unsigned char> data5(msg);
+    std::vector<tlm::tlm_response_status> bad5;
+    sc_time sent5_end;
+    Driver d5("d5", [&] {
+        auto xfer = [&](tlm::tlm_command cmd, std::uint64_t dst, bool tagged) {
+            tlm::tlm_generic_payload t;
+            vp::nmp::RingMessage m;
+            m.tag = 77;
+            t.set_command(cmd);
+            t.set_address(dst);
+            t.set_data_ptr(data5.data());
+            t.set_data_length(unsigned(msg));
+            t.set_streaming_width(unsigned(msg));
+            t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            if (tagged) t.set_extension(&m);
+            sc_time d = SC_ZERO_TIME;
+            src5.socket->b_transport(t, d);
+            t.clear_extension(&m);
+            return t.get_response_status();
+        };
+        bad5.push_back(xfer(tlm::TLM_READ_COMMAND, 2, true));
+        bad5.push_back(xfer(tlm::TLM_WRITE_COMMAND, 0, true));
+        bad5.push_back(xfer(tlm::TLM_WRITE_COMMAND, 4, true));
+        bad5.push_back(xfer(tlm::TLM_WRITE_COMMAND, 2, false));
+        bad5.push_back(xfer(tlm::TLM_WRITE_COMMAND, 2, true));  // the message
+        sent5_end = sc_time_stamp();
+    });
+
     sc_start();
 
     const double want1 = double((P - 1) * p + 2 * (p + L));
@@ -121,6 +178,17 @@ int sc_main(int, char**) {
     fails += check(r4.link_bytes(0) == 64 && r4.link_bytes(2) == 64 && r4.link_bytes(3) == 64 &&
                        r4.link_bytes(1) == 64 && r4.link_bytes(4) == 0 && r4.link_bytes(5) == 0,
                    "opposite node: 0->2 clockwise (links 0_cw, 1_cw), 1->3 counter-clockwise (1_ccw, 0_ccw)");
+    std::printf("5. TLM ports: delivered after %.0f cycles (formula %.0f), tag %llu, %llu B at address %llu\n",
+                cyc(dst5.at), want1, (unsigned long long)dst5.tag, (unsigned long long)dst5.bytes,
+                (unsigned long long)dst5.addr);
+    fails += check(cyc(dst5.at) == want1 && cyc(sent5_end) == double(P * p),
+                   "TLM ports: in[0] -> out[2] takes (P-1)p + h(p+L) cycles, the transport returns after P p");
+    fails += check(dst5.tag == 77 && dst5.bytes == msg && dst5.addr == 2, "TLM ports: tag, bytes and node delivered");
+    fails += check(bad5.size() == 5 && bad5[0] == tlm::TLM_COMMAND_ERROR_RESPONSE &&
+                       bad5[1] == tlm::TLM_ADDRESS_ERROR_RESPONSE && bad5[2] == tlm::TLM_ADDRESS_ERROR_RESPONSE &&
+                       bad5[3] == tlm::TLM_GENERIC_ERROR_RESPONSE && bad5[4] == tlm::TLM_OK_RESPONSE,
+                   "TLM ports: a read, the source itself, a node beyond the ring, no tag: error responses");
+    fails += check(r5.messages() == 1 && r5.bytes_delivered() == msg, "TLM ports: the errors sent nothing");
     std::printf("%s\n", fails ? "FAILED" : "all passed");
     return fails ? 1 : 0;
 }
