@@ -210,6 +210,7 @@ int speed_point(int argc, char** argv) {
         else if (key == "eject_depth") ok = u32(p.eject_depth);
         else if (key == "router_stages") ok = u32(p.router_stages);
         else if (key == "packet_flits") ok = u32(t.packet_flits);
+        else if (key == "injection") t.injection = val;
         else {
             std::fprintf(stderr, "bench_noc speed_point: unknown key '%s'\n", key.c_str());
             return 2;

@@ -9,6 +9,8 @@ machine state) it runs
   ours      bench_noc speed_point (inject(); step(); per cycle, active stepping; the loop is timed
             inside the process, network construction excluded)
   ours_all  the same with stepping=all (every router and NI stepped every cycle)
+  ours_geo  (--geometric) ours with traffic.injection=geometric: the same Bernoulli arrivals drawn
+            as a geometric gap per packet instead of a uniform draw per node and cycle
   booksim   BookSim2 (built outside this repository, --booksim PATH) with booksim_matched.cfg and the
             parameters of speed_matched.json; CPU time (user + sys) of the process minus that of a
             baseline run of the same mesh with ~1 simulated cycle (start-up, configuration, construction)
@@ -53,8 +55,10 @@ def run_timed(cmd, cwd=None, ok=(0,)):
     return out, ru.ru_utime + ru.ru_stime, wall
 
 
-def ours(args, cfg, k, cycles, load, seed, stepping):
+def ours(args, cfg, k, cycles, load, seed, stepping, injection=None):
     kv = dict(cfg["ours"], k=k, load=load, cycles=cycles, seed=seed, stepping=stepping)
+    if injection:
+        kv["injection"] = injection
     out, _, _ = run_timed([args.bench_noc, "speed_point"] + ["%s=%s" % (a, b) for a, b in kv.items()])
     m = dict(re.findall(r"(\w+)=([-+0-9.eE]+)", out))
     return {"cycles": int(m["cycles"]), "cpu_s": float(m["cpu_s"]), "wall_s": float(m["wall_s"]),
@@ -93,10 +97,14 @@ def main():
     ap.add_argument("--reps", type=int)
     ap.add_argument("--out", help="folder for speed_booksim_runs.csv and speed_booksim_median.csv")
     ap.add_argument("--no-all", action="store_true", help="skip the stepping=all runs")
+    ap.add_argument("--geometric", action="store_true",
+                    help="also run ours with geometric injection (ours_geo: the same Bernoulli arrival process, "
+                         "a geometric draw per packet instead of a uniform draw per node and cycle)")
     args = ap.parse_args()
     cfg = json.load(open(args.config))
     reps = args.reps or cfg["reps"]
-    sims = ["ours"] + ([] if args.no_all else ["ours_all"]) + (["booksim"] if args.booksim else [])
+    sims = (["ours"] + (["ours_geo"] if args.geometric else []) + ([] if args.no_all else ["ours_all"]) +
+            (["booksim"] if args.booksim else []))
     work = tempfile.mkdtemp(prefix="speed_compare_")
     runs = []
     cols = ["rep", "mesh", "load", "simulator", "cycles", "wall_s", "cpu_s", "rc_per_wall_s", "rc_per_cpu_s",
@@ -117,7 +125,8 @@ def main():
                     if sim == "booksim":
                         r = booksim(args, cfg, work, k, cycles, load, rep, base)
                     else:
-                        r = ours(args, cfg, k, cycles, load, rep, "all" if sim == "ours_all" else "active")
+                        r = ours(args, cfg, k, cycles, load, rep, "all" if sim == "ours_all" else "active",
+                                 "geometric" if sim == "ours_geo" else None)
                     rc = k * k * r["cycles"]
                     r.update(rep=rep, mesh="%dx%d" % (k, k), load=load, simulator=sim, loadavg1=la,
                              rc_per_cpu_s=rc / r["cpu_s"], rc_per_wall_s=rc / r["wall_s"])
@@ -144,6 +153,8 @@ def main():
     head = "| mesh | load | ours (M rc/CPU-s) |" + (" ours, step all |" if "ours_all" in sims else "")
     if args.booksim:
         head += " BookSim2 | ours / BookSim2 (CPU; wall) |"
+    if "ours_geo" in sims:
+        head += " ours, geometric injection |" + (" geometric / BookSim2 (CPU; wall) |" if args.booksim else "")
     head += " load avg (1 min) |"
     print()
     print(head)
@@ -160,6 +171,13 @@ def main():
                 line += " %.3f | %.1fx (%.1fx) |" % (b["median_rc_per_cpu_s"] / 1e6,
                                                    o["median_rc_per_cpu_s"] / b["median_rc_per_cpu_s"],
                                                    o["median_rc_per_wall_s"] / b["median_rc_per_wall_s"])
+            if "ours_geo" in sims:
+                g = get[(name, load, "ours_geo")]
+                line += " %.2f |" % (g["median_rc_per_cpu_s"] / 1e6)
+                if args.booksim:
+                    b = get[(name, load, "booksim")]
+                    line += " %.1fx (%.1fx) |" % (g["median_rc_per_cpu_s"] / b["median_rc_per_cpu_s"],
+                                                g["median_rc_per_wall_s"] / b["median_rc_per_wall_s"])
             lo = min(get[(name, load, s)]["loadavg1_min"] for s in sims)
             hi = max(get[(name, load, s)]["loadavg1_max"] for s in sims)
             print(line + " %.1f-%.1f |" % (lo, hi))

@@ -1,5 +1,6 @@
 #include "models/noc/synthetic_traffic.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "mapper/common/errors.h"
@@ -18,10 +19,44 @@ SyntheticTraffic::SyntheticTraffic(Network& net, const TrafficParams& p)
     m_ctx.hotspot_fraction = p.hotspot_fraction;
     m_ctx.hotspot_node = p.hotspot_node;
     m_net.set_sink(this);
+    m_geometric = p.injection == "geometric";
+    if (m_geometric) {
+        m_next.resize(m_net.num_nodes());
+        for (auto& c : m_next) c = draw_gap();
+        m_next_any = m_next.empty() ? kNever : *std::min_element(m_next.begin(), m_next.end());
+    }
+}
+
+std::uint64_t SyntheticTraffic::geometric_gap(double u, double p) {
+    if (p >= 1.0) return 0;
+    if (p <= 0.0) return kNever;
+    const double g = std::floor(std::log1p(-u) / std::log1p(-p));
+    return g >= double(kNever / 2) ? kNever / 2 : std::uint64_t(g);
+}
+
+std::uint64_t SyntheticTraffic::draw_gap() {
+    return geometric_gap(double(m_rng() >> 11) * 0x1.0p-53, m_packet_prob);
 }
 
 void SyntheticTraffic::inject() {
     const unsigned n = m_net.num_nodes();
+    if (m_geometric) {
+        const std::uint64_t now = m_cycle++;
+        if (now < m_next_any) return;
+        std::uint64_t next_any = kNever;
+        for (unsigned s = 0; s < n; ++s) {
+            if (m_next[s] == now) {
+                const unsigned d = m_pattern(s, m_ctx, m_rng);
+                if (d != kNoPacket)
+                    m_net.send(s, d, PacketType::kSynthetic, (m_p.packet_flits - 1) * m_net.params().flit_bytes(), 0, 0,
+                               nullptr, m_p.packet_flits);
+                m_next[s] = now + 1 + draw_gap();
+            }
+            next_any = std::min(next_any, m_next[s]);
+        }
+        m_next_any = next_any;
+        return;
+    }
     for (unsigned s = 0; s < n; ++s) {
         if ((m_rng() >> 11) >= m_no_packet_from) continue;  // = unit_random(m_rng) >= m_packet_prob
         const unsigned d = m_pattern(s, m_ctx, m_rng);

@@ -28,10 +28,15 @@ struct TrafficResult {
 
 class SyntheticTraffic : public PacketSink {
 public:
+    static constexpr std::uint64_t kNever = ~std::uint64_t(0);  // geometric injection: no next packet
     SyntheticTraffic(Network& net, const TrafficParams& p);
 
     // Creates this cycle's packets (call before Network::step()).
     void inject();
+    // Geometric injection: the number of cycles without a packet before the next one, for a
+    // uniform u in [0, 1) and a packet probability p per cycle in (0, 1): floor(log(1 - u) /
+    // log(1 - p)), so that P(gap = k) = (1 - p)^k p.
+    static std::uint64_t geometric_gap(double u, double p);
     // Runs warm-up, measurement and drain; returns the measured figures.
     TrafficResult run();
 
@@ -54,6 +59,11 @@ private:
     // unit_random(rng) >= m_packet_prob  <=>  (rng() >> 11) >= m_no_packet_from (exact: the 53-bit
     // integer scaled by 2^-53 compared with p is the integer compared with ceil(p * 2^53)).
     std::uint64_t m_no_packet_from;
+    // Geometric injection: per node the cycle (count of inject() calls) of its next packet.
+    bool m_geometric = false;
+    std::uint64_t m_cycle = 0, m_next_any = 0;
+    std::vector<std::uint64_t> m_next;
+    std::uint64_t draw_gap();
     bool m_track = false;
     std::vector<std::uint8_t> m_delivered;
     std::function<void(std::uint64_t)> m_hook;

@@ -14,6 +14,8 @@ void TrafficParams::validate(const std::string& p, const NocParams& noc) const {
     if (!(hotspot_fraction >= 0.0 && hotspot_fraction <= 1.0)) fail("hotspot_fraction", "expected a value in [0, 1]");
     if (hotspot_node >= noc.num_nodes()) fail("hotspot_node", "expected a node index below " + std::to_string(noc.num_nodes()));
     if (measure_cycles < 1) fail("measure_cycles", "expected at least 1 cycle");
+    if (injection != "bernoulli" && injection != "geometric")
+        fail("injection", "expected bernoulli or geometric, got '" + injection + "'");
 }
 
 }  // namespace vp::noc

@@ -22,6 +22,10 @@ struct TrafficParams {
     std::uint64_t measure_cycles = kDefaultMeasure;
     std::uint64_t drain_max_cycles = kDefaultDrainMax;
     bool inject_while_draining = true;  // false: stop all injection after the window and drain the network empty
+    // How the Bernoulli packet arrivals are drawn: "bernoulli" (a uniform draw per node and cycle)
+    // or "geometric" (per node the gap to its next packet, a geometric draw per packet: the same
+    // process in distribution, a different random stream, far fewer draws at low loads).
+    std::string injection = "bernoulli";
 
     void validate(const std::string& key_prefix, const NocParams& noc) const;
 };

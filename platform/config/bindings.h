@@ -299,6 +299,7 @@ void bind(V& v, noc::TrafficParams& t) {
     v.field("measure_cycles", t.measure_cycles);
     v.field("drain_max_cycles", t.drain_max_cycles);
     v.field("inject_while_draining", t.inject_while_draining);
+    v.field("injection", t.injection);
 }
 
 template <typename V>

@@ -113,7 +113,7 @@ noc::TrafficParams noc_traffic(const Workload& wl, const noc::TrafficParams& con
                                std::uint64_t seed, const std::string& config_source) {
     JsonCheck j(wl.doc, wl.path);
     j.allow_only({"kind", "name", "description", "rate", "pattern", "packet_flits", "hotspot_fraction", "hotspot_node",
-                  "warmup_cycles", "measure_cycles", "drain_max_cycles", "inject_while_draining"});
+                  "warmup_cycles", "measure_cycles", "drain_max_cycles", "inject_while_draining", "injection"});
     noc::TrafficParams t = config_traffic;
     if (j.has("rate")) t.rate = j.at("rate").as_number(0.0, 1.0);
     if (j.has("pattern")) t.pattern = j.at("pattern").as_string();
@@ -125,6 +125,7 @@ noc::TrafficParams noc_traffic(const Workload& wl, const noc::TrafficParams& con
     t.drain_max_cycles =
         std::uint64_t(j.get_int("drain_max_cycles", 0, std::int64_t(1) << 40, std::int64_t(t.drain_max_cycles)));
     if (j.has("inject_while_draining")) t.inject_while_draining = j.at("inject_while_draining").as_bool();
+    if (j.has("injection")) t.injection = j.at("injection").as_string();
     t.seed = seed;
     try {
         t.validate("traffic", noc);

@@ -2,6 +2,7 @@
 // saturation, and identical statistics for the two stepping modes.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <string>
 #include <utility>
@@ -281,4 +282,60 @@ TEST_CASE("Bernoulli injection by integer threshold equals the floating-point co
         CHECK(net.totals().packets_created == total);
         if (flits == 1 && rate == 1.0) CHECK(total == 3000u * 16u);
     }
+}
+
+// Geometric injection draws, per node, the number of empty cycles before its next packet. Checked
+// against the geometric law P(gap = k) = (1 - p)^k p: the gap function over a fine uniform grid of
+// u gives each k with probability within 1e-4 of the law (it is the exact inverse of the CDF up to
+// the grid), and the packets one node creates over many cycles have the Bernoulli mean and
+// variance (counts per window of W cycles: mean W p, variance W p (1 - p)), within 5 standard errors.
+TEST_CASE("geometric injection draws the Bernoulli arrival process", "[noc][traffic]") {
+    for (double prob : {0.000125, 0.025, 0.3, 0.9}) {
+        INFO("p " << prob);
+        const int grid = 1 << 20;
+        std::vector<double> freq(8, 0.0);
+        for (int i = 0; i < grid; ++i) {
+            const std::uint64_t g = SyntheticTraffic::geometric_gap((i + 0.5) / grid, prob);
+            if (g < freq.size()) freq[g] += 1.0 / grid;
+        }
+        for (std::size_t k = 0; k < freq.size(); ++k) CHECK(std::abs(freq[k] - std::pow(1 - prob, double(k)) * prob) < 1e-4);
+    }
+    CHECK(SyntheticTraffic::geometric_gap(0.5, 1.0) == 0);
+    CHECK(SyntheticTraffic::geometric_gap(0.0, 1.0) == 0);
+    CHECK(SyntheticTraffic::geometric_gap(0.3, 0.0) >= (std::uint64_t(1) << 62));
+
+    for (const auto& [rate, flits] : {std::pair<double, unsigned>{0.2, 8}, {0.05, 1}, {1.0, 1}}) {
+        INFO("rate " << rate << ", packet_flits " << flits);
+        const NocParams p = mesh(4, 4, "xy", 1, "active");
+        Network net(p);
+        TrafficParams t;
+        t.rate = rate;
+        t.packet_flits = flits;
+        t.seed = 11;
+        t.injection = "geometric";
+        SyntheticTraffic traffic(net, t);
+        const double prob = rate / flits;
+        const int windows = 400, w = 100;
+        std::vector<double> counts;  // node 5's packets per window
+        std::size_t before = 0;
+        for (int i = 0; i < windows; ++i) {
+            for (int c = 0; c < w; ++c) traffic.inject();  // no step: packets stay in the source queues
+            counts.push_back(double(net.queued_packets(5) - before));
+            before = net.queued_packets(5);
+        }
+        double mean = 0, var = 0;
+        for (double c : counts) mean += c / windows;
+        for (double c : counts) var += (c - mean) * (c - mean) / (windows - 1);
+        const double m0 = w * prob, v0 = w * prob * (1 - prob);
+        CHECK(std::abs(mean - m0) <= 5 * std::sqrt(v0 / windows) + 1e-12);
+        if (prob < 1) {
+            // standard error of the sample variance ~ v0 sqrt(2 / (n - 1)) for near-normal counts
+            CHECK(std::abs(var - v0) <= 5 * v0 * std::sqrt(2.0 / (windows - 1)) + 0.05);
+        } else {
+            CHECK(var == 0);
+        }
+    }
+    TrafficParams bad;
+    bad.injection = "poisson";
+    REQUIRE_THROWS_WITH(bad.validate("traffic", NocParams{}), Catch::Contains("traffic.injection") && Catch::Contains("bernoulli or geometric"));
 }
