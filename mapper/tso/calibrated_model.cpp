@@ -153,9 +153,21 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw));
     // The bus shared with the others in proportion to their bursts (the closed form assumes
     // every active TLE moves as many as the busiest).
-    const double bus = t_b * m_c.bus_scale * (1.0 + m_c.contention * sh.p * others);
+    const double bus_own = t_b * m_c.bus_scale;
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
+    // Lockstep (TsoCoefficients::lockstep_transfers): the share of the other TLEs still in step
+    // with the critical one at its i-th transfer, e^(-i / tau); those transfer whenever it does
+    // (p = 1), the rest with the probability of the duty model (sh.p).
+    const double step_decay = m_c.lockstep_transfers > 0 ? std::exp(-1.0 / m_c.lockstep_transfers) : 0.0;
+    double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
+    // Queue ahead (TsoCoefficients::queue_scale): the other TLEs keep up to min(O, their
+    // transactions per transfer) transactions queued, each of the critical TLE's average
+    // bursts per transaction (the TLEs run the same kind of tile sequence).
+    const double crit_txns = double(c.counts.tle_txns), crit_xfers = double(c.counts.tle_transfers);
+    const double q_bursts = crit_txns > 0 && crit_xfers > 0
+                                ? std::min(O, crit_txns / crit_xfers) * double(tle_bursts[crit]) / crit_txns
+                                : 0.0;
 
     auto xfer = [&](bool write, const Box& b) {
         std::uint64_t n = 0, bursts = 0, first = 0;
@@ -166,10 +178,14 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             bursts += nb;
         });
         if (n == 0) return 0.0;
+        const double p = in_step + (1.0 - in_step) * sh.p;
+        in_step *= step_decay;
+        const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
         const double L_first = txn_latency_s(d, write, double(first));
         const double L = txn_latency_s(d, write, double(bursts) / double(n));
-        return m_c.latency_scale * L_first +
-               std::max(double(n - 1) * L / O, double(bursts - first) * bus) + double(n) * m_c.txn_ns * 1e-9;
+        const double rest = double(bursts - first);
+        return m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared)) +
+               m_c.queue_scale * shared * bus_own * std::max(0.0, q_bursts - rest) + double(n) * m_c.txn_ns * 1e-9;
     };
 
     double now = 0, dma = 0;
