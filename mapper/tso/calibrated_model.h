@@ -43,6 +43,7 @@ class CalibratedModel final : public TimeModel {
 public:
     static constexpr int kShortlist = 8;  // best screened candidates replayed per conv
     static constexpr int kDutyIterations = 6;  // fixed-point steps of the DMA duty (see sharing())
+    static constexpr int kReplayPasses = 2;    // walks of replay(): the second at the duty of the first
 
     explicit CalibratedModel(const TsoCoefficients& c) : m_c(c) {}
     const char* name() const override { return "calibrated"; }
