@@ -4,7 +4,8 @@
 // spread over channels, filters, map size, kernel, stride and precision, each with tilings
 // from the whole candidate range; 2 in 10 shapes depthwise on large maps, 1 in 10 a small 1x1
 // conv, 1 in 10 a tiny conv or fc layer: the estimate's best, lower-ranked ones and the best of
-// every schedule), run as parallel child vp-run processes; least squares on the relative error
+// every schedule), each simulated after a warm-up copy of itself (a network's layer starts
+// after another, not from a cold DRAM), run as parallel child vp-run processes; least squares on the relative error
 // est/sim - 1 (Gauss-Newton with Levenberg-Marquardt damping); prints the residuals; writes
 // the calibration file (platform, dram and nmp sections it was made for, coefficients, fit).
 // None of the workloads/ networks is in the design set, so they all measure accuracy on
