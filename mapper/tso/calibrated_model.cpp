@@ -153,10 +153,32 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw));
     // The bus shared with the others in proportion to their bursts (the closed form assumes
     // every active TLE moves as many as the busiest).
-    const double bus = t_b * m_c.bus_scale * (1.0 + m_c.contention * sh.p * others);
+    const double bus_own = t_b * m_c.bus_scale;
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
+    // Lockstep (TsoCoefficients::lockstep_transfers): the share of the other TLEs still in step
+    // with the critical one at its i-th transfer, e^(-i / tau); those transfer whenever it does
+    // (p = 1), the rest with the probability of the duty model (sh.p).
+    const double step_decay = m_c.lockstep_transfers > 0 ? std::exp(-1.0 / m_c.lockstep_transfers) : 0.0;
+    // Queue ahead (TsoCoefficients::queue_scale): the other TLEs keep up to min(O, their
+    // transactions per transfer) transactions queued, each of the critical TLE's average
+    // bursts per transaction (the TLEs run the same kind of tile sequence).
+    const double crit_txns = double(c.counts.tle_txns), crit_xfers = double(c.counts.tle_transfers);
+    const double q_bursts = crit_txns > 0 && crit_xfers > 0
+                                ? std::min(O, crit_txns / crit_xfers) * double(tle_bursts[crit]) / crit_txns
+                                : 0.0;
 
+    const double sw = double(hw.conv_sw_cycles()) * cyc;  // nmp_conv2d issue + loop bookkeeping
+    // The duty of the sharing: the screen takes DMA / (DMA + compute), as if no transfer
+    // overlapped a compute. The in-order controller does overlap them (W loads and stores of
+    // the other TLTs while one computes), so the share of the layer's time the other TLEs'
+    // DMA engines are busy is DMA / T of the walk itself: a first walk at the screen's duty
+    // gives DMA and T, a second walk uses p = sync + (1 - sync) DMA / T (one TLE: no sharing).
+    const int passes = c.counts.active_tles > 1 ? kReplayPasses : 1;
+    double p_duty = sh.p;
+    double now = 0, ring_t = 0, fab_t = 0;
+    for (int pass = 0; pass < passes; ++pass) {
+    double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
     auto xfer = [&](bool write, const Box& b) {
         std::uint64_t n = 0, bursts = 0, first = 0;
         for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
@@ -166,15 +188,21 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             bursts += nb;
         });
         if (n == 0) return 0.0;
+        const double p = in_step + (1.0 - in_step) * p_duty;
+        in_step *= step_decay;
+        const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
         const double L_first = txn_latency_s(d, write, double(first));
         const double L = txn_latency_s(d, write, double(bursts) / double(n));
-        return m_c.latency_scale * L_first +
-               std::max(double(n - 1) * L / O, double(bursts - first) * bus) + double(n) * m_c.txn_ns * 1e-9;
+        const double rest = double(bursts - first);
+        return m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared)) +
+               m_c.queue_scale * shared * bus_own * std::max(0.0, q_bursts - rest) + double(n) * m_c.txn_ns * 1e-9;
     };
 
-    double now = 0, dma = 0;
+    now = 0;
+    ring_t = 0;
+    fab_t = 0;
+    double dma = 0;
     std::vector<double> busy(tlts.size(), 0.0);
-    const double sw = double(hw.conv_sw_cycles()) * cyc;  // nmp_conv2d issue + loop bookkeeping
     const double issue = double(hw.control.dma_issue_cycles) * cyc, sync = double(hw.control.sync_cycles) * cyc;
     std::vector<double> syncs(tlts.size(), 0.0);  // DMA completions each TLT has not waited for yet
     // Double buffering: a load may start once the computes on the tile it overwrites (the one
@@ -192,7 +220,6 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             ? std::max(1.0, double(c.counts.ring_link_bytes_max) / double(c.counts.tle_ring_bytes))
             : 1.0;
     std::uint64_t store_k = 0;
-    double ring_t = 0;
     int max_hops = 0;  // of the critical TLE's partial tiles' senders
     for (int a : active) max_hops = std::max(max_hops, ring_route(a, int(crit), hw.n_tle, nullptr));
     auto wait_for = [&](double t) { now = std::max(now, t); };
@@ -204,7 +231,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const bool fab = hw.fabric.enabled;
     const double f_lat = double(hw.fabric.latency_cycles) * cyc;
     std::vector<double> port_free(tlts.size(), 0.0), ready(tlts.size(), 0.0);
-    double fab_t = 0;  // fabric time on the critical path: store drains, computes waiting for a delivery
+    // fab_t: fabric time on the critical path: store drains, computes waiting for a delivery
     auto deliver = [&](const std::vector<std::size_t>& ports, std::uint64_t bytes, double t_req, double t_end) {
         double start = t_req;
         for (std::size_t j : ports) start = std::max(start, port_free[j]);
@@ -310,6 +337,8 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
         dma += x;
     });
     for (double b : busy) wait_for(b);
+    if (now > 0) p_duty = m_c.sync + (1.0 - m_c.sync) * std::min(1.0, dma / now);
+    }
     CostTimes t;
     t.t_mac_s = double(c.counts.mac_cycles) * cyc * m_c.compute_scale;
     t.t_sw_s = hw.control.is_default() ? double(c.counts.sw_instr) * sw : sw_time_s(c.counts, hw);

@@ -25,6 +25,13 @@
 // takes the TLE with the most as critical, shares the bus with the others in proportion to
 // their bursts (s = 1 + contention * p * sum of their bursts / its bursts, p = sync + (1 -
 // sync) * d), and walks its tile sequence with the exact transactions and the compute overlap.
+// The replay alone adds three things the closed form leaves out: the duty from the walk itself
+// (a first walk at the screen's duty gives the critical TLE's DMA time and total T, a second
+// walk shares the bus with p = sync + (1 - sync) DMA / T: the in-order controller overlaps
+// transfers with computes, which DMA / (DMA + compute) ignores); the lockstep at the layer
+// start (the i-th transfer meets every other TLE with weight e^(-i / lockstep_transfers): they
+// leave the barrier together and drift apart); and the FCFS queue ahead of a transfer shorter
+// than the others keep outstanding (queue_scale).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -43,6 +50,7 @@ class CalibratedModel final : public TimeModel {
 public:
     static constexpr int kShortlist = 8;  // best screened candidates replayed per conv
     static constexpr int kDutyIterations = 6;  // fixed-point steps of the DMA duty (see sharing())
+    static constexpr int kReplayPasses = 2;    // walks of replay(): the second at the duty of the first
 
     explicit CalibratedModel(const TsoCoefficients& c) : m_c(c) {}
     const char* name() const override { return "calibrated"; }

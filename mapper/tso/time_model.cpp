@@ -25,6 +25,8 @@ void TsoCoefficients::validate(const std::string& p) const {
     req(compute_scale, 0, 100, "compute_scale");
     req(sync, 0, 1, "sync");
     req(turnaround_ns, 0, 10000, "turnaround_ns");
+    req(lockstep_transfers, 0, 1e6, "lockstep_transfers");
+    req(queue_scale, 0, 100, "queue_scale");
 }
 
 double ring_time_s(const CostCounts& k, const NmpParams& hw) {

@@ -33,6 +33,16 @@ struct TsoCoefficients {
     // 1: every active TLE transfers whenever this one does).
     double sync = 0.0;
     double turnaround_ns = 0.0;  // per OUT store transfer and active TLE [ns] (write-to-read turnarounds)
+    // Lockstep at the layer start (replay only): the TLEs leave the barrier together, so their
+    // first transfers meet in the DRAM; they drift apart as the bus arbitration serves one
+    // before another. The share of the other TLEs still in step at the i-th transfer of the
+    // critical TLE is exp(-i / lockstep_transfers) (0: no lockstep term, the model of before).
+    double lockstep_transfers = 0.0;
+    // Queue ahead of a short transfer (replay only): a transfer of fewer bursts than the other
+    // TLEs keep outstanding (min(dma_max_outstanding, their transactions per transfer)) waits
+    // behind their queued requests, not only behind as many as it moves itself; x that wait
+    // (0: not charged, the model of before; 1: the wait of an FCFS queue).
+    double queue_scale = 0.0;
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -131,6 +131,8 @@ void bind(V& v, mapper::tso::TsoCoefficients& c) {
     v.field("compute_scale", c.compute_scale);
     v.field("sync", c.sync);
     v.field("turnaround_ns", c.turnaround_ns);
+    v.field("lockstep_transfers", c.lockstep_transfers);
+    v.field("queue_scale", c.queue_scale);
 }
 
 template <typename V>

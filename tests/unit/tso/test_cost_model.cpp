@@ -4,6 +4,8 @@
 
 #include <random>
 
+#include "mapper/tso/calibrated_model.h"
+#include "mapper/tso/tlt_tiling.h"
 #include "mapper/tso/time_model.h"
 #include "tso_test_util.h"
 
@@ -203,4 +205,61 @@ TEST_CASE("fabric: busiest port bytes by hand and the estimate's fabric term", "
     const CostTimes a = nb->screen(k, off), b = nb->screen(k, hw);
     CHECK(b.total_s - a.total_s == Approx(fabric_extra_s(k, hw, a.t_dram_s)));
     CHECK(b.t_fabric_s == Approx(fabric_extra_s(k, hw, a.t_dram_s)));
+}
+
+TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep limit", "[tso][calibrated]") {
+    // 1 -> 1 channel, 3x3 on 32 x 32 (30 x 30 out), 8 bit, OFM / IS, tile T_M 1, T_N 1, T_R 8,
+    // T_C 30: TLE rows 8, 8, 7, 7, one tile each, one TLT with work per TLE, so the critical
+    // TLE runs LoadIn, LoadW, Compute, StoreOut strictly one after the other.
+    // Addresses (IN at 0, 32-B rows; W at 4,096; OUT at 8,192, 30-B rows), cut into 128-B
+    // transactions from each run's start, 64-B DRAM bursts:
+    //   TLE 0: IN 0..319 (2+2+1), W 1, OUT 0..239 (2+2)          = 10 bursts
+    //   TLE 1: IN 256..575 (2+2+1), W 1, OUT 240..479 (3+3)      = 12
+    //   TLE 2: IN 512..799 (2+2+1), W 1, OUT 480..689 (3+2)      = 11
+    //   TLE 3: IN 736..1023 (3+3+1), W 1, OUT 690..899 (3+3)     = 14  (critical)
+    // The others move 33 / 14 bursts per burst of TLE 3. The TLE with the most bytes (TLE 0)
+    // has 6 transactions in 3 transfers: the others keep min(8, 6 / 3) = 2 transactions of
+    // 14 / 6 bursts queued, q = 14 / 3 bursts. The bursts after the first transaction of
+    // TLE 3's transfers: IN 4, W 0, OUT 3; the queue ahead adds (q - that) where positive:
+    // 2/3 + 14/3 + 5/3 = 7 bursts, each waiting for the others' share 33 / 14 (p = 1 with
+    // sync = 1, contention = 1) of a bus time of 4 tCK x 1.25 ns x tREFI / (tREFI - tRFC).
+    Layer l;
+    l.C = 1;
+    l.K = 1;
+    l.H = l.W = 32;
+    l.R = l.S = 3;
+    const ConvShape c = make_conv_shape(l, 1);
+    const NmpParams hw = tso_test::seed_hw();
+    ConvCostModel m(c, hw, TleSlicing::OFM);
+    ChoiceCost ch;
+    ch.found = true;
+    ch.slicing = TleSlicing::OFM;
+    ch.schedule = TltSchedule::IS;
+    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
+    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    REQUIRE(ch.counts.tle_txns == 6);
+    REQUIRE(ch.counts.tle_transfers == 3);
+    CHECK(tle_burst_counts(c, hw, ch) == std::vector<std::uint64_t>{10, 12, 11, 14});
+
+    TsoCoefficients k;
+    k.sync = 1.0;
+    k.contention = 1.0;
+    k.bus_scale = 1.0;
+    TsoCoefficients q = k;
+    q.queue_scale = 1.0;
+    const double without = CalibratedModel(k).replay(c, hw, ch).total_s;
+    const double with = CalibratedModel(q).replay(c, hw, ch).total_s;
+    const double t_b = 4 * 1.25e-9 * 6240.0 / (6240.0 - 88.0);
+    CHECK(with - without == Approx(7.0 * 33.0 / 14.0 * t_b).epsilon(1e-9));
+    q.queue_scale = 2.5;  // linear in its coefficient
+    CHECK(CalibratedModel(q).replay(c, hw, ch).total_s - without == Approx(2.5 * 7.0 * 33.0 / 14.0 * t_b).epsilon(1e-9));
+
+    // Lockstep (regression, a limit of the formula): with a very long lockstep every transfer
+    // meets all the other TLEs, as sync = 1 says; without it and sync = 0 the sharing is lower.
+    TsoCoefficients free = k;
+    free.sync = 0.0;
+    TsoCoefficients locked = free;
+    locked.lockstep_transfers = 1e6;
+    CHECK(CalibratedModel(locked).replay(c, hw, ch).total_s == Approx(without).epsilon(1e-5));
+    CHECK(CalibratedModel(free).replay(c, hw, ch).total_s < without);
 }
