@@ -38,6 +38,7 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(ph_sync, 0, 1, "ph_sync");
     req(ph_layer_cycles, -1e6, 1e6, "ph_layer_cycles");
     req(ph_bus, 0, 100, "ph_bus");
+    req(ph_tail, 0, 1, "ph_tail");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -279,19 +280,22 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
     const double setup = double(asip.dma_setup_cycles);
     const double keff = c.sharing > 0 ? c.sharing : double(std::max(c.active, 1));
     const double sync = 1.0 + m_c.ph_sync * std::max(0.0, keff - 1.0);
-    double t = 0;
+    double t = 0, tail = 0;
     for (const ProfileEntry& e : p.entries) {
         double d = 0;
         if (e.x.transfers) {
             const double n = double(e.x.transfers);
             const double f = double(std::max(e.x.flits_in, e.x.flits_out));
             const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
-            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * shared_time(e.x, c.active, asip, mesh));
+            const double s = shared_time(e.x, c.active, asip, mesh);
+            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * s);
+            // The other cores' traffic of this row that its compute hides in lockstep.
+            if (!e.wait) tail += double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));
         }
         const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
         t += one * double(e.count);
     }
-    return t;
+    return t + m_c.ph_tail * tail;
 }
 
 double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,

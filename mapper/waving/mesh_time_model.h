@@ -4,7 +4,7 @@
 //   paper       the paper's estimate as published and used so far (dataflow-aware mapping,
 //               Eqs. 12-18 per core and Eq. 23 to rank (T, k)): every core moves its DRAM words
 //               at the NoC flit rate (Eq. 13), the busiest DRAM interface at one flit per NoC cycle.
-//   calibrated  what the mesh simulation does (default): each core walks its loop nest; a
+//   calibrated  what the mesh simulation does: each core walks its loop nest; a
 //               waited-for op costs its DMA descriptors, one round-trip latency and its transfer
 //               time; a row costs max(compute, latency + the transfer time of its overlapped ops).
 //               A transfer of n packets touching b DRAM bursts with f flits takes
@@ -66,6 +66,9 @@ struct MeshCoefficients {
                                    // (1: processor sharing of the shared side among cores started together)
     double ph_layer_cycles = 0.0;  // fixed core cycles per layer (start and done syncs, drain)
     double ph_bus = 1.0;           // x DRAM data-bus time per burst (refresh, tCCD gaps)
+    double ph_tail = 0.0;          // share of the other cores' row traffic that a core's waited-for loads
+                                   // wait behind (0: lockstep, the others' rows come after every core's
+                                   // waited-for load; 1: the core is served last, after all of it)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -184,7 +187,7 @@ private:
     MeshCoefficients m_c;
 };
 
-// The phased model (`phased`): every request is served by the shared side (the DRAM interface's
+// The phased model (`phased`, the default): every request is served by the shared side (the DRAM interface's
 // port and the DRAM behind it) in a time built from the DRAM preset for the request's own access
 // pattern, rather than one constant efficiency. For an entry of n transfers (r of them reads),
 // b bursts, f_in / f_out flits, with k active cores:
@@ -200,8 +203,15 @@ private:
 // ph_wait L0 + own, a row max(compute, L0 + own); either at least (1 + ph_sync (k - 1)) s (the
 // entry's requests queue behind those of the cores that load at the same time: ph_sync 1 = all
 // k cores in lockstep, as at the start of a wave). L0 = NoC heads over hops + 1 routers each way
-// + the unloaded DRAM access. The layer takes its slowest core, but not less than the shared
-// side's time for every core's requests (sum of s), plus ph_layer_cycles.
+// + the unloaded DRAM access. The last core's tail: the arbitration in front of the DRAM
+// interface is not fair (round robin per router input: the cores nearer the interface, or on
+// its other input, get their waited-for loads first), so some cores start computing early and
+// their row traffic, which lockstep hides in the rows' compute, is served while the last core
+// still waits: a core's time grows by ph_tail x sum over its rows of
+// min((k_ps - 1) s, max(0, compute - s)) (the other cores' traffic of that row that the row's
+// compute hides; none when the row is bound by the shared side already). The layer takes its
+// slowest core, but not less than the shared side's time for every core's requests (sum of s),
+// plus ph_layer_cycles.
 // All hardware figures from MeshHwFigures; free coefficients from vp-calibrate.
 class PhasedMeshModel final : public MeshTimeModel {
 public:

@@ -226,6 +226,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("ph_sync", c.ph_sync);
     v.field("ph_layer_cycles", c.ph_layer_cycles);
     v.field("ph_bus", c.ph_bus);
+    v.field("ph_tail", c.ph_tail);
 }
 
 template <typename V>

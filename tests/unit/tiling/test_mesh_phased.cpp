@@ -154,3 +154,40 @@ TEST_CASE("phased model: shared time and core time of entries by hand (DDR3-1600
     const double collide = 1 - std::pow(7.0 / 8.0, 3);
     CHECK(mc.shared_time(rd.x, 4, asip, mesh) == Approx(160.0 + 6.25 + 64 * 0.5 * collide * 12.5));
 }
+
+TEST_CASE("phased model: the last core's tail (ph_tail) by hand (DDR3-1600)", "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    MeshCoefficients c;
+    c.ph_tail = 0.5;
+    const PhasedMeshModel m(c);
+    // A compute-bound row (5000 core cycles) with 64 aligned reads: s = 288 (the port, see above).
+    // Four cores in lockstep: the row takes max(5000, 30 + 288, 4 x 288) = 5000; the other three
+    // cores' traffic of the row, 3 x 288 = 864, is hidden in its compute (5000 - 288 >= 864), and
+    // half of it is added: 2 + 5000 + 0.5 x 864.
+    OpProfile row;
+    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
+    r.compute = 5000;
+    r.count = 3;
+    row.add(r);
+    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864)));
+    // A row bound by the shared side (compute 500 < 4 x 288): the row takes 1152; of the others'
+    // traffic only 500 - 288 = 212 is hidden: + 0.5 x 212.
+    OpProfile tight;
+    ProfileEntry t = entry(false, 64, 64, 64, 64 * 9, 64);
+    t.compute = 500;
+    tight.add(t);
+    CHECK(m.core_cycles(tight, CoreContext{2, 4}, asip, mesh) == Approx(2 + 1152 + 0.5 * 212));
+    // One core: nobody else's traffic, no tail; a waited-for op has none either.
+    CHECK(m.core_cycles(row, CoreContext{2, 1}, asip, mesh) == Approx(3 * (2 + 5000)));
+    OpProfile wait;
+    wait.add(entry(true, 64, 64, 64, 64 * 9, 64));
+    CHECK(m.core_cycles(wait, CoreContext{2, 4}, asip, mesh) == Approx(2 + 4 * 288));
+    // 16 slices on 14 cores: the largest share waits behind k_ps = 8 cores: 7 x 288 = 2016 hidden.
+    CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
+          Approx(3 * (2 + 5000 + 0.5 * 2016)));
+    // Out of [0, 1]: an error naming the key.
+    c.ph_tail = 1.5;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.ph_tail"));
+}
