@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mapper/common/errors.h"
+#include "models/common/blocking_transport.h"
 
 namespace vp::nmp {
 
@@ -35,52 +36,18 @@ DmaEngine::DmaEngine(sc_module_name name, unsigned max_outstanding, unsigned txn
 
 void DmaEngine::tile(int j, bool write, std::uint64_t addr, std::uint64_t bytes, bool ring) {
     if (bytes == 0) return;  // an empty box moves nothing (a TLM transaction has at least one byte)
-    if (m_tile_data.size() < bytes) m_tile_data.resize(bytes);
-    m_tile.set_command(write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
-    m_tile.set_address(addr);
-    m_tile.set_data_ptr(m_tile_data.data());
-    m_tile.set_data_length(unsigned(bytes));
-    m_tile.set_streaming_width(unsigned(bytes));
-    m_tile.set_byte_enable_ptr(nullptr);
-    m_tile.set_dmi_allowed(false);
-    m_tile.set_response_status(TLM_INCOMPLETE_RESPONSE);
-    if (ring) m_tile.set_extension(&m_ring_mark);
-    sc_time delay = SC_ZERO_TIME;
-    try {
-        (*tlt_socket[std::size_t(j)])->b_transport(m_tile, delay);
-    } catch (...) {
-        m_tile.clear_extension(&m_ring_mark);  // the payload must not own (and free) the member extension
-        throw;
-    }
-    m_tile.clear_extension(&m_ring_mark);
-    if (m_tile.is_response_error())
+    if (blocking_transport(*tlt_socket[std::size_t(j)], m_txn, write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, addr, bytes,
+                           m_scratch, ring ? &m_ring_mark : nullptr) != TLM_OK_RESPONSE)
         throw SimulationError(m_stats.path() + ": tile transaction to TLT " + std::to_string(j) + " at address " +
-                              std::to_string(addr) + ": " + m_tile.get_response_string());
+                              std::to_string(addr) + ": " + m_txn.get_response_string());
 }
 
 void DmaEngine::ring_send(int dst, std::uint64_t bytes, std::uint64_t tag) {
-    if (m_tile_data.size() < bytes) m_tile_data.resize(bytes);
-    m_ring_txn.set_command(TLM_WRITE_COMMAND);
-    m_ring_txn.set_address(std::uint64_t(dst));
-    m_ring_txn.set_data_ptr(m_tile_data.data());
-    m_ring_txn.set_data_length(unsigned(bytes));
-    m_ring_txn.set_streaming_width(unsigned(bytes));
-    m_ring_txn.set_byte_enable_ptr(nullptr);
-    m_ring_txn.set_dmi_allowed(false);
-    m_ring_txn.set_response_status(TLM_INCOMPLETE_RESPONSE);
     m_ring_msg.tag = tag;
-    m_ring_txn.set_extension(&m_ring_msg);
-    sc_time delay = SC_ZERO_TIME;
-    try {
-        ring_socket->b_transport(m_ring_txn, delay);
-    } catch (...) {
-        m_ring_txn.clear_extension(&m_ring_msg);  // the payload must not own (and free) the member
-        throw;
-    }
-    m_ring_txn.clear_extension(&m_ring_msg);
-    if (m_ring_txn.is_response_error())
+    if (blocking_transport(ring_socket, m_txn, TLM_WRITE_COMMAND, std::uint64_t(dst), bytes, m_scratch, &m_ring_msg) !=
+        TLM_OK_RESPONSE)
         throw SimulationError(m_stats.path() + ": ring message of " + std::to_string(bytes) + " B to node " +
-                              std::to_string(dst) + ": " + m_ring_txn.get_response_string());
+                              std::to_string(dst) + ": " + m_txn.get_response_string());
 }
 
 void DmaEngine::trace_in_flight() {

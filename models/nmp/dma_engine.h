@@ -73,11 +73,10 @@ private:
     stats::Group m_stats;
     stats::Counter m_txns, m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
     trace::Signal* m_sig_in_flight = nullptr;  // null when tracing is off
-    RingPartial m_ring_mark;                    // set on m_tile for ring partials, cleared after
-    RingMessage m_ring_msg;                     // set on m_ring_txn while it is transported
-    tlm::tlm_generic_payload m_ring_txn;        // the ring transaction (blocking, one at a time)
-    tlm::tlm_generic_payload m_tile;            // the TLT-side transaction (blocking, one at a time)
-    std::vector<unsigned char> m_tile_data;     // its data array (the model carries no tensor values)
+    RingPartial m_ring_mark;                    // on m_txn while a ring partial leaves MB2
+    RingMessage m_ring_msg;                     // on m_txn while a ring message is sent
+    tlm::tlm_generic_payload m_txn;             // the TLT-side and ring transactions (blocking, one at a time)
+    std::vector<unsigned char> m_scratch;       // their data array (the model carries no tensor values)
 };
 
 }  // namespace vp::nmp

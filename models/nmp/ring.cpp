@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mapper/common/errors.h"
+#include "models/common/blocking_transport.h"
 
 namespace vp::nmp {
 
@@ -142,25 +143,9 @@ void Ring::arrive(int l) {
         m_bytes_delivered += p.bytes;
         if (!p.last) return;
         if (m_out_bound[std::size_t(p.dst)]) {
-            if (m_out_data.size() < p.msg_bytes) m_out_data.resize(p.msg_bytes);
-            m_out_txn.set_command(tlm::TLM_WRITE_COMMAND);
-            m_out_txn.set_address(std::uint64_t(p.dst));
-            m_out_txn.set_data_ptr(m_out_data.data());
-            m_out_txn.set_data_length(unsigned(p.msg_bytes));
-            m_out_txn.set_streaming_width(unsigned(p.msg_bytes));
-            m_out_txn.set_byte_enable_ptr(nullptr);
-            m_out_txn.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
             m_out_msg.tag = p.tag;
-            m_out_txn.set_extension(&m_out_msg);
-            sc_time d = SC_ZERO_TIME;
-            try {
-                (*out[std::size_t(p.dst)])->b_transport(m_out_txn, d);
-            } catch (...) {
-                m_out_txn.clear_extension(&m_out_msg);  // the payload must not own (and free) the member
-                throw;
-            }
-            m_out_txn.clear_extension(&m_out_msg);
-            if (m_out_txn.is_response_error())
+            if (blocking_transport(*out[std::size_t(p.dst)], m_out_txn, tlm::TLM_WRITE_COMMAND, std::uint64_t(p.dst),
+                                   p.msg_bytes, m_out_data, &m_out_msg) != tlm::TLM_OK_RESPONSE)
                 throw SimulationError(m_stats.path() + ": node " + std::to_string(p.dst) +
                                       " refused a delivered message: " + m_out_txn.get_response_string());
         } else if (m_deliver) {
