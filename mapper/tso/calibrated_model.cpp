@@ -178,166 +178,166 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     double p_duty = sh.p;
     double now = 0, ring_t = 0, fab_t = 0;
     for (int pass = 0; pass < passes; ++pass) {
-    double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
-    auto xfer = [&](bool write, const Box& b) {
-        std::uint64_t n = 0, bursts = 0, first = 0;
-        for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
-            const std::uint64_t nb = (a + len - 1) / B - a / B + 1;
-            if (n == 0) first = nb;
-            ++n;
-            bursts += nb;
-        });
-        if (n == 0) return 0.0;
-        const double p = in_step + (1.0 - in_step) * p_duty;
-        in_step *= step_decay;
-        const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
-        const double L_first = txn_latency_s(d, write, double(first));
-        const double L = txn_latency_s(d, write, double(bursts) / double(n));
-        const double rest = double(bursts - first);
-        return m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared)) +
-               m_c.queue_scale * shared * bus_own * std::max(0.0, q_bursts - rest) + double(n) * m_c.txn_ns * 1e-9;
-    };
+        double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
+        auto xfer = [&](bool write, const Box& b) {
+            std::uint64_t n = 0, bursts = 0, first = 0;
+            for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
+                const std::uint64_t nb = (a + len - 1) / B - a / B + 1;
+                if (n == 0) first = nb;
+                ++n;
+                bursts += nb;
+            });
+            if (n == 0) return 0.0;
+            const double p = in_step + (1.0 - in_step) * p_duty;
+            in_step *= step_decay;
+            const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
+            const double L_first = txn_latency_s(d, write, double(first));
+            const double L = txn_latency_s(d, write, double(bursts) / double(n));
+            const double rest = double(bursts - first);
+            return m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared)) +
+                   m_c.queue_scale * shared * bus_own * std::max(0.0, q_bursts - rest) + double(n) * m_c.txn_ns * 1e-9;
+        };
 
-    now = 0;
-    ring_t = 0;
-    fab_t = 0;
-    double dma = 0;
-    std::vector<double> busy(tlts.size(), 0.0);
-    const double issue = double(hw.control.dma_issue_cycles) * cyc, sync = double(hw.control.sync_cycles) * cyc;
-    std::vector<double> syncs(tlts.size(), 0.0);  // DMA completions each TLT has not waited for yet
-    // Double buffering: a load may start once the computes on the tile it overwrites (the one
-    // before the current one) are done: the busy times recorded at the previous load.
-    const bool db = hw.double_buffer;
-    double in_release = 0;
-    std::vector<double> w_release(tlts.size(), 0.0);
-    // IFM_CH: the owner of every store (tle_slicing.h) and the ring's share: a link carrying
-    // more than the critical TLE sends slows its sends in proportion.
-    const std::vector<int> active = ifm_ch_active(slices);
-    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
-    const double n_act = double(active.size());
-    const double ring_share =
-        c.counts.tle_ring_bytes > 0
-            ? std::max(1.0, double(c.counts.ring_link_bytes_max) / double(c.counts.tle_ring_bytes))
-            : 1.0;
-    std::uint64_t store_k = 0;
-    int max_hops = 0;  // of the critical TLE's partial tiles' senders
-    for (int a : active) max_hops = std::max(max_hops, ring_route(a, int(crit), hw.n_tle, nullptr));
-    auto wait_for = [&](double t) { now = std::max(now, t); };
-    // The fabric (NmpParams::fabric), as the model schedules it (models/nmp/fabric.h): per
-    // port of the critical TLE its free time; per TLT when its last load is delivered. A load
-    // streams through its ports from max(request, ports free) until max(that + bytes / width,
-    // its last DRAM response), delivered latency later; a store drains MB2 through its port
-    // before the DRAM write.
-    const bool fab = hw.fabric.enabled;
-    const double f_lat = double(hw.fabric.latency_cycles) * cyc;
-    std::vector<double> port_free(tlts.size(), 0.0), ready(tlts.size(), 0.0);
-    // fab_t: fabric time on the critical path: store drains, computes waiting for a delivery
-    auto deliver = [&](const std::vector<std::size_t>& ports, std::uint64_t bytes, double t_req, double t_end) {
-        double start = t_req;
-        for (std::size_t j : ports) start = std::max(start, port_free[j]);
-        const double end = std::max(start + double(hw.fabric.cycles(bytes)) * cyc, t_end);
-        for (std::size_t j : ports) {
-            port_free[j] = end;
-            ready[j] = std::max(ready[j], end + f_lat);
-        }
-    };
-    auto drain = [&](std::size_t j, std::uint64_t bytes) {  // from `now`; returns the time it takes
-        const double start = std::max(now, port_free[j]);
-        port_free[j] = start + double(hw.fabric.cycles(bytes)) * cyc;
-        return port_free[j] + f_lat - now;
-    };
-    walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
-        double x = 0;
-        switch (op.kind) {
-        case OpKind::LoadIn: {
-            double all = 0;
-            for (std::size_t j = 0; j < tlts.size(); ++j)
-                if (tlts[j].count > 0) {
-                    all = std::max(all, busy[j]);
-                    syncs[j] += 1;
-                }
-            wait_for(db ? in_release : all);
-            if (db) in_release = all;
-            const Box b = op_box(op, conv, addr);
-            x = issue + xfer(false, b);
-            if (fab && b.bytes() > 0) {
-                std::vector<std::size_t> ports;
+        now = 0;
+        ring_t = 0;
+        fab_t = 0;
+        double dma = 0;
+        std::vector<double> busy(tlts.size(), 0.0);
+        const double issue = double(hw.control.dma_issue_cycles) * cyc, sync = double(hw.control.sync_cycles) * cyc;
+        std::vector<double> syncs(tlts.size(), 0.0);  // DMA completions each TLT has not waited for yet
+        // Double buffering: a load may start once the computes on the tile it overwrites (the one
+        // before the current one) are done: the busy times recorded at the previous load.
+        const bool db = hw.double_buffer;
+        double in_release = 0;
+        std::vector<double> w_release(tlts.size(), 0.0);
+        // IFM_CH: the owner of every store (tle_slicing.h) and the ring's share: a link carrying
+        // more than the critical TLE sends slows its sends in proportion.
+        const std::vector<int> active = ifm_ch_active(slices);
+        const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
+        const double n_act = double(active.size());
+        const double ring_share =
+            c.counts.tle_ring_bytes > 0
+                ? std::max(1.0, double(c.counts.ring_link_bytes_max) / double(c.counts.tle_ring_bytes))
+                : 1.0;
+        std::uint64_t store_k = 0;
+        int max_hops = 0;  // of the critical TLE's partial tiles' senders
+        for (int a : active) max_hops = std::max(max_hops, ring_route(a, int(crit), hw.n_tle, nullptr));
+        auto wait_for = [&](double t) { now = std::max(now, t); };
+        // The fabric (NmpParams::fabric), as the model schedules it (models/nmp/fabric.h): per
+        // port of the critical TLE its free time; per TLT when its last load is delivered. A load
+        // streams through its ports from max(request, ports free) until max(that + bytes / width,
+        // its last DRAM response), delivered latency later; a store drains MB2 through its port
+        // before the DRAM write.
+        const bool fab = hw.fabric.enabled;
+        const double f_lat = double(hw.fabric.latency_cycles) * cyc;
+        std::vector<double> port_free(tlts.size(), 0.0), ready(tlts.size(), 0.0);
+        // fab_t: fabric time on the critical path: store drains, computes waiting for a delivery
+        auto deliver = [&](const std::vector<std::size_t>& ports, std::uint64_t bytes, double t_req, double t_end) {
+            double start = t_req;
+            for (std::size_t j : ports) start = std::max(start, port_free[j]);
+            const double end = std::max(start + double(hw.fabric.cycles(bytes)) * cyc, t_end);
+            for (std::size_t j : ports) {
+                port_free[j] = end;
+                ready[j] = std::max(ready[j], end + f_lat);
+            }
+        };
+        auto drain = [&](std::size_t j, std::uint64_t bytes) {  // from `now`; returns the time it takes
+            const double start = std::max(now, port_free[j]);
+            port_free[j] = start + double(hw.fabric.cycles(bytes)) * cyc;
+            return port_free[j] + f_lat - now;
+        };
+        walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            double x = 0;
+            switch (op.kind) {
+            case OpKind::LoadIn: {
+                double all = 0;
                 for (std::size_t j = 0; j < tlts.size(); ++j)
-                    if (tlts[j].count > 0) ports.push_back(j);
-                deliver(ports, b.bytes(), now + issue, now + x);
-            }
-            break;
-        }
-        case OpKind::LoadW: {
-            const std::size_t j = std::size_t(op.tlt);
-            wait_for(db ? w_release[j] : busy[j]);
-            if (db) w_release[j] = busy[j];
-            syncs[j] += 1;
-            const Box b = op_box(op, conv, addr);
-            x = issue + xfer(false, b);
-            if (fab && b.bytes() > 0) deliver({j}, b.bytes(), now + issue, now + x);
-            break;
-        }
-        case OpKind::Compute: {
-            double& bu = busy[std::size_t(op.tlt)];
-            const double r = ready[std::size_t(op.tlt)];
-            if (r > std::max(bu, now)) fab_t += r - std::max(bu, now);
-            bu = std::max({bu, now, r}) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw +
-                 syncs[std::size_t(op.tlt)] * sync;
-            syncs[std::size_t(op.tlt)] = 0;
-            return;
-        }
-        case OpKind::StoreOut: {
-            const Box b = op_box(op, conv, addr);
-            if (reduce) {
-                const int owner = active[std::size_t(store_k++ % active.size())];
-                if (owner != int(crit)) {  // the partial tile goes to its owner over the ring
-                    wait_for(busy[std::size_t(op.tlt)]);
-                    syncs[std::size_t(op.tlt)] += 1;
-                    double dr = 0;
-                    if (fab && b.bytes() > 0) {
-                        now += issue;
-                        dr = drain(std::size_t(op.tlt), b.bytes());
-                        now -= issue;
-                        fab_t += dr;
+                    if (tlts[j].count > 0) {
+                        all = std::max(all, busy[j]);
+                        syncs[j] += 1;
                     }
-                    x = issue + dr + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
-                    ring_t += x - dr;
-                    now += x;
-                    return;
+                wait_for(db ? in_release : all);
+                if (db) in_release = all;
+                const Box b = op_box(op, conv, addr);
+                x = issue + xfer(false, b);
+                if (fab && b.bytes() > 0) {
+                    std::vector<std::size_t> ports;
+                    for (std::size_t j = 0; j < tlts.size(); ++j)
+                        if (tlts[j].count > 0) ports.push_back(j);
+                    deliver(ports, b.bytes(), now + issue, now + x);
                 }
-                // Owner: the others reach this store about when it does, and their partial tiles
-                // arrive one transfer later (the farthest over the most hops); its TLT adds them,
-                // then the sum is stored.
-                const double arrive = (double(hw.ring.flits(b.bytes())) * ring_share +
-                                       double(max_hops) * double(hw.ring.packet_flits + hw.ring.hop_cycles)) * cyc;
-                ring_t += arrive;
-                now += arrive;
+                break;
+            }
+            case OpKind::LoadW: {
+                const std::size_t j = std::size_t(op.tlt);
+                wait_for(db ? w_release[j] : busy[j]);
+                if (db) w_release[j] = busy[j];
+                syncs[j] += 1;
+                const Box b = op_box(op, conv, addr);
+                x = issue + xfer(false, b);
+                if (fab && b.bytes() > 0) deliver({j}, b.bytes(), now + issue, now + x);
+                break;
+            }
+            case OpKind::Compute: {
                 double& bu = busy[std::size_t(op.tlt)];
-                const double add = (n_act - 1) *
-                                   double((b.bytes() / std::uint64_t(conv.elem_bytes) + std::uint64_t(hw.macs_per_cycle) - 1) /
-                                          std::uint64_t(hw.macs_per_cycle)) * cyc;
-                bu = std::max(bu, now) + add;
-                ring_t += add;
+                const double r = ready[std::size_t(op.tlt)];
+                if (r > std::max(bu, now)) fab_t += r - std::max(bu, now);
+                bu = std::max({bu, now, r}) + double(op.mac_cycles) * cyc * m_c.compute_scale + sw +
+                     syncs[std::size_t(op.tlt)] * sync;
+                syncs[std::size_t(op.tlt)] = 0;
+                return;
             }
-            wait_for(busy[std::size_t(op.tlt)]);
-            syncs[std::size_t(op.tlt)] += 1;
-            double dr = 0;
-            if (fab && b.bytes() > 0) {
-                now += issue;
-                dr = drain(std::size_t(op.tlt), b.bytes());
-                now -= issue;
-                fab_t += dr;
+            case OpKind::StoreOut: {
+                const Box b = op_box(op, conv, addr);
+                if (reduce) {
+                    const int owner = active[std::size_t(store_k++ % active.size())];
+                    if (owner != int(crit)) {  // the partial tile goes to its owner over the ring
+                        wait_for(busy[std::size_t(op.tlt)]);
+                        syncs[std::size_t(op.tlt)] += 1;
+                        double dr = 0;
+                        if (fab && b.bytes() > 0) {
+                            now += issue;
+                            dr = drain(std::size_t(op.tlt), b.bytes());
+                            now -= issue;
+                            fab_t += dr;
+                        }
+                        x = issue + dr + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
+                        ring_t += x - dr;
+                        now += x;
+                        return;
+                    }
+                    // Owner: the others reach this store about when it does, and their partial tiles
+                    // arrive one transfer later (the farthest over the most hops); its TLT adds them,
+                    // then the sum is stored.
+                    const double arrive = (double(hw.ring.flits(b.bytes())) * ring_share +
+                                           double(max_hops) * double(hw.ring.packet_flits + hw.ring.hop_cycles)) * cyc;
+                    ring_t += arrive;
+                    now += arrive;
+                    double& bu = busy[std::size_t(op.tlt)];
+                    const double add = (n_act - 1) *
+                                       double((b.bytes() / std::uint64_t(conv.elem_bytes) + std::uint64_t(hw.macs_per_cycle) - 1) /
+                                              std::uint64_t(hw.macs_per_cycle)) * cyc;
+                    bu = std::max(bu, now) + add;
+                    ring_t += add;
+                }
+                wait_for(busy[std::size_t(op.tlt)]);
+                syncs[std::size_t(op.tlt)] += 1;
+                double dr = 0;
+                if (fab && b.bytes() > 0) {
+                    now += issue;
+                    dr = drain(std::size_t(op.tlt), b.bytes());
+                    now -= issue;
+                    fab_t += dr;
+                }
+                x = issue + dr + xfer(true, b) + turn;
+                break;
             }
-            x = issue + dr + xfer(true, b) + turn;
-            break;
-        }
-        }
-        now += x;
-        dma += x;
-    });
-    for (double b : busy) wait_for(b);
-    if (now > 0) p_duty = m_c.sync + (1.0 - m_c.sync) * std::min(1.0, dma / now);
+            }
+            now += x;
+            dma += x;
+        });
+        for (double b : busy) wait_for(b);
+        if (now > 0) p_duty = m_c.sync + (1.0 - m_c.sync) * std::min(1.0, dma / now);
     }
     CostTimes t;
     t.t_mac_s = double(c.counts.mac_cycles) * cyc * m_c.compute_scale;
