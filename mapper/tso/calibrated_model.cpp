@@ -246,6 +246,16 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             port_free[j] = start + double(hw.fabric.cycles(bytes)) * cyc;
             return port_free[j] + f_lat - now;
         };
+        // A store's OUT tile leaves MB2 through its port once the DMA transfer is programmed
+        // (`issue` after now); returns the drain time (0 without the fabric).
+        auto store_drain = [&](std::size_t j, std::uint64_t bytes) {
+            if (!fab || bytes == 0) return 0.0;
+            now += issue;
+            const double dr = drain(j, bytes);
+            now -= issue;
+            fab_t += dr;
+            return dr;
+        };
         walk_tle(conv, int(crit), slices[crit], tlts, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
             double x = 0;
             switch (op.kind) {
@@ -294,13 +304,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
                     if (owner != int(crit)) {  // the partial tile goes to its owner over the ring
                         wait_for(busy[std::size_t(op.tlt)]);
                         syncs[std::size_t(op.tlt)] += 1;
-                        double dr = 0;
-                        if (fab && b.bytes() > 0) {
-                            now += issue;
-                            dr = drain(std::size_t(op.tlt), b.bytes());
-                            now -= issue;
-                            fab_t += dr;
-                        }
+                        const double dr = store_drain(std::size_t(op.tlt), b.bytes());
                         x = issue + dr + (double(hw.ring.flits(b.bytes())) * ring_share + hw.ring.hop_cycles) * cyc;
                         ring_t += x - dr;
                         now += x;
@@ -322,13 +326,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
                 }
                 wait_for(busy[std::size_t(op.tlt)]);
                 syncs[std::size_t(op.tlt)] += 1;
-                double dr = 0;
-                if (fab && b.bytes() > 0) {
-                    now += issue;
-                    dr = drain(std::size_t(op.tlt), b.bytes());
-                    now -= issue;
-                    fab_t += dr;
-                }
+                const double dr = store_drain(std::size_t(op.tlt), b.bytes());
                 x = issue + dr + xfer(true, b) + turn;
                 break;
             }
