@@ -46,10 +46,7 @@ void SyntheticTraffic::inject() {
         std::uint64_t next_any = kNever;
         for (unsigned s = 0; s < n; ++s) {
             if (m_next[s] == now) {
-                const unsigned d = m_pattern(s, m_ctx, m_rng);
-                if (d != kNoPacket)
-                    m_net.send(s, d, PacketType::kSynthetic, (m_p.packet_flits - 1) * m_net.params().flit_bytes(), 0, 0,
-                               nullptr, m_p.packet_flits);
+                send_from(s);
                 m_next[s] = now + 1 + draw_gap();
             }
             next_any = std::min(next_any, m_next[s]);
@@ -59,11 +56,15 @@ void SyntheticTraffic::inject() {
     }
     for (unsigned s = 0; s < n; ++s) {
         if ((m_rng() >> 11) >= m_no_packet_from) continue;  // = unit_random(m_rng) >= m_packet_prob
-        const unsigned d = m_pattern(s, m_ctx, m_rng);
-        if (d == kNoPacket) continue;
-        m_net.send(s, d, PacketType::kSynthetic, (m_p.packet_flits - 1) * m_net.params().flit_bytes(), 0, 0, nullptr,
-                   m_p.packet_flits);
+        send_from(s);
     }
+}
+
+void SyntheticTraffic::send_from(unsigned s) {
+    const unsigned d = m_pattern(s, m_ctx, m_rng);
+    if (d == kNoPacket) return;
+    m_net.send(s, d, PacketType::kSynthetic, (m_p.packet_flits - 1) * m_net.params().flit_bytes(), 0, 0, nullptr,
+               m_p.packet_flits);
 }
 
 void SyntheticTraffic::deliver(unsigned, std::uint32_t, const PacketInfo& info, std::uint64_t) {

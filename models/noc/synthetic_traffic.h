@@ -64,6 +64,8 @@ private:
     std::uint64_t m_cycle = 0, m_next_any = 0;
     std::vector<std::uint64_t> m_next;
     std::uint64_t draw_gap();
+    // A packet from node s to the pattern's destination (none when the pattern skips s).
+    void send_from(unsigned s);
     bool m_track = false;
     std::vector<std::uint8_t> m_delivered;
     std::function<void(std::uint64_t)> m_hook;
