@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include <boost/program_options.hpp>
@@ -51,6 +52,40 @@ struct Sample {
     tso::ChoiceCost choice;
     double sim = 0;    // simulated cycles
 };
+
+// A sample's key in the calibration file's fit.samples_simulated: shape name, precision and choice.
+std::string sample_key(const Sample& s) {
+    const auto& t = s.choice.tile;
+    return s.layer["name"].get<std::string>() + "/" + std::to_string(s.precision) + "/" + to_string(s.choice.slicing) +
+           "/" + to_string(s.choice.schedule) + "/" + std::to_string(t.t_m) + "," + std::to_string(t.t_n) + "," +
+           std::to_string(t.t_r) + "," + std::to_string(t.t_c);
+}
+
+// The simulated cycles stored in an earlier calibration file (--refit): key -> cycles.
+std::map<std::string, double> stored_samples(const std::string& path, std::uint64_t seed) {
+    YAML::Node old;
+    try {
+        old = YAML::LoadFile(path);
+    } catch (const std::exception& e) {
+        throw InputError("--refit " + path + ": cannot read: " + e.what());
+    }
+    if (!old.IsMap() || !old["fit"] || !old["fit"]["samples_simulated"] || !old["fit"]["samples_simulated"].IsSequence())
+        throw InputError("--refit " + path + ": no fit.samples_simulated list (a calibration file written by this vp-calibrate?)");
+    // The keys name the design's shapes (cal0, cal1, ...), which another seed draws differently.
+    if (!old["fit"]["seed"] || old["fit"]["seed"].as<std::string>() != std::to_string(seed))
+        throw InputError("--refit " + path + ": made with fit.seed = " +
+                         (old["fit"]["seed"] ? old["fit"]["seed"].as<std::string>() : std::string("(none)")) +
+                         ", but this design has --seed " + std::to_string(seed));
+    std::map<std::string, double> m;
+    for (const auto& n : old["fit"]["samples_simulated"]) {
+        try {
+            m[n["key"].as<std::string>()] = n["sim"].as<double>();
+        } catch (const YAML::Exception&) {
+            throw InputError("--refit " + path + ": fit.samples_simulated: every entry needs key (text) and sim (cycles)");
+        }
+    }
+    return m;
+}
 
 // Synthetic conv shapes spread over the space (deterministic for a seed).
 std::vector<json> design_shapes(int n, std::uint64_t seed) {
@@ -233,7 +268,10 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         std::uint64_t seed, unsigned jobs, const std::string& refit) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
-    if (spec.kind == config::PlatformKind::Vta) return refine::calibrate_vta(spec, out, n_shapes, seed, jobs);
+    if (spec.kind == config::PlatformKind::Vta) {
+        if (!refit.empty()) throw InputError("--refit: the vta calibration does not store its samples (nmp and mesh do)");
+        return refine::calibrate_vta(spec, out, n_shapes, seed, jobs);
+    }
     if (spec.kind == config::PlatformKind::Mesh) {  // the mesh time model (platform/refine/mesh_calibrate.h)
         refine::MeshCalibrateOptions mo;
         mo.out = out;
@@ -308,10 +346,26 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     setup.tag = "calibrate";
     config::PlatformSpec child = spec;
     child.tso.dram_model = "calibrated";
-    const auto res = refine::simulate_candidates(child, setup, cj);
+    // --refit: samples stored in the earlier file keep their simulated cycles; the rest run.
+    const std::map<std::string, double> stored = refit.empty() ? std::map<std::string, double>{} : stored_samples(refit, seed);
+    std::vector<refine::CandidateJob> to_run;
+    std::vector<std::size_t> run_index;
     for (std::size_t i = 0; i < ss.size(); ++i) {
-        if (!res[i].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[i].error);
-        ss[i].sim = res[i].value;
+        const auto it = stored.find(sample_key(ss[i]));
+        if (it != stored.end()) {
+            ss[i].sim = it->second;
+        } else {
+            to_run.push_back(cj[i]);
+            run_index.push_back(i);
+        }
+    }
+    if (!refit.empty())
+        std::cout << (ss.size() - to_run.size()) << " samples from " << refit << ", " << to_run.size() << " to simulate\n";
+    const auto res = refine::simulate_candidates(child, setup, to_run);
+    for (std::size_t r = 0; r < run_index.size(); ++r) {
+        const std::size_t i = run_index[r];
+        if (!res[r].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[r].error);
+        ss[i].sim = res[r].value;
     }
     const tso::TsoCoefficients before = tso::TsoCoefficients{};
     // The fit starts from the physical figures with the two terms that default to off switched
@@ -321,17 +375,22 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     start.queue_scale = 1.0;
     const tso::TsoCoefficients after = fit(ss, hw, start);
     const auto r0 = residuals(ss, hw, before), r1 = residuals(ss, hw, after);
-    std::printf("%-6s %4s %-8s %-3s %15s %12s %9s %9s\n", "shape", "bits", "slicing", "sch", "tile M,N,R,C",
-                "sim cycles", "err0 %", "err %");
+    std::printf("%-6s %4s %-8s %-3s %15s %12s %9s %9s  %s\n", "shape", "bits", "slicing", "sch", "tile M,N,R,C",
+                "sim cycles", "err0 %", "err %", "C,K,HxW,RxS/stride,groups");
     std::vector<double> est1, sim;
     for (std::size_t i = 0; i < ss.size(); ++i) {
         const auto& s = ss[i];
         char tile[64];
         std::snprintf(tile, sizeof tile, "%d,%d,%d,%d", s.choice.tile.t_m, s.choice.tile.t_n, s.choice.tile.t_r,
                       s.choice.tile.t_c);
-        std::printf("%-6s %4d %-8s %-3s %15s %12.0f %9.2f %9.2f\n", s.layer["name"].get<std::string>().c_str(),
+        const json& l = s.layer;
+        const std::string shape = std::to_string(l["C"].get<int>()) + "," + std::to_string(l["K"].get<int>()) + "," +
+                                  std::to_string(l["H"].get<int>()) + "x" + std::to_string(l["W"].get<int>()) + "," +
+                                  std::to_string(l["R"].get<int>()) + "x" + std::to_string(l["S"].get<int>()) + "/" +
+                                  std::to_string(l["stride"].get<int>()) + "," + std::to_string(l["groups"].get<int>());
+        std::printf("%-6s %4d %-8s %-3s %15s %12.0f %9.2f %9.2f  %s\n", l["name"].get<std::string>().c_str(),
                     s.precision, to_string(s.choice.slicing), to_string(s.choice.schedule), tile, s.sim, 100 * r0[i],
-                    100 * r1[i]);
+                    100 * r1[i], shape.c_str());
         est1.push_back(estimate(s, hw, after));
         sim.push_back(s.sim);
     }
@@ -346,7 +405,15 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     for (int k = 0; k < kCoefs; ++k) std::printf(" %s=%.5g", kCoefNames[k], *coef(a, k));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("\nwall %.1f s\n", wall);
-    const YAML::Node f = refine::fit_node(ss.size(), n_shapes, seed, s0, s1, rho);
+    YAML::Node f = refine::fit_node(ss.size(), n_shapes, seed, s0, s1, rho);
+    YAML::Node stored_list(YAML::NodeType::Sequence);  // what --refit reads back
+    for (const auto& s : ss) {
+        YAML::Node n;
+        n["key"] = sample_key(s);
+        n["sim"] = s.sim;
+        stored_list.push_back(n);
+    }
+    f["samples_simulated"] = stored_list;
     refine::write_calibration_file(out, config::calibration_yaml(spec, after, f), "tso.calibration");
     return 0;
 }
@@ -370,7 +437,7 @@ int main(int argc, char** argv) {
         "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
         "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),
-        "mesh: reuse the simulated cycles stored in an earlier calibration file (same --seed), simulate only the samples it lacks (a larger --shapes), fit again");
+        "nmp, mesh: reuse the simulated cycles stored in an earlier calibration file (same --seed), simulate only the samples it lacks (a larger --shapes), fit again");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>(&config));
     po::options_description all;
