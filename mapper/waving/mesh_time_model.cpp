@@ -245,6 +245,17 @@ double sharing_of(int slices, int k) {
     return double(slices) / double(per);
 }
 
+std::vector<double> sharing_by_work(const std::vector<double>& work) {
+    std::vector<double> out(work.size(), 1.0);
+    for (std::size_t i = 0; i < work.size(); ++i) {
+        if (work[i] <= 0) continue;
+        double served = 0;
+        for (double w : work) served += std::min(std::max(w, 0.0), work[i]);
+        out[i] = served / work[i];
+    }
+    return out;
+}
+
 double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
                                     const MeshMapParams& mesh) const {
     if (!x.transfers) return 0.0;
@@ -316,6 +327,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
+        {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},
     };
     return r;

@@ -78,15 +78,24 @@ struct MeshCoefficients {
 struct CoreContext {
     int hops = 0;   // XY hops to its DRAM interface
     int active = 1; // active cores of the layer (k)
-    // Cores that share the DRAM side with the slowest core's work under processor sharing with a
+    // Cores that share the DRAM side with this core's work under processor sharing with a
     // common start (each of k cores is served at 1/k of the rate while all have requests; a core
-    // with less work drops out): sum of the cores' work / the largest = slices / ceil(slices / k).
-    // 0: take `active`.
+    // with less work drops out): the work the shared side serves until this core is done / its
+    // own work (sharing_by_work; with equal slices for the slowest core: slices / ceil(slices / k),
+    // sharing_of). 0: take `active`.
     double sharing = 0;
 };
 
-// CoreContext::sharing of n slices on k cores (n / ceil(n / k); k when n <= 0).
+// CoreContext::sharing of n slices on k cores (n / ceil(n / k); k when n <= 0): the slowest
+// core's factor when every slice puts the same work on the shared side.
 double sharing_of(int slices, int k);
+// CoreContext::sharing of every core from the cores' work w on the shared side: under egalitarian
+// processor sharing with a common start, core i is done when the server has done
+// sum_j min(w_j, w_i) (the smaller jobs in full, the larger ones as much as i), so its factor is
+// that sum / w_i (1 for a core without work). Equals sharing_of for the slowest core when the
+// work is proportional to the slices; with slices of unequal size (a narrower last slice of
+// T_of or T_ox) it counts the cores by their work instead of their slices.
+std::vector<double> sharing_by_work(const std::vector<double>& work);
 
 class MeshTimeModel {
 public:
@@ -104,6 +113,9 @@ public:
     }
     // Fixed cycles per layer added to the slowest core.
     virtual double layer_overhead() const { return 0.0; }
+    // True: CoreContext::sharing per core from the cores' shared_cycles (sharing_by_work);
+    // false: sharing_of(slices, k) for every core.
+    virtual bool shares_by_work() const { return false; }
 };
 
 // The paper model (no profile: the mapper keeps its Eq. 12-18 / Eq. 23 estimate).
@@ -213,10 +225,16 @@ private:
 // slowest core, but not less than the shared side's time for every core's requests (sum of s),
 // plus ph_layer_cycles.
 // All hardware figures from MeshHwFigures; free coefficients from vp-calibrate.
+//
+// Processor sharing counts the cores by their work on the shared side (sharing_by_work): a core
+// waits behind the others' demand up to its own, so 12 cores with a full slice and 2 with a
+// narrow one count as about 13, where counting slices (16 on 14 cores: 8) charged the slowest
+// core for half of them. `phased-slices` is the model as it was before (sharing_of for every core).
 class PhasedMeshModel final : public MeshTimeModel {
 public:
-    explicit PhasedMeshModel(const MeshCoefficients& c) : m_c(c) {}
-    const char* name() const override { return "phased"; }
+    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true) : m_c(c), m_by_work(by_work) {}
+    const char* name() const override { return m_by_work ? "phased" : "phased-slices"; }
+    bool shares_by_work() const override { return m_by_work; }
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const override;
@@ -229,6 +247,7 @@ public:
 
 private:
     MeshCoefficients m_c;
+    bool m_by_work = true;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

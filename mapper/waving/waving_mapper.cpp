@@ -157,17 +157,24 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             cls[oc][xc] = ClassCost{r.compute_cycles(), r.noc_filters.flits, r.noc.flits - r.noc_filters.flits};
         }
     const int n = g.n();
-    std::vector<double> memo;  // per (profile, hops) at one k
     const int max_h = hops_by_rank.empty() ? 0 : *std::max_element(hops_by_rank.begin(), hops_by_rank.end());
+    // Memos of a core's cycles per (profile, hops), one per distinct sharing factor at one k.
+    std::vector<std::pair<double, std::vector<double>>> memos;
+    std::vector<double> work, sharing;
     for (int k_req : ks) {
         const int k = std::min(k_req, n);
         if (!c.ks.empty() && c.ks.back().k == k) continue;
         std::uint64_t max_compute = 0, flits = 0;
         double max_cycles = 0;
-        memo.assign(std::size_t(8 * (max_h + 1)), -1.0);
-        auto cyc = [&](int which, const OpProfile& p, int h) {  // which: 0..7 = (filter/other, oc, xc)
-            double& v = memo[std::size_t(which * (max_h + 1) + h)];
-            if (v < 0) v = model->core_cycles(p, CoreContext{h, k, sharing_of(n, k)}, asip, mesh);
+        memos.clear();
+        auto cyc = [&](int which, const OpProfile& p, int h, double share) {  // which: 0..7 = (filter/other, oc, xc)
+            auto it = std::find_if(memos.begin(), memos.end(), [&](const auto& m) { return m.first == share; });
+            if (it == memos.end()) {
+                memos.emplace_back(share, std::vector<double>(std::size_t(8 * (max_h + 1)), -1.0));
+                it = memos.end() - 1;
+            }
+            double& v = it->second[std::size_t(which * (max_h + 1) + h)];
+            if (v < 0) v = model->core_cycles(p, CoreContext{h, k, share}, asip, mesh);
             return v;
         };
         double shared_memo[8];
@@ -177,12 +184,14 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             if (v < 0) v = model->shared_cycles(p, asip, mesh, k);
             return v;
         };
+        // First the cores' compute, flits and demand on the shared side (their sharing factors
+        // depend on every core's demand), then each core's cycles.
         double shared = 0;
+        work.assign(std::size_t(k), 0.0);
         for (int core = 0; core < k; ++core) {
             const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
             std::uint64_t compute = 0;
-            double cycles = 0;
-            const int h = model ? hops_by_rank[std::size_t(core)] : 0;
+            double w = 0;
             for_each_segment(g, a, b, [&](int, int of, int j0, int j1) {
                 const int oc = (g.rem_of && of == g.s_of - 1) ? 1 : 0;
                 const int nrem = (g.rem_ox && j1 == g.s_ox) ? 1 : 0;
@@ -191,18 +200,36 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                 flits += cls[oc][0].filter_flits + std::uint64_t(nfull) * cls[oc][0].other_flits +
                          std::uint64_t(nrem) * cls[oc][1].other_flits;
                 if (model) {
-                    // The filter loads of a stitched run are those of its first slice's class.
                     const int fx = nfull ? 0 : 1;
-                    cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h);
-                    if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h);
-                    if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h);
-                    shared += shr(0 + oc * 2 + fx, prof_filter[oc][fx]);
-                    if (nfull) shared += double(nfull) * shr(4 + oc * 2 + 0, prof_other[oc][0]);
-                    if (nrem) shared += double(nrem) * shr(4 + oc * 2 + 1, prof_other[oc][1]);
+                    w += shr(0 + oc * 2 + fx, prof_filter[oc][fx]);
+                    if (nfull) w += double(nfull) * shr(4 + oc * 2 + 0, prof_other[oc][0]);
+                    if (nrem) w += double(nrem) * shr(4 + oc * 2 + 1, prof_other[oc][1]);
                 }
             });
+            work[std::size_t(core)] = w;
+            shared += w;
             max_compute = std::max(max_compute, compute);
-            max_cycles = std::max(max_cycles, cycles);
+        }
+        if (model) {
+            if (model->shares_by_work()) sharing = sharing_by_work(work);
+            else sharing.assign(std::size_t(k), sharing_of(n, k));
+            for (int core = 0; core < k; ++core) {
+                const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
+                const int h = hops_by_rank[std::size_t(core)];
+                const double share = sharing[std::size_t(core)];
+                double cycles = 0;
+                for_each_segment(g, a, b, [&](int, int of, int j0, int j1) {
+                    const int oc = (g.rem_of && of == g.s_of - 1) ? 1 : 0;
+                    const int nrem = (g.rem_ox && j1 == g.s_ox) ? 1 : 0;
+                    const int nfull = j1 - j0 - nrem;
+                    // The filter loads of a stitched run are those of its first slice's class.
+                    const int fx = nfull ? 0 : 1;
+                    cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h, share);
+                    if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h, share);
+                    if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h, share);
+                });
+                max_cycles = std::max(max_cycles, cycles);
+            }
         }
         KScore sc;
         sc.k = k;
@@ -257,7 +284,8 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
 
     // Build the assignment and measure every core's runs with the loop nest.
     std::vector<std::uint64_t> if_flits(mesh.dram_ifs.size(), 0);
-    double max_core = 0, max_model = 0, shared_model = 0;
+    double max_core = 0;
+    std::vector<OpProfile> profiles;  // with a model: every core's, for model_cycles
     for (int a = 0; a < m.k; ++a) {
         CoreWork w;
         w.core = order[std::size_t(a)];
@@ -280,9 +308,7 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
         max_core = std::max(max_core, w.cycles_with_dram);
         if (model) {
             prof.compact();
-            max_model = std::max(max_model, model->core_cycles(prof, CoreContext{w.hops, m.k, sharing_of(m.n_slices, m.k)},
-                                                               asip, mesh));
-            shared_model += model->shared_cycles(prof, asip, mesh, m.k);
+            profiles.push_back(std::move(prof));
         }
         m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
         m.flits += w.totals.noc.flits;
@@ -299,7 +325,7 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
     }
     m.cost = recompute_cost(m, mesh);  // Eq. 23
     if (model) {
-        m.est_cycles = std::max(max_model, shared_model) + model->layer_overhead();
+        m.est_cycles = model_cycles(m, profiles, *model, asip, mesh);
     } else {
         // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.
         const double ratio = mesh.noc_mhz / asip.core_mhz;
@@ -430,12 +456,17 @@ std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipPa
 
 double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,
                     const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    const std::size_t n = std::min(m.cores.size(), profiles.size());
+    std::vector<double> work(n);
     double t = 0, shared = 0;
-    for (std::size_t i = 0; i < m.cores.size() && i < profiles.size(); ++i) {
-        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing_of(m.n_slices, m.k)},
-                                          asip, mesh));
-        shared += model.shared_cycles(profiles[i], asip, mesh, m.k);
+    for (std::size_t i = 0; i < n; ++i) {
+        work[i] = model.shared_cycles(profiles[i], asip, mesh, m.k);
+        shared += work[i];
     }
+    const std::vector<double> sharing =
+        model.shares_by_work() ? sharing_by_work(work) : std::vector<double>(n, sharing_of(m.n_slices, m.k));
+    for (std::size_t i = 0; i < n; ++i)
+        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i]}, asip, mesh));
     return std::max(t, shared) + model.layer_overhead();
 }
 

@@ -97,6 +97,49 @@ TEST_CASE("phased model: sharing_of = the largest job's processor-sharing makesp
     CHECK(sharing_of(0, 4) == Approx(4.0));
 }
 
+TEST_CASE("phased model: sharing_by_work = each job's processor-sharing completion / its work", "[waving][mesh_model]") {
+    // By hand: works 2, 2, 1 with a common start. All three are served at 1/3 until the small
+    // job is done (3 x 1 = 3 units of time), then the two others at 1/2 (2 x 1 more): the large
+    // jobs finish at 5 = 2.5 x their work, the small one at 3 = 3 x its work.
+    const std::vector<double> s = sharing_by_work({2.0, 2.0, 1.0});
+    REQUIRE(s.size() == 3);
+    CHECK(s[0] == Approx(2.5));
+    CHECK(s[1] == Approx(2.5));
+    CHECK(s[2] == Approx(3.0));
+    // AlexNet conv2's shape on 14 cores (16 slices: 12 cores with one full slice of T_of = 40,
+    // 2 cores with the two narrow slices of T_of = 8): works 12 x 20 and 2 x 16. A full-slice
+    // core waits behind (12 x 20 + 2 x 16) / 20 = 13.6 cores' worth of its own demand, where
+    // counting slices gives sharing_of(16, 14) = 8.
+    std::vector<double> w(12, 20.0);
+    w.push_back(16.0);
+    w.push_back(16.0);
+    const std::vector<double> a = sharing_by_work(w);
+    CHECK(a[0] == Approx(13.6));
+    CHECK(a[13] == Approx(14.0));
+    CHECK(sharing_of(16, 14) == Approx(8.0));
+    // Work proportional to slices: the slowest core's factor is sharing_of's.
+    for (int k : {3, 5, 7, 14})
+        for (int n : {k, k + 1, 2 * k - 1, 16, 40}) {
+            std::vector<double> pw;
+            for (int c = 0; c < k; ++c) pw.push_back(double((c + 1) * n / k - c * n / k));
+            const std::vector<double> f = sharing_by_work(pw);
+            const std::size_t big = std::size_t(std::max_element(pw.begin(), pw.end()) - pw.begin());
+            CHECK(f[big] == Approx(sharing_of(n, k)));
+        }
+    // Against the event simulation of processor sharing, random works; a core without work: 1.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0.1, 10.0);
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<double> r(std::size_t(1 + trial % 9));
+        for (double& x : r) x = u(rng);
+        const std::vector<double> done = processor_sharing(r);
+        const std::vector<double> f = sharing_by_work(r);
+        for (std::size_t i = 0; i < r.size(); ++i) CHECK(f[i] * r[i] == Approx(done[i]));
+    }
+    CHECK(sharing_by_work({0.0, 3.0})[0] == Approx(1.0));
+    CHECK(sharing_by_work({0.0, 3.0})[1] == Approx(1.0));
+}
+
 TEST_CASE("phased model: read/write switches of a random interleaving = 2 w (1 - w) per request", "[waving][mesh_model]") {
     std::mt19937_64 rng(7);
     for (double w : {0.1, 0.3, 0.5}) {
