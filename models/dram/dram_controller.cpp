@@ -302,7 +302,11 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        m_wake.notify(cycles_to_time(accept + 1 + m_p.frontend_latency_ck) - sc_time_stamp());
+        // Wake when the new request, or anything else queued, can first issue a command (no
+        // later than accept + 1 + frontend_latency_ck when its command is legal at once).
+        std::uint64_t wake = ~std::uint64_t(0);
+        for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(accept));
+        if (wake != ~std::uint64_t(0)) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
