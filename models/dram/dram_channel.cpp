@@ -318,7 +318,7 @@ bool DramChannel::step_banks(std::uint64_t now) {
                     const Request& r = m_slots[s];
                     if (r.seq >= col_seq || r.ready > now) break;
                     if (std::int64_t(r.cur.row) != b.open_row || (r.write ? e_wr : e_rd) > now) continue;
-                    if (hazard(position(s))) continue;
+                    if ((r.write || m_writes_queued > 0) && hazard(position(s))) continue;
                     col_seq = r.seq;
                     col = s;
                     break;

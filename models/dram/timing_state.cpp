@@ -1,5 +1,7 @@
 #include "models/dram/timing_state.h"
 
+#include <algorithm>
+
 #include "mapper/common/errors.h"
 #include "models/dram/dram_params.h"
 
@@ -18,7 +20,14 @@ TimingState::TimingState(const DramParams& p, const TimingTable& table)
             m_hist.resize(m_hist.size() + nodes[unsigned(r.level)] * r.window, 0);
             m_hist_count.resize(m_hist_count.size() + nodes[unsigned(r.level)], 0);
         }
-        m_rows[unsigned(r.from)].push_back(row);
+        // Rows that raise the same cycle (same level, following command, sibling or not) merge
+        // into the largest distance: raising by each in turn ends at the same maximum.
+        std::vector<Row>& rows = m_rows[unsigned(r.from)];
+        auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& o) {
+            return r.window == 1 && o.window == 1 && o.level == row.level && o.to == row.to && o.sibling == row.sibling;
+        });
+        if (same != rows.end()) same->distance = std::max(same->distance, row.distance);
+        else rows.push_back(row);
     }
 }
 
