@@ -224,7 +224,13 @@ tlm_sync_enum DramController::nb_transport_fw(int port, tlm_generic_payload& t, 
         return TLM_ACCEPTED;
     }
     if (ph == END_RESP) {
-        m_peq.notify(t, ph, d);
+        // Without a delay and with no other response waiting for the port, the end of the
+        // response changes only bookkeeping: done here, one delta cycle sooner than through the PEQ.
+        const TxnExt* e = ext_of(t);
+        if (d == SC_ZERO_TIME && std::size_t(e->port) < m_resp_queue.size() && m_resp_queue[e->port].empty())
+            end_response(t);
+        else
+            m_peq.notify(t, ph, d);
         return TLM_COMPLETED;
     }
     SC_REPORT_FATAL("vp/dram", "illegal phase on the forward path (base protocol violation)");
@@ -316,20 +322,24 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         if (m_port_busy[e->port]) m_resp_queue[e->port].push_back(&t);
         else send_response(t);
     } else if (ph == END_RESP) {
-        TxnExt* e = ext_of(t);
-        int port = e->port;
-        t.clear_extension(e);
-        m_ext_free.push_back(e);
-        t.release();
-        --m_in_flight;
-        --m_inflight_trace;
-        trace_queue();
-        m_port_busy[port] = false;
-        if (!m_resp_queue[port].empty()) {
-            tlm_generic_payload* n = m_resp_queue[port].front();
-            m_resp_queue[port].pop_front();
-            send_response(*n);
-        }
+        end_response(t);
+    }
+}
+
+void DramController::end_response(tlm_generic_payload& t) {
+    TxnExt* e = ext_of(t);
+    int port = e->port;
+    t.clear_extension(e);
+    m_ext_free.push_back(e);
+    t.release();
+    --m_in_flight;
+    --m_inflight_trace;
+    trace_queue();
+    m_port_busy[port] = false;
+    if (!m_resp_queue[port].empty()) {
+        tlm_generic_payload* n = m_resp_queue[port].front();
+        m_resp_queue[port].pop_front();
+        send_response(*n);
     }
 }
 

@@ -81,6 +81,7 @@ private:
     }
     TxnExt* ext_of(tlm::tlm_generic_payload& t) const;
     void trace_queue();
+    void end_response(tlm::tlm_generic_payload& t);  // END_RESP: frees the transaction and the port
 
     // Forwards each command to several observers.
     struct Fanout : CommandObserver {
