@@ -24,7 +24,8 @@ DramChannel::DramChannel(const DramParams& p, const AddressMapper& mapper, const
       m_slots(p.queue_depth),
       m_banks(std::size_t(p.ranks) * p.banks()),
       m_ranks(p.ranks),
-      m_scan(std::size_t(p.ranks) * p.banks(), 0) {
+      m_scan(std::size_t(p.ranks) * p.banks(), 0),
+      m_nonempty((std::size_t(p.ranks) * p.banks() + 63) / 64, 0) {
     m_queue.reserve(p.queue_depth);
     m_free.reserve(p.queue_depth);
     for (Slot i = Slot(p.queue_depth); i-- > 0;) m_free.push_back(i);  // slot 0 is used first
@@ -70,6 +71,8 @@ void DramChannel::link(Slot s) {
     auto it = b.queued.end();
     while (it != b.queued.begin() && m_slots[*(it - 1)].seq > r.seq) --it;
     b.queued.insert(it, s);
+    const std::size_t bi = bank_index(r.cur);
+    m_nonempty[bi / 64] |= std::uint64_t(1) << (bi % 64);
     if (b.open_row == std::int64_t(r.cur.row)) ++(r.write ? b.hit_writes : b.hit_reads);
 }
 
@@ -77,6 +80,10 @@ void DramChannel::unlink(Slot s) {
     const Request& r = m_slots[s];
     Bank& b = bank(r.cur);
     b.queued.erase(std::find(b.queued.begin(), b.queued.end(), s));
+    if (b.queued.empty()) {
+        const std::size_t bi = bank_index(r.cur);
+        m_nonempty[bi / 64] &= ~(std::uint64_t(1) << (bi % 64));
+    }
     if (b.open_row == std::int64_t(r.cur.row)) --(r.write ? b.hit_writes : b.hit_reads);
 }
 
@@ -303,11 +310,11 @@ bool DramChannel::step_banks(std::uint64_t now) {
     Slot col = 0, other = 0;
     Command other_cmd = Command::Act;
     const unsigned nb = m_p.banks();
-    for (unsigned ri = 0; ri < m_ranks.size(); ++ri) {
-        if (m_ranks[ri].refresh_pending) continue;
-        for (unsigned bi = 0; bi < nb; ++bi) {
-            const Bank& b = m_banks[std::size_t(ri) * nb + bi];
-            if (b.queued.empty()) continue;
+    for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
+        for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
+            const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
+            if (m_ranks[i / nb].refresh_pending) continue;
+            const Bank& b = m_banks[i];
             const Request& head = m_slots[b.queued.front()];
             if (head.ready > now) continue;  // readiness follows arrival order: nothing here is ready
             if (b.hit_reads + b.hit_writes > 0) {
@@ -390,11 +397,11 @@ std::uint64_t DramChannel::next_wake_scan(std::uint64_t now, bool capped) const 
 std::uint64_t DramChannel::next_wake_banks(std::uint64_t now) const {
     std::uint64_t w = refresh_wake(now);
     const unsigned nb = m_p.banks();
-    for (unsigned ri = 0; ri < m_ranks.size(); ++ri) {
-        if (m_ranks[ri].refresh_pending) continue;  // refresh_wake covers the rank
-        for (unsigned bi = 0; bi < nb; ++bi) {
-            const Bank& b = m_banks[std::size_t(ri) * nb + bi];
-            if (b.queued.empty()) continue;
+    for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
+        for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
+            const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
+            if (m_ranks[i / nb].refresh_pending) continue;  // refresh_wake covers the rank
+            const Bank& b = m_banks[i];
             const Request& head = m_slots[b.queued.front()];
             std::uint64_t t;
             if (b.hit_reads + b.hit_writes > 0) {

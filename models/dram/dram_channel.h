@@ -144,6 +144,7 @@ private:
     std::vector<Rank> m_ranks;
     std::vector<Completion> m_done;
     std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (queued row hits)
+    std::vector<std::uint64_t> m_nonempty;  // bit per bank: its list is not empty
     std::uint64_t m_bus_free = 0;
     std::uint64_t m_next_seq = 0;
     std::uint64_t m_last_accept = 0;

@@ -312,7 +312,8 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         // later than accept + 1 + frontend_latency_ck when its command is legal at once).
         std::uint64_t wake = ~std::uint64_t(0);
         for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(accept));
-        if (wake != ~std::uint64_t(0)) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
+        // A tick already due no later recomputes the wake-up with this request queued.
+        if (wake < m_tick_at) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
@@ -366,6 +367,7 @@ void DramController::tick() {
     const sc_time aligned = cycles_to_time(now);
     if (aligned != sc_time_stamp()) {  // woken between clock edges: act on the next edge
         next_trigger(aligned - sc_time_stamp());
+        m_tick_at = now;
         return;
     }
     bool freed = false;
@@ -414,6 +416,7 @@ void DramController::tick() {
     }
     if (wake == ~std::uint64_t(0)) next_trigger(m_wake);
     else next_trigger(cycles_to_time(wake - now), m_wake);
+    m_tick_at = wake;
 }
 
 void DramController::trace_queue() {

@@ -98,6 +98,7 @@ private:
     BackingStore m_store;
     tlm_utils::peq_with_cb_and_phase<DramController> m_peq;
     sc_core::sc_event m_wake;
+    std::uint64_t m_tick_at = ~std::uint64_t(0);  // the cycle tick() runs at next without m_wake (none: never)
     sc_core::sc_time m_tck;
     std::uint64_t m_ps_unit;  // kernel time units per picosecond
 

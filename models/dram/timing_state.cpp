@@ -68,8 +68,19 @@ void TimingState::apply(const Row& row, unsigned rank, unsigned bg, unsigned ban
 }
 
 void TimingState::issue(Command c, unsigned rank, unsigned bg, unsigned bank, std::uint64_t now) {
+    const bool all_bank = c == Command::Ref || c == Command::Prea;
+    // The first ready cycle of each level's node of (rank, bg, bank), for the plain rows.
+    std::uint64_t* const node[kLevels] = {
+        &m_ready[0][0], &m_ready[1][std::size_t(rank) * kCommands],
+        &m_ready[2][(std::size_t(rank) * m_bank_groups + bg) * kCommands],
+        &m_ready[3][(std::size_t(rank) * m_banks + bank) * kCommands]};
     for (const Row& row : m_rows[unsigned(c)]) {
-        if ((c == Command::Ref || c == Command::Prea) && (row.level == Level::Bank || row.level == Level::BankGroup)) {
+        if (!row.sibling && row.window == 1 && !all_bank) {
+            std::uint64_t& r = node[unsigned(row.level)][unsigned(row.to)];
+            if (now + row.distance > r) r = now + row.distance;
+            continue;
+        }
+        if (all_bank && (row.level == Level::Bank || row.level == Level::BankGroup)) {
             // An all-bank command: its bank-level rows reach every bank of the rank.
             for (unsigned g = 0; g < m_bank_groups; ++g)
                 for (unsigned b = 0; b < m_banks_per_group; ++b)
