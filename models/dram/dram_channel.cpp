@@ -61,6 +61,7 @@ void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned by
     m_queue.push_back(s);
     if (write) ++m_writes_queued;
     link(s);
+    m_touched.push_back(std::uint32_t(bank_index(m_slots[s].cur)));
     m_c.max_occupancy = std::max<std::uint64_t>(m_c.max_occupancy, m_queue.size());
 }
 
@@ -242,6 +243,7 @@ std::uint64_t DramChannel::refresh_wake(std::uint64_t now) const {
 }
 
 bool DramChannel::step(std::uint64_t now) {
+    m_touched.clear();  // the caller takes next_wake() after stepping
     if (refresh_step(now)) return true;
     if (m_queue.empty()) return false;
     const bool frfcfs = m_p.scheduler == Scheduler::FrFcfs;
@@ -401,25 +403,42 @@ std::uint64_t DramChannel::next_wake_banks(std::uint64_t now) const {
         for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
             const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
             if (m_ranks[i / nb].refresh_pending) continue;  // refresh_wake covers the rank
-            const Bank& b = m_banks[i];
-            const Request& head = m_slots[b.queued.front()];
-            std::uint64_t t;
-            if (b.hit_reads + b.hit_writes > 0) {
-                std::uint64_t ready = 0;
-                for (Slot s : b.queued)
-                    if (std::int64_t(m_slots[s].cur.row) == b.open_row) {
-                        ready = m_slots[s].ready;  // the oldest hit is the first ready
-                        break;
-                    }
-                t = std::max(std::min(b.hit_reads ? earliest(head.cur, Command::Rd) : kNever,
-                                      b.hit_writes ? earliest(head.cur, Command::Wr) : kNever),
-                             ready);
-            } else {
-                t = std::max(earliest(head.cur, b.open_row < 0 ? Command::Act : Command::Pre), head.ready);
-            }
-            w = std::min(w, std::max(t, now + 1));
+            w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
         }
     }
+    return w;
+}
+
+// The first cycle at which the bank's candidate is ready and its command legal (non-empty bank).
+std::uint64_t DramChannel::bank_wake(const Bank& b) const {
+    const Request& head = m_slots[b.queued.front()];
+    if (b.hit_reads + b.hit_writes == 0)
+        return std::max(earliest(head.cur, b.open_row < 0 ? Command::Act : Command::Pre), head.ready);
+    std::uint64_t ready = 0;
+    for (Slot s : b.queued)
+        if (std::int64_t(m_slots[s].cur.row) == b.open_row) {
+            ready = m_slots[s].ready;  // the oldest hit is the first ready
+            break;
+        }
+    return std::max(std::min(b.hit_reads ? earliest(head.cur, Command::Rd) : kNever,
+                             b.hit_writes ? earliest(head.cur, Command::Wr) : kNever),
+                    ready);
+}
+
+std::uint64_t DramChannel::wake_after_enqueue(std::uint64_t now) {
+    std::uint64_t w = kNever;
+    const bool capped = m_p.starvation_cap > 0 && !m_queue.empty() && req(0).seq == m_front_seq &&
+                        m_bypass >= m_p.starvation_cap;
+    if (m_reference || m_p.scheduler == Scheduler::Fcfs || capped) {
+        if (!m_touched.empty()) w = next_wake(now);
+    } else {
+        // Only the banks that received a request can have an earlier candidate than before.
+        const unsigned nb = m_p.banks();
+        for (std::uint32_t i : m_touched)
+            if (!m_banks[i].queued.empty() && !m_ranks[i / nb].refresh_pending)
+                w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
+    }
+    m_touched.clear();
     return w;
 }
 

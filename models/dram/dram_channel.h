@@ -66,6 +66,10 @@ public:
     bool step(std::uint64_t now);
     // First cycle > now at which step() may issue something (UINT64_MAX: nothing pending).
     std::uint64_t next_wake(std::uint64_t now) const;
+    // After enqueue(): a cycle > now, no later than the first at which a request queued since
+    // the last step() or wake_after_enqueue() can issue something; UINT64_MAX when none can
+    // issue before what next_wake() gave at the last step. Cheaper than next_wake().
+    std::uint64_t wake_after_enqueue(std::uint64_t now);
     // Transactions whose last column command was issued; the caller drains this.
     std::vector<Completion>& completions() { return m_done; }
     const ChannelCounters& counters() const { return m_c; }
@@ -120,6 +124,7 @@ private:
     void issue_row_command(std::size_t idx, Command c, std::uint64_t now);
     std::uint64_t next_wake_scan(std::uint64_t now, bool capped) const;
     std::uint64_t next_wake_banks(std::uint64_t now) const;
+    std::uint64_t bank_wake(const Bank& b) const;
     std::uint64_t earliest(const DramAddress& a, Command c) const {
         return m_timing.earliest(c, a.rank, a.bank_group, a.bank);
     }
@@ -145,6 +150,7 @@ private:
     std::vector<Completion> m_done;
     std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (queued row hits)
     std::vector<std::uint64_t> m_nonempty;  // bit per bank: its list is not empty
+    std::vector<std::uint32_t> m_touched;   // banks that received a request since the last step
     std::uint64_t m_bus_free = 0;
     std::uint64_t m_next_seq = 0;
     std::uint64_t m_last_accept = 0;

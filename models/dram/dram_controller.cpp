@@ -308,10 +308,10 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        // Wake when the new request, or anything else queued, can first issue a command (no
-        // later than accept + 1 + frontend_latency_ck when its command is legal at once).
+        // Wake when the new request can first issue a command (no later than accept + 1 +
+        // frontend_latency_ck when its command is legal at once).
         std::uint64_t wake = ~std::uint64_t(0);
-        for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(accept));
+        for (auto& ch : m_channels) wake = std::min(wake, ch->wake_after_enqueue(accept));
         // A tick already due no later recomputes the wake-up with this request queued.
         if (wake < m_tick_at) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {

@@ -11,7 +11,10 @@ TimingState::TimingState(const DramParams& p, const TimingTable& table)
     : m_ranks(p.ranks), m_bank_groups(p.bank_groups), m_banks(p.banks()), m_banks_per_group(p.banks_per_group) {
     const std::size_t nodes[kLevels] = {1, m_ranks, std::size_t(m_ranks) * m_bank_groups, std::size_t(m_ranks) * m_banks};
     for (unsigned l = 0; l < kLevels; ++l) m_ready[l].assign(nodes[l] * kCommands, 0);
+    // Children of one parent per level: a sibling row of a level with one child raises nothing.
+    const std::size_t children[kLevels] = {1, m_ranks, m_bank_groups, m_banks_per_group};
     for (const TimingRule& r : table.rules()) {
+        if (r.sibling && r.window <= 1 && children[unsigned(r.level)] == 1) continue;
         Row row{r.level, r.to, r.distance, r.sibling, r.window, 0, 0};
         if (r.window > 1) {
             if (r.sibling) throw InputError(std::string("timing rule ") + r.name + ": a window rule cannot be a sibling rule");
