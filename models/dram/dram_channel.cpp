@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace vp::dram {
 
@@ -11,14 +12,24 @@ constexpr std::uint8_t kQueuedHit = 4;  // some queued request hits the open row
 }  // namespace
 
 DramChannel::DramChannel(const DramParams& p, const AddressMapper& mapper, const TimingTable& table, unsigned index)
+    : DramChannel(p, mapper, table, index, p.reference_scheduler) {}
+
+DramChannel::DramChannel(const DramParams& p, const AddressMapper& mapper, const TimingTable& table, unsigned index,
+                         bool reference)
     : m_p(p),
       m_map(mapper),
       m_index(index),
+      m_reference(reference),
       m_timing(p, table),
+      m_slots(p.queue_depth),
       m_banks(std::size_t(p.ranks) * p.banks()),
       m_ranks(p.ranks),
-      m_scan(std::size_t(p.ranks) * p.banks(), 0) {
+      m_scan(std::size_t(p.ranks) * p.banks(), 0),
+      m_nonempty((std::size_t(p.ranks) * p.banks() + 63) / 64, 0) {
     m_queue.reserve(p.queue_depth);
+    m_free.reserve(p.queue_depth);
+    for (Slot i = Slot(p.queue_depth); i-- > 0;) m_free.push_back(i);  // slot 0 is used first
+    for (auto& b : m_banks) b.queued.reserve(p.queue_depth);
     m_c.bank_activates.assign(m_banks.size(), 0);
     m_c.bank_bursts.assign(m_banks.size(), 0);
     for (auto& r : m_ranks) r.refresh_due = p.t.tREFI;
@@ -32,14 +43,65 @@ void DramChannel::account(std::uint64_t now) {
 }
 
 void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept) {
+    // Acceptance cycles never decrease, so readiness follows arrival order (in every bank list too).
+    if (accept < m_last_accept) throw std::logic_error("DramChannel::enqueue: acceptance cycle went backwards");
+    if (m_free.empty()) {  // more than queue_depth (callers check full() first; tests may not)
+        m_free.push_back(Slot(m_slots.size()));
+        m_slots.emplace_back();
+    }
+    m_last_accept = accept;
     account(accept);
     const std::uint64_t bb = m_p.burst_bytes();
     std::uint64_t first = addr / bb * bb;
     std::uint64_t last = (addr + bytes - 1) / bb * bb;
-    Request r{tag,   write, addr, addr + bytes, first, unsigned((last - first) / bb + 1), bytes,
-              accept + 1 + m_p.frontend_latency_ck, m_next_seq++, m_map.decode(first)};
-    m_queue.push_back(r);
+    const Slot s = m_free.back();
+    m_free.pop_back();
+    m_slots[s] = Request{tag,   write, addr, addr + bytes, first, unsigned((last - first) / bb + 1), bytes,
+                         accept + 1 + m_p.frontend_latency_ck, m_next_seq++, m_map.decode(first)};
+    m_queue.push_back(s);
+    if (write) ++m_writes_queued;
+    link(s);
+    m_touched.push_back(std::uint32_t(bank_index(m_slots[s].cur)));
     m_c.max_occupancy = std::max<std::uint64_t>(m_c.max_occupancy, m_queue.size());
+}
+
+void DramChannel::link(Slot s) {
+    const Request& r = m_slots[s];
+    Bank& b = bank(r.cur);
+    // Insert in arrival order (a request moving to the bank of its next burst may be older than others there).
+    auto it = b.queued.end();
+    while (it != b.queued.begin() && m_slots[*(it - 1)].seq > r.seq) --it;
+    b.queued.insert(it, s);
+    const std::size_t bi = bank_index(r.cur);
+    m_nonempty[bi / 64] |= std::uint64_t(1) << (bi % 64);
+    if (b.open_row == std::int64_t(r.cur.row)) ++(r.write ? b.hit_writes : b.hit_reads);
+}
+
+void DramChannel::unlink(Slot s) {
+    const Request& r = m_slots[s];
+    Bank& b = bank(r.cur);
+    b.queued.erase(std::find(b.queued.begin(), b.queued.end(), s));
+    if (b.queued.empty()) {
+        const std::size_t bi = bank_index(r.cur);
+        m_nonempty[bi / 64] &= ~(std::uint64_t(1) << (bi % 64));
+    }
+    if (b.open_row == std::int64_t(r.cur.row)) --(r.write ? b.hit_writes : b.hit_reads);
+}
+
+void DramChannel::close_row(Bank& b) {
+    b.open_row = -1;
+    b.hit_reads = b.hit_writes = 0;
+}
+
+void DramChannel::open_row(Bank& b, std::uint64_t row) {
+    b.open_row = std::int64_t(row);
+    b.hit_reads = b.hit_writes = 0;
+    for (Slot s : b.queued)
+        if (m_slots[s].cur.row == row) ++(m_slots[s].write ? b.hit_writes : b.hit_reads);
+}
+
+std::size_t DramChannel::position(Slot s) const {
+    return std::size_t(std::find(m_queue.begin(), m_queue.end(), s) - m_queue.begin());
 }
 
 Command DramChannel::needed(const Request& r) const {
@@ -51,9 +113,10 @@ Command DramChannel::needed(const Request& r) const {
 // Requests to overlapping bytes keep their arrival order when either writes, so a
 // read always returns the data of every older write (read-after-write and the reverse).
 bool DramChannel::hazard(std::size_t idx) const {
-    const Request& r = m_queue[idx];
+    const Request& r = req(idx);
+    if (!r.write && m_writes_queued == 0) return false;
     for (std::size_t j = 0; j < idx; ++j) {
-        const Request& o = m_queue[j];
+        const Request& o = req(j);
         if ((o.write || r.write) && o.begin < r.end && r.begin < o.end) return true;
     }
     return false;
@@ -63,7 +126,7 @@ bool DramChannel::hazard(std::size_t idx) const {
 bool DramChannel::row_has_pending_hit(const DramAddress& a, std::size_t skip) const {
     const Bank& b = bank(a);
     for (std::size_t j = 0; j < m_queue.size(); ++j) {
-        const Request& q = m_queue[j];
+        const Request& q = req(j);
         if (j != skip && q.cur.rank == a.rank && q.cur.bank == a.bank && std::int64_t(q.cur.row) == b.open_row)
             return true;
     }
@@ -76,7 +139,8 @@ void DramChannel::issue(Command c, const DramAddress& a, std::uint64_t row, std:
 }
 
 void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
-    Request& r = m_queue[idx];
+    const Slot slot = m_queue[idx];
+    Request& r = m_slots[slot];
     const DramAddress a = r.cur;
     Bank& b = bank(a);
     const bool write = r.write;
@@ -89,13 +153,15 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
             DramAddress n = m_map.decode(r.addr + m_p.burst_bytes());
             more = n.rank == a.rank && n.bank == a.bank && n.row == a.row;
         }
-        auto_pre = !more && !row_has_pending_hit(a, idx);
+        // This request is one of the bank's row hits: another queued hit means more than one.
+        auto_pre = !more && (m_reference ? !row_has_pending_hit(a, idx) : b.hit_reads + b.hit_writes <= 1);
     }
     const Command c = write ? (auto_pre ? Command::Wra : Command::Wr) : (auto_pre ? Command::Rda : Command::Rd);
     issue(c, a, a.row, now);
     if (idx > 0) ++m_bypass;
+    unlink(slot);
     if (auto_pre) {
-        b.open_row = -1;
+        close_row(b);
         ++m_c.precharges;
     }
     const unsigned bl = m_p.burst_cycles();
@@ -120,10 +186,13 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
         }
         m_done.push_back({data_end, r.tag});
         account(now);
+        if (write) --m_writes_queued;
         m_queue.erase(m_queue.begin() + std::ptrdiff_t(idx));
+        m_free.push_back(slot);
     } else {
         r.addr += m_p.burst_bytes();
         r.cur = m_map.decode(r.addr);
+        link(slot);
     }
 }
 
@@ -140,7 +209,7 @@ bool DramChannel::refresh_step(std::uint64_t now) {
             // One PREA closes every open bank of the rank (as DRAMSys's and Ramulator 2's all-bank refresh do).
             if (m_timing.earliest(Command::Prea, ri, 0, 0) > now) continue;
             issue(Command::Prea, DramAddress{m_index, ri, 0, 0, 0, 0}, 0, now);
-            for (unsigned bi = 0; bi < nb; ++bi) m_banks[std::size_t(ri) * nb + bi].open_row = -1;
+            for (unsigned bi = 0; bi < nb; ++bi) close_row(m_banks[std::size_t(ri) * nb + bi]);
             ++m_c.precharges;
             return true;
         }
@@ -174,11 +243,12 @@ std::uint64_t DramChannel::refresh_wake(std::uint64_t now) const {
 }
 
 bool DramChannel::step(std::uint64_t now) {
+    m_touched.clear();  // the caller takes next_wake() after stepping
     if (refresh_step(now)) return true;
     if (m_queue.empty()) return false;
     const bool frfcfs = m_p.scheduler == Scheduler::FrFcfs;
-    if (m_queue.front().seq != m_front_seq) {
-        m_front_seq = m_queue.front().seq;
+    if (req(0).seq != m_front_seq) {
+        m_front_seq = req(0).seq;
         m_bypass = 0;
     }
     // Starvation cap: once younger requests have issued this many column commands while
@@ -188,12 +258,20 @@ bool DramChannel::step(std::uint64_t now) {
         ++m_c.starvation_caps;
         ++m_bypass;  // count each capped request once
     }
+    // FCFS and a capped FR-FCFS look at the oldest request alone: the scan is one request long.
+    if (m_reference || !frfcfs || capped) return step_scan(now, frfcfs, capped);
+    return step_banks(now);
+}
+
+// The rule as written: requests in arrival order, the first legal row hit wins, else the
+// first legal PRE or ACT (FR-FCFS never closes a row that queued requests still hit).
+bool DramChannel::step_scan(std::uint64_t now, bool frfcfs, bool capped) {
     const std::size_t n = frfcfs && !capped ? m_queue.size() : 1;
     bool hits_known = false;  // kQueuedHit is filled in lazily, once per step
     std::size_t other = n;
     Command other_cmd = Command::Act;
     for (std::size_t i = 0; i < n; ++i) {
-        const Request& r = m_queue[i];
+        const Request& r = req(i);
         if (r.ready > now || m_ranks[r.cur.rank].refresh_pending) continue;
         const std::size_t bi = bank_index(r.cur);
         const Command c = needed(r);
@@ -208,8 +286,10 @@ bool DramChannel::step(std::uint64_t now) {
         if (c == Command::Pre && frfcfs && !capped) {
             if (!hits_known) {
                 std::fill(m_scan.begin(), m_scan.end(), 0);
-                for (const Request& q : m_queue)
+                for (std::size_t j = 0; j < m_queue.size(); ++j) {
+                    const Request& q = req(j);
                     if (bank(q.cur).open_row == std::int64_t(q.cur.row)) m_scan[bank_index(q.cur)] |= kQueuedHit;
+                }
                 hits_known = true;
             }
             if (m_scan[bi] & kQueuedHit) continue;  // FR-FCFS never closes a row that queued requests still hit
@@ -218,35 +298,147 @@ bool DramChannel::step(std::uint64_t now) {
         other_cmd = c;
     }
     if (other == n) return false;
-    Request& r = m_queue[other];
+    issue_row_command(other, other_cmd, now);
+    return true;
+}
+
+// The same decision from the per-bank lists: in a bank whose open row has queued hits only
+// those hits can go (its other requests would need a PRE, which FR-FCFS holds back); in any
+// other bank every request needs the same PRE or ACT, so its oldest ready request stands for
+// the bank. The winner is the oldest candidate over the banks, column commands first.
+bool DramChannel::step_banks(std::uint64_t now) {
+    constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t col_seq = kNone, other_seq = kNone;
+    Slot col = 0, other = 0;
+    Command other_cmd = Command::Act;
+    const unsigned nb = m_p.banks();
+    for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
+        for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
+            const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
+            if (m_ranks[i / nb].refresh_pending) continue;
+            const Bank& b = m_banks[i];
+            const Request& head = m_slots[b.queued.front()];
+            if (head.ready > now) continue;  // readiness follows arrival order: nothing here is ready
+            if (b.hit_reads + b.hit_writes > 0) {
+                const std::uint64_t e_rd = b.hit_reads ? earliest(head.cur, Command::Rd) : kNone;
+                const std::uint64_t e_wr = b.hit_writes ? earliest(head.cur, Command::Wr) : kNone;
+                if (std::min(e_rd, e_wr) > now) continue;
+                for (Slot s : b.queued) {
+                    const Request& r = m_slots[s];
+                    if (r.seq >= col_seq || r.ready > now) break;
+                    if (std::int64_t(r.cur.row) != b.open_row || (r.write ? e_wr : e_rd) > now) continue;
+                    if ((r.write || m_writes_queued > 0) && hazard(position(s))) continue;
+                    col_seq = r.seq;
+                    col = s;
+                    break;
+                }
+                continue;
+            }
+            if (col_seq != kNone || head.seq >= other_seq) continue;  // a column command wins anyway
+            const Command c = b.open_row < 0 ? Command::Act : Command::Pre;
+            if (earliest(head.cur, c) > now) continue;
+            other_seq = head.seq;
+            other = b.queued.front();
+            other_cmd = c;
+        }
+    }
+    if (col_seq != kNone) {
+        issue_column(position(col), now);
+        return true;
+    }
+    if (other_seq == kNone) return false;
+    issue_row_command(position(other), other_cmd, now);
+    return true;
+}
+
+void DramChannel::issue_row_command(std::size_t idx, Command c, std::uint64_t now) {
+    Request& r = req(idx);
     Bank& b = bank(r.cur);
-    if (other_cmd == Command::Act) {
+    if (c == Command::Act) {
         issue(Command::Act, r.cur, r.cur.row, now);
-        b.open_row = std::int64_t(r.cur.row);
+        open_row(b, r.cur.row);
         r.did_act = true;
         ++m_c.activates;
         ++m_c.bank_activates[r.cur.rank * m_p.banks() + r.cur.bank];
     } else {
         issue(Command::Pre, r.cur, std::uint64_t(b.open_row), now);
-        b.open_row = -1;
+        close_row(b);
         r.did_pre = true;
         ++m_c.precharges;
     }
-    return true;
 }
 
 std::uint64_t DramChannel::next_wake(std::uint64_t now) const {
-    std::uint64_t w = refresh_wake(now);
     // While the starvation cap holds, only the oldest request may go: wake for it alone.
-    const bool capped = m_p.starvation_cap > 0 && !m_queue.empty() && m_queue.front().seq == m_front_seq &&
+    const bool capped = m_p.starvation_cap > 0 && !m_queue.empty() && req(0).seq == m_front_seq &&
                         m_bypass >= m_p.starvation_cap;
+    if (m_reference) {
+        // Step every cycle while requests are queued (the refresh wakes when the queue is empty).
+        return m_queue.empty() ? next_wake_scan(now, capped) : now + 1;
+    }
+    if (m_p.scheduler == Scheduler::Fcfs || capped) return next_wake_scan(now, capped);
+    return next_wake_banks(now);
+}
+
+std::uint64_t DramChannel::next_wake_scan(std::uint64_t now, bool capped) const {
+    std::uint64_t w = refresh_wake(now);
     const std::size_t n = m_p.scheduler == Scheduler::Fcfs || capped ? std::min<std::size_t>(1, m_queue.size())
                                                                       : m_queue.size();
     for (std::size_t i = 0; i < n; ++i) {
-        const Request& r = m_queue[i];
+        const Request& r = req(i);
         if (m_ranks[r.cur.rank].refresh_pending) continue;  // refresh_wake covers the rank
         w = std::min(w, std::max({earliest(r.cur, needed(r)), r.ready, now + 1}));
     }
+    return w;
+}
+
+// No later than the first cycle at which step_banks() can issue: per bank, the first cycle at
+// which its oldest row hit (or, without hits, its oldest request) is ready and its command
+// legal. A PRE held back by queued hits is not a candidate: only an issued command or a new
+// request changes that, and both are followed by a new next_wake().
+std::uint64_t DramChannel::next_wake_banks(std::uint64_t now) const {
+    std::uint64_t w = refresh_wake(now);
+    const unsigned nb = m_p.banks();
+    for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
+        for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
+            const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
+            if (m_ranks[i / nb].refresh_pending) continue;  // refresh_wake covers the rank
+            w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
+        }
+    }
+    return w;
+}
+
+// The first cycle at which the bank's candidate is ready and its command legal (non-empty bank).
+std::uint64_t DramChannel::bank_wake(const Bank& b) const {
+    const Request& head = m_slots[b.queued.front()];
+    if (b.hit_reads + b.hit_writes == 0)
+        return std::max(earliest(head.cur, b.open_row < 0 ? Command::Act : Command::Pre), head.ready);
+    std::uint64_t ready = 0;
+    for (Slot s : b.queued)
+        if (std::int64_t(m_slots[s].cur.row) == b.open_row) {
+            ready = m_slots[s].ready;  // the oldest hit is the first ready
+            break;
+        }
+    return std::max(std::min(b.hit_reads ? earliest(head.cur, Command::Rd) : kNever,
+                             b.hit_writes ? earliest(head.cur, Command::Wr) : kNever),
+                    ready);
+}
+
+std::uint64_t DramChannel::wake_after_enqueue(std::uint64_t now) {
+    std::uint64_t w = kNever;
+    const bool capped = m_p.starvation_cap > 0 && !m_queue.empty() && req(0).seq == m_front_seq &&
+                        m_bypass >= m_p.starvation_cap;
+    if (m_reference || m_p.scheduler == Scheduler::Fcfs || capped) {
+        if (!m_touched.empty()) w = next_wake(now);
+    } else {
+        // Only the banks that received a request can have an earlier candidate than before.
+        const unsigned nb = m_p.banks();
+        for (std::uint32_t i : m_touched)
+            if (!m_banks[i].queued.empty() && !m_ranks[i / nb].refresh_pending)
+                w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
+    }
+    m_touched.clear();
     return w;
 }
 

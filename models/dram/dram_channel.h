@@ -13,6 +13,13 @@
 // When nothing is legal,
 // next_wake() tells the first cycle at which something becomes legal, so idle cycles
 // cost nothing. Every inter-command constraint comes from the TimingTable.
+//
+// Two implementations of the same decision. The default keeps, per bank, the queued
+// requests whose next burst goes there (arrival order) and how many of them hit the open
+// row; step() and next_wake() then look at one candidate per bank (the oldest legal row
+// hit, else the oldest request for PRE / ACT) instead of every queued request. The
+// reference (DramParams::reference_scheduler) scans the whole queue in arrival order at
+// every step, as the rule above reads; tests check that both issue the same commands.
 #include <cstdint>
 #include <vector>
 
@@ -45,15 +52,24 @@ public:
 
     DramChannel(const DramParams& p, const AddressMapper& mapper, const TimingTable& table, unsigned index = 0);
 
+    // reference: scan the whole queue at each step (DramParams::reference_scheduler by default).
+    DramChannel(const DramParams& p, const AddressMapper& mapper, const TimingTable& table, unsigned index,
+                bool reference);
+
     bool full() const { return m_queue.size() >= m_p.queue_depth; }
     bool idle() const { return m_queue.empty(); }
     std::size_t occupancy() const { return m_queue.size(); }
-    // Adds a transaction accepted in cycle `accept`; the caller checks full() first.
+    // Adds a transaction accepted in cycle `accept` (never earlier than the previous one);
+    // the caller checks full() first.
     void enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept);
     // Issues at most one command at cycle `now`; returns true if one was issued.
     bool step(std::uint64_t now);
     // First cycle > now at which step() may issue something (UINT64_MAX: nothing pending).
     std::uint64_t next_wake(std::uint64_t now) const;
+    // After enqueue(): a cycle > now, no later than the first at which a request queued since
+    // the last step() or wake_after_enqueue() can issue something; UINT64_MAX when none can
+    // issue before what next_wake() gave at the last step. Cheaper than next_wake().
+    std::uint64_t wake_after_enqueue(std::uint64_t now);
     // Transactions whose last column command was issued; the caller drains this.
     std::vector<Completion>& completions() { return m_done; }
     const ChannelCounters& counters() const { return m_c; }
@@ -81,8 +97,11 @@ private:
         DramAddress cur;
         bool did_pre = false, did_act = false;
     };
+    using Slot = std::uint32_t;  // index into m_slots, stable while the request is queued
     struct Bank {
         std::int64_t open_row = -1;
+        std::vector<Slot> queued;          // requests whose next burst is in this bank, arrival order
+        unsigned hit_reads = 0, hit_writes = 0;  // how many of them hit open_row
     };
     struct Rank {
         std::uint64_t refresh_due = 0;
@@ -93,11 +112,25 @@ private:
     Bank& bank(const DramAddress& a) { return m_banks[bank_index(a)]; }
     const Bank& bank(const DramAddress& a) const { return m_banks[bank_index(a)]; }
     Command needed(const Request& r) const;
+    Request& req(std::size_t i) { return m_slots[m_queue[i]]; }
+    const Request& req(std::size_t i) const { return m_slots[m_queue[i]]; }
+    // Per-bank lists: link adds a request to the list of its next burst's bank, unlink removes it.
+    void link(Slot s);
+    void unlink(Slot s);
+    void close_row(Bank& b);
+    void open_row(Bank& b, std::uint64_t row);
+    bool step_scan(std::uint64_t now, bool frfcfs, bool capped);
+    bool step_banks(std::uint64_t now);
+    void issue_row_command(std::size_t idx, Command c, std::uint64_t now);
+    std::uint64_t next_wake_scan(std::uint64_t now, bool capped) const;
+    std::uint64_t next_wake_banks(std::uint64_t now) const;
+    std::uint64_t bank_wake(const Bank& b) const;
     std::uint64_t earliest(const DramAddress& a, Command c) const {
         return m_timing.earliest(c, a.rank, a.bank_group, a.bank);
     }
     bool row_has_pending_hit(const DramAddress& a, std::size_t skip) const;
     bool hazard(std::size_t idx) const;
+    std::size_t position(Slot s) const;  // index of slot s in m_queue
     bool refresh_step(std::uint64_t now);
     std::uint64_t refresh_wake(std::uint64_t now) const;
     void issue_column(std::size_t idx, std::uint64_t now);
@@ -107,14 +140,21 @@ private:
     const DramParams& m_p;
     const AddressMapper& m_map;
     const unsigned m_index;
+    const bool m_reference;
     TimingState m_timing;
-    std::vector<Request> m_queue;  // arrival order
+    std::vector<Request> m_slots;  // queue_depth entries (more if a caller enqueues past full())
+    std::vector<Slot> m_free;      // unused slots
+    std::vector<Slot> m_queue;     // queued requests, arrival order
     std::vector<Bank> m_banks;
     std::vector<Rank> m_ranks;
     std::vector<Completion> m_done;
     std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (queued row hits)
+    std::vector<std::uint64_t> m_nonempty;  // bit per bank: its list is not empty
+    std::vector<std::uint32_t> m_touched;   // banks that received a request since the last step
     std::uint64_t m_bus_free = 0;
     std::uint64_t m_next_seq = 0;
+    std::uint64_t m_last_accept = 0;
+    unsigned m_writes_queued = 0;  // no write queued: a read has no ordering hazard
     std::uint64_t m_front_seq = ~std::uint64_t(0);  // the oldest request the bypass count belongs to
     unsigned m_bypass = 0;  // column commands of younger requests since it became the oldest
     std::uint64_t m_last_account = 0;

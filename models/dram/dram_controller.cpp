@@ -224,7 +224,13 @@ tlm_sync_enum DramController::nb_transport_fw(int port, tlm_generic_payload& t, 
         return TLM_ACCEPTED;
     }
     if (ph == END_RESP) {
-        m_peq.notify(t, ph, d);
+        // Without a delay and with no other response waiting for the port, the end of the
+        // response changes only bookkeeping: done here, one delta cycle sooner than through the PEQ.
+        const TxnExt* e = ext_of(t);
+        if (d == SC_ZERO_TIME && std::size_t(e->port) < m_resp_queue.size() && m_resp_queue[e->port].empty())
+            end_response(t);
+        else
+            m_peq.notify(t, ph, d);
         return TLM_COMPLETED;
     }
     SC_REPORT_FATAL("vp/dram", "illegal phase on the forward path (base protocol violation)");
@@ -302,7 +308,12 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        m_wake.notify(cycles_to_time(accept + 1 + m_p.frontend_latency_ck) - sc_time_stamp());
+        // Wake when the new request can first issue a command (no later than accept + 1 +
+        // frontend_latency_ck when its command is legal at once).
+        std::uint64_t wake = ~std::uint64_t(0);
+        for (auto& ch : m_channels) wake = std::min(wake, ch->wake_after_enqueue(accept));
+        // A tick already due no later recomputes the wake-up with this request queued.
+        if (wake < m_tick_at) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
@@ -312,20 +323,24 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         if (m_port_busy[e->port]) m_resp_queue[e->port].push_back(&t);
         else send_response(t);
     } else if (ph == END_RESP) {
-        TxnExt* e = ext_of(t);
-        int port = e->port;
-        t.clear_extension(e);
-        m_ext_free.push_back(e);
-        t.release();
-        --m_in_flight;
-        --m_inflight_trace;
-        trace_queue();
-        m_port_busy[port] = false;
-        if (!m_resp_queue[port].empty()) {
-            tlm_generic_payload* n = m_resp_queue[port].front();
-            m_resp_queue[port].pop_front();
-            send_response(*n);
-        }
+        end_response(t);
+    }
+}
+
+void DramController::end_response(tlm_generic_payload& t) {
+    TxnExt* e = ext_of(t);
+    int port = e->port;
+    t.clear_extension(e);
+    m_ext_free.push_back(e);
+    t.release();
+    --m_in_flight;
+    --m_inflight_trace;
+    trace_queue();
+    m_port_busy[port] = false;
+    if (!m_resp_queue[port].empty()) {
+        tlm_generic_payload* n = m_resp_queue[port].front();
+        m_resp_queue[port].pop_front();
+        send_response(*n);
     }
 }
 
@@ -352,6 +367,7 @@ void DramController::tick() {
     const sc_time aligned = cycles_to_time(now);
     if (aligned != sc_time_stamp()) {  // woken between clock edges: act on the next edge
         next_trigger(aligned - sc_time_stamp());
+        m_tick_at = now;
         return;
     }
     bool freed = false;
@@ -400,6 +416,7 @@ void DramController::tick() {
     }
     if (wake == ~std::uint64_t(0)) next_trigger(m_wake);
     else next_trigger(cycles_to_time(wake - now), m_wake);
+    m_tick_at = wake;
 }
 
 void DramController::trace_queue() {

@@ -81,6 +81,7 @@ private:
     }
     TxnExt* ext_of(tlm::tlm_generic_payload& t) const;
     void trace_queue();
+    void end_response(tlm::tlm_generic_payload& t);  // END_RESP: frees the transaction and the port
 
     // Forwards each command to several observers.
     struct Fanout : CommandObserver {
@@ -97,6 +98,7 @@ private:
     BackingStore m_store;
     tlm_utils::peq_with_cb_and_phase<DramController> m_peq;
     sc_core::sc_event m_wake;
+    std::uint64_t m_tick_at = ~std::uint64_t(0);  // the cycle tick() runs at next without m_wake (none: never)
     sc_core::sc_time m_tck;
     std::uint64_t m_ps_unit;  // kernel time units per picosecond
 

@@ -47,6 +47,10 @@ struct DramParams {
     // request waited, only the oldest may issue until it is served (0: no cap).
     unsigned starvation_cap = kDefaultStarvationCap;
     bool refresh = true;
+    // Scan the whole queue at every step and step every cycle while requests are queued,
+    // instead of the per-bank candidates and next-event wake-ups (same commands, slower):
+    // the reference the fast scheduler is tested against.
+    bool reference_scheduler = false;
     unsigned max_request_bytes = 4096; // largest single transaction accepted
 
     // Run options (read by the platform, not by the controller).

@@ -40,7 +40,7 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
     SC_THREAD(run);
 }
 
-std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() / sc_time(1, SC_PS).value(); }
+std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() / m_ps_unit; }
 
 std::uint64_t TrafficGenerator::next_address(std::uint64_t i) {
     switch (m_p.pattern) {

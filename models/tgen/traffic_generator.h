@@ -58,6 +58,7 @@ private:
     dram::BackingStore m_shadow;
     std::vector<Slot> m_slots;
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
+    const sc_core::sc_time::value_type m_ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();  // kernel ticks per ps
 
     stats::Group m_stats;
     stats::Counter m_issued, m_completed, m_reads, m_writes, m_bytes, m_mismatches, m_errors;

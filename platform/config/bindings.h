@@ -77,6 +77,7 @@ void bind(V& v, dram::DramParams& p) {
     v.field("frontend_latency_ck", p.frontend_latency_ck);
     v.field("starvation_cap", p.starvation_cap);
     v.field("refresh", p.refresh);
+    v.field("reference_scheduler", p.reference_scheduler);
     v.field("max_request_bytes", p.max_request_bytes);
     v.field("check_protocol", p.check_protocol);
     v.field("check_preset", p.check_preset);

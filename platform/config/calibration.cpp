@@ -59,8 +59,10 @@ YAML::Node calibration_key(const PlatformSpec& spec) {
     YAML::Node n;
     n["platform"] = to_string(spec.kind);
     n["dram"] = as_node("dram", const_cast<dram::DramParams&>(spec.dram));
-    // Keys that observe a run without changing its timing do not invalidate a calibration.
-    for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format"}) n["dram"].remove(k);
+    // Keys that observe a run without changing its timing do not invalidate a calibration
+    // (reference_scheduler: the same commands, tests/cli/dram_reference_scheduler.sh).
+    for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format", "reference_scheduler"})
+        n["dram"].remove(k);
     if (spec.kind == PlatformKind::Vta) {
         n["vta"] = as_node("vta", const_cast<vta::VtaParams&>(spec.vta));
         n["vta"].remove("watchdog_cycles");  // deadlock detection only

@@ -25,8 +25,10 @@ YAML::Node mesh_calibration_key(const PlatformSpec& spec) {
     YAML::Node n;
     n["platform"] = to_string(spec.kind);
     n["dram"] = section_node("dram", spec.dram);
-    // Keys that observe a run without changing its timing do not invalidate a calibration.
-    for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format"}) n["dram"].remove(k);
+    // Keys that observe a run without changing its timing do not invalidate a calibration
+    // (reference_scheduler: the same commands, tests/cli/dram_reference_scheduler.sh).
+    for (const char* k : {"check_protocol", "check_preset", "record_trace", "record_trace_format", "reference_scheduler"})
+        n["dram"].remove(k);
     n["noc"] = section_node("noc", spec.noc);
     for (const char* k : {"width", "height", "stepping", "watchdog_cycles", "flit_width_bits", "header_flits"})
         n["noc"].remove(k);
