@@ -359,8 +359,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
             run_index.push_back(i);
         }
     }
-    if (!refit.empty())
-        std::cout << (ss.size() - to_run.size()) << " samples from " << refit << ", " << to_run.size() << " to simulate\n";
+    if (!refit.empty()) std::cout << "  " << to_run.size() << " of them new, the others from " << refit << "\n";
     const auto res = refine::simulate_candidates(child, setup, to_run);
     for (std::size_t r = 0; r < run_index.size(); ++r) {
         const std::size_t i = run_index[r];

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# vp-calibrate --refit on a mesh and an nmp config: the samples stored in the earlier file are not
+# simulated again, the ones it lacks are (a sample removed from the file comes back with the same
+# simulated cycles: the simulation is deterministic), and the refit gives the same coefficients as
+# the original fit. One synthetic shape each (a few small single-layer simulations). nmp also: a
+# file of another --seed, or one without stored samples, is exit 2 naming the reason.
+# $1 = vp-run, $2 = source root.
+set -u
+vp_run=$1; root=$2
+cal=$(dirname "$vp_run")/vp-calibrate
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+coef() { sed -n '/^coefficients:/,/^fit:/p' "$1" | grep -v '^fit:'; }
+for p in mesh-4x4 nmp; do
+  cfg=$root/configs/$p.yaml; t=$tmp/$p; mkdir -p "$t"
+  "$cal" "$cfg" --shapes 1 --out "$t/a.yaml" > "$t/a.txt" 2>&1
+  ok "$p: calibration runs (exit 0)" "[ $? -eq 0 ]"
+  n=$(grep -c '^    - key:' "$t/a.yaml")
+  ok "$p: the file stores its samples ($n)" "[ '$n' -ge 2 ]"
+  "$cal" "$cfg" --shapes 1 --refit "$t/a.yaml" --out "$t/b.yaml" > "$t/b.txt" 2>&1
+  ok "$p: refit runs (exit 0)" "[ $? -eq 0 ]"
+  ok "$p: refit of a complete file simulates nothing" "grep -q '  0 of them new' '$t/b.txt'"
+  ok "$p: refit gives the same coefficients" "[ \"\$(coef '$t/a.yaml')\" = \"\$(coef '$t/b.yaml')\" ]"
+  # Drop the last stored sample: the refit simulates exactly that one again.
+  last=$(grep '^    - key:' "$t/a.yaml" | tail -1 | awk '{print $3}')
+  sim=$(grep -A1 -F -x "    - key: $last" "$t/a.yaml" | awk '/sim:/ {print $2}')
+  awk -v k="    - key: $last" '$0 == k { skip = 2 } skip > 0 { skip--; next } { print }' "$t/a.yaml" > "$t/c.yaml"
+  ok "$p: one sample removed" "[ $(grep -c '^    - key:' "$t/c.yaml") -eq $((n - 1)) ]"
+  "$cal" "$cfg" --shapes 1 --refit "$t/c.yaml" --out "$t/d.yaml" > "$t/d.txt" 2>&1
+  ok "$p: refit with a missing sample runs (exit 0)" "[ $? -eq 0 ]"
+  ok "$p: exactly the missing sample is simulated" "grep -q '  1 of them new' '$t/d.txt'"
+  sim2=$(grep -A1 -F -x "    - key: $last" "$t/d.yaml" | awk '/sim:/ {print $2}')
+  ok "$p: its simulated cycles are the same ($sim = $sim2)" "[ -n '$sim' ] && [ '$sim' = '$sim2' ]"
+  ok "$p: and so are the coefficients" "[ \"\$(coef '$t/a.yaml')\" = \"\$(coef '$t/d.yaml')\" ]"
+done
+# nmp bad input: exit 2 with the reason, no file written.
+t=$tmp/nmp; cfg=$root/configs/nmp.yaml
+"$cal" "$cfg" --shapes 1 --seed 2 --refit "$t/a.yaml" --out "$t/e.yaml" > "$t/e.txt" 2>&1
+ok "nmp: another seed is exit 2" "[ $? -eq 2 ]"
+ok "nmp: ... naming both seeds" "grep -q 'fit.seed = 1, but this design has --seed 2' '$t/e.txt'"
+ok "nmp: ... and writes no file" "[ ! -e '$t/e.yaml' ]"
+sed '/samples_simulated:/,$d' "$t/a.yaml" > "$t/f.yaml"
+"$cal" "$cfg" --shapes 1 --refit "$t/f.yaml" --out "$t/g.yaml" > "$t/g.txt" 2>&1
+ok "nmp: a file without stored samples is exit 2" "[ $? -eq 2 ]"
+ok "nmp: ... saying so" "grep -q 'no fit.samples_simulated list' '$t/g.txt'"
+"$cal" "$cfg" --shapes 1 --refit "$t/missing.yaml" --out "$t/h.yaml" > "$t/h.txt" 2>&1
+ok "nmp: a missing file is exit 2" "[ $? -eq 2 ]"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
