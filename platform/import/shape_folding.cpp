@@ -1,6 +1,12 @@
 #include "platform/import/shape_folding.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
 #include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "mapper/common/errors.h"
@@ -14,11 +20,56 @@ namespace {
 constexpr int kMaxRounds = 32;             // folding rounds; each round folds at least one node
 constexpr std::int64_t kMaxConstRead = 1024;  // elements of an initializer read for folding
 
+// The weight input of the convolutions whose ONNX shape inference (convPoolShapeInference,
+// convTransposeShapeInference) takes the kernel's spatial dims from the weight and indexes the
+// input's dims with them without checking the ranks: an input of lower rank than the weight
+// reads past the input's shape (a crash in libonnx 1.12, found by fuzzing). -1: not such an op.
+int conv_weight_input(const std::string& op, const std::string& domain) {
+    if (!domain.empty() && domain != "ai.onnx") return -1;
+    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return 1;
+    if (op == "QLinearConv") return 3;
+    return -1;
+}
+
+// The standard schemas, with the inference of those convolutions preceded by a rank check
+// (input and weight of equal rank, at least 3) that fails shape inference like ONNX's own checks.
+class CheckedSchemas final : public onnx::ISchemaRegistry {
+public:
+    const onnx::OpSchema* GetSchema(const std::string& key, const int max_version,
+                                    const std::string& domain) const override {
+        const onnx::OpSchema* s = onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_version, domain);
+        const int w = conv_weight_input(key, domain);
+        if (!s || w < 0) return s;
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        auto& copy = m_checked[key + "/" + domain + "/" + std::to_string(s->SinceVersion())];
+        if (!copy) {
+            copy = std::make_unique<onnx::OpSchema>(*s);
+            const onnx::InferenceFunction inner = s->GetTypeAndShapeInferenceFunction();
+            copy->TypeAndShapeInferenceFunction([inner, w, key](onnx::InferenceContext& ctx) {
+                if (onnx::hasInputShape(ctx, 0) && onnx::hasInputShape(ctx, std::size_t(w))) {
+                    const int xr = ctx.getInputType(0)->tensor_type().shape().dim_size();
+                    const int wr = ctx.getInputType(std::size_t(w))->tensor_type().shape().dim_size();
+                    if (xr != wr || xr < 3)
+                        fail_shape_inference(key, ": the input has rank ", xr, " and the weight rank ", wr,
+                                             " (expected equal ranks of at least 3: N, C and the spatial dims)");
+                }
+                if (inner) inner(ctx);
+            });
+        }
+        return copy.get();
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    mutable std::map<std::string, std::unique_ptr<onnx::OpSchema>> m_checked;
+};
+
 void run_shape_inference(LoadedModel& m) {
     // check_type off: exporters emit harmless type mismatches; strict mode: node-level errors throw.
     const onnx::ShapeInferenceOptions opts(false, 1, true);
+    static CheckedSchemas schemas;
     try {
-        onnx::shape_inference::InferShapes(m.model, onnx::OpSchemaRegistry::Instance(), opts);
+        onnx::shape_inference::InferShapes(m.model, &schemas, opts);
     } catch (const std::exception& e) {
         throw InputError(m.path + ": ONNX shape inference failed: " + std::string(e.what()));
     }
