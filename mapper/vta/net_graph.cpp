@@ -56,8 +56,10 @@ NetGraph parse_vta_network(const nlohmann::json& doc, const std::string& path) {
     plain.erase("kind");
     plain.erase("input_file");
     auto layers = root.at("layers");
-    for (std::size_t i = 0; i < layers.size(); ++i)
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        layers.at(i).expect_object();  // a layer is an object (before its keys are removed)
         for (const char* k : {"inputs", "weights", "bias"}) plain["layers"][i].erase(k);
+    }
     NetGraph g;
     g.source = path;
     g.net = parse_network(plain, path);
