@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <random>
 
 #include <boost/program_options.hpp>
@@ -33,6 +32,7 @@
 #include "platform/refine/child_runner.h"
 #include "platform/refine/fit_report.h"
 #include "platform/refine/mesh_calibrate.h"
+#include "platform/refine/stored_samples.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
 #include "platform/refine/vta_calibrate.h"
@@ -59,32 +59,6 @@ std::string sample_key(const Sample& s) {
     return s.layer["name"].get<std::string>() + "/" + std::to_string(s.precision) + "/" + to_string(s.choice.slicing) +
            "/" + to_string(s.choice.schedule) + "/" + std::to_string(t.t_m) + "," + std::to_string(t.t_n) + "," +
            std::to_string(t.t_r) + "," + std::to_string(t.t_c);
-}
-
-// The simulated cycles stored in an earlier calibration file (--refit): key -> cycles.
-std::map<std::string, double> stored_samples(const std::string& path, std::uint64_t seed) {
-    YAML::Node old;
-    try {
-        old = YAML::LoadFile(path);
-    } catch (const std::exception& e) {
-        throw InputError("--refit " + path + ": cannot read: " + e.what());
-    }
-    if (!old.IsMap() || !old["fit"] || !old["fit"]["samples_simulated"] || !old["fit"]["samples_simulated"].IsSequence())
-        throw InputError("--refit " + path + ": no fit.samples_simulated list (a calibration file written by this vp-calibrate?)");
-    // The keys name the design's shapes (cal0, cal1, ...), which another seed draws differently.
-    if (!old["fit"]["seed"] || old["fit"]["seed"].as<std::string>() != std::to_string(seed))
-        throw InputError("--refit " + path + ": made with fit.seed = " +
-                         (old["fit"]["seed"] ? old["fit"]["seed"].as<std::string>() : std::string("(none)")) +
-                         ", but this design has --seed " + std::to_string(seed));
-    std::map<std::string, double> m;
-    for (const auto& n : old["fit"]["samples_simulated"]) {
-        try {
-            m[n["key"].as<std::string>()] = n["sim"].as<double>();
-        } catch (const YAML::Exception&) {
-            throw InputError("--refit " + path + ": fit.samples_simulated: every entry needs key (text) and sim (cycles)");
-        }
-    }
-    return m;
 }
 
 // Synthetic conv shapes spread over the space (deterministic for a seed).
@@ -347,19 +321,15 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     config::PlatformSpec child = spec;
     child.tso.dram_model = "calibrated";
     // --refit: samples stored in the earlier file keep their simulated cycles; the rest run.
-    const std::map<std::string, double> stored = refit.empty() ? std::map<std::string, double>{} : stored_samples(refit, seed);
+    const refine::StoredSamples stored = refine::read_stored_samples(
+        refit, "samples_simulated", "a calibration file written by this vp-calibrate?", seed);
+    std::vector<std::string> keys;
+    for (const Sample& s : ss) keys.push_back(sample_key(s));
+    std::vector<double> cycles;
+    const std::vector<std::size_t> run_index = refine::split_stored(keys, stored, cycles);
     std::vector<refine::CandidateJob> to_run;
-    std::vector<std::size_t> run_index;
-    for (std::size_t i = 0; i < ss.size(); ++i) {
-        const auto it = stored.find(sample_key(ss[i]));
-        if (it != stored.end()) {
-            ss[i].sim = it->second;
-        } else {
-            to_run.push_back(cj[i]);
-            run_index.push_back(i);
-        }
-    }
-    if (!refit.empty()) std::cout << "  " << to_run.size() << " of them new, the others from " << refit << "\n";
+    for (std::size_t i = 0; i < ss.size(); ++i) ss[i].sim = cycles[i];
+    for (std::size_t i : run_index) to_run.push_back(cj[i]);
     const auto res = refine::simulate_candidates(child, setup, to_run);
     for (std::size_t r = 0; r < run_index.size(); ++r) {
         const std::size_t i = run_index[r];

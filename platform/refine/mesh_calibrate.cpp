@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <random>
 
 #include "mapper/common/errors.h"
@@ -17,6 +16,7 @@
 #include "platform/refine/fit_report.h"
 #include "platform/refine/least_squares.h"
 #include "platform/refine/mesh_refine.h"
+#include "platform/refine/stored_samples.h"
 #include "platform/refine/trust.h"
 #include "vp_version.h"
 
@@ -181,34 +181,22 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         return name + (mesh.empty() ? "" : "@" + mesh) + "/" + std::to_string(c.t_of) + "," + std::to_string(c.t_ox) +
                "," + std::to_string(c.k);
     };
-    std::map<std::string, double> refit_sims;  // key -> simulated cycles of the earlier run
-    if (!o.refit.empty()) {  // the samples and simulated cycles of an earlier run of the same design
-        YAML::Node old;
-        try {
-            old = YAML::LoadFile(o.refit);
-        } catch (const YAML::Exception& e) {
-            throw InputError("--refit " + o.refit + ": cannot read: " + e.what());
-        }
-        if (!old["fit"] || !old["fit"]["samples"])
-            throw InputError("--refit " + o.refit + ": no fit.samples (not a mesh calibration file?)");
-        for (const auto& n : old["fit"]["samples"]) {
-            const std::string k = n["key"].as<std::string>();
-            refit_sims[k] = n["sim"].as<double>();
-            const auto slash = k.find('/');
-            wv::SliceChoice c;
-            if (slash == std::string::npos ||
-                std::sscanf(k.c_str() + slash + 1, "%d,%d,%d", &c.t_of, &c.t_ox, &c.k) != 3)
-                throw InputError("--refit " + o.refit + ": malformed sample key \"" + k + "\"");
-            const std::string head = k.substr(0, slash);
-            const auto at = head.find('@');
-            const std::string name = head.substr(0, at), mesh = at == std::string::npos ? "" : head.substr(at + 1);
-            if (!mesh.empty() && (mesh != wide_tag || !with_wide))
-                throw InputError("--refit " + o.refit + ": sample " + k + " is on a mesh this design does not use");
-            const auto it = std::find_if(shapes.begin(), shapes.end(), [&](const json& j) { return j["name"] == name; });
-            if (it == shapes.end())
-                throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes / --seed?)");
-            add_sample(*it, c, mesh);
-        }
+    // --refit: the samples and simulated cycles of an earlier run of the same design come first.
+    const StoredSamples stored = read_stored_samples(o.refit, "samples", "not a mesh calibration file?");
+    for (const std::string& k : stored.keys) {
+        const auto slash = k.find('/');
+        wv::SliceChoice c;
+        if (slash == std::string::npos || std::sscanf(k.c_str() + slash + 1, "%d,%d,%d", &c.t_of, &c.t_ox, &c.k) != 3)
+            throw InputError("--refit " + o.refit + ": malformed sample key \"" + k + "\"");
+        const std::string head = k.substr(0, slash);
+        const auto at = head.find('@');
+        const std::string name = head.substr(0, at), mesh = at == std::string::npos ? "" : head.substr(at + 1);
+        if (!mesh.empty() && (mesh != wide_tag || !with_wide))
+            throw InputError("--refit " + o.refit + ": sample " + k + " is on a mesh this design does not use");
+        const auto it = std::find_if(shapes.begin(), shapes.end(), [&](const json& j) { return j["name"] == name; });
+        if (it == shapes.end())
+            throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes / --seed?)");
+        add_sample(*it, c, mesh);
     }
     for (const json& shape : shapes) {
         const mapper::Network net = to_network(shape);
@@ -254,7 +242,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             }
         const std::string name = shape["name"].get<std::string>();
         for (const auto& p : picks)  // those stored in the --refit file are there already
-            if (!refit_sims.count(key_of(name, "", p))) add_sample(shape, p, "");
+            if (!stored.cycles.count(key_of(name, "", p))) add_sample(shape, p, "");
         if (!with_wide) continue;
         // On the wider mesh (every second shape): its Eq. 23 best with more than 8 cores, and the
         // best-ranked slice set with at least 12 slices on 12, 16, 24 or 32 cores.
@@ -283,7 +271,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 break;
             }
         for (const auto& p : wpicks)
-            if (!refit_sims.count(key_of(name, wide_tag, p))) add_sample(shape, p, wide_tag);
+            if (!stored.cycles.count(key_of(name, wide_tag, p))) add_sample(shape, p, wide_tag);
     }
     std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer mesh simulations ("
               << shapes.size() << " synthetic shapes, " << spec.mesh.width << "x" << spec.mesh.height << "), "
@@ -298,18 +286,13 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     };
     // Samples stored in the --refit file keep their simulated cycles; the others (shapes the
     // earlier design did not have) are simulated now.
+    std::vector<std::string> keys;
+    for (const Sample& s : ss) keys.push_back(key(s));
+    std::vector<double> cycles;
+    const std::vector<std::size_t> todo_of = split_stored(keys, stored, cycles);
     std::vector<CandidateJob> todo;
-    std::vector<std::size_t> todo_of;
-    for (std::size_t i = 0; i < ss.size(); ++i) {
-        const auto it = refit_sims.find(key(ss[i]));
-        if (it != refit_sims.end()) {
-            ss[i].sim = it->second;
-        } else {
-            todo.push_back(jobs[i]);
-            todo_of.push_back(i);
-        }
-    }
-    if (!o.refit.empty()) std::cout << "  " << todo.size() << " of them new, the others from " << o.refit << "\n";
+    for (std::size_t i = 0; i < ss.size(); ++i) ss[i].sim = cycles[i];
+    for (std::size_t i : todo_of) todo.push_back(jobs[i]);
     if (!todo.empty()) {
         const auto res = simulate_candidates(spec, setup, todo);
         std::printf("  %zu simulations done at %.1f s\n", todo.size(),

@@ -1,0 +1,34 @@
+#pragma once
+// vp-calibrate --refit FILE (nmp and mesh): the samples stored in an earlier calibration file of
+// the same design keep their simulated cycles; only those the file lacks (a larger --shapes) are
+// simulated. Each calibration names its samples by its own key; this is the part they share.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vp::refine {
+
+// The {key, sim} entries of a calibration file's fit.<list>.
+struct StoredSamples {
+    std::string path;                      // the file ("": no --refit, nothing stored)
+    std::vector<std::string> keys;         // in the file's order
+    std::map<std::string, double> cycles;  // key -> simulated cycles
+};
+
+// Reads fit.<list> of the calibration file `path` ("": returns nothing stored). `hint` closes the
+// message when the list is missing (which file was expected). With `seed`, the file's fit.seed
+// must equal it: the keys name the design's shapes (cal0, cal1, ...), which another seed draws
+// differently. Bad input is an InputError naming the file, the entry and what was expected.
+StoredSamples read_stored_samples(const std::string& path, const std::string& list, const std::string& hint,
+                                  std::optional<std::uint64_t> seed = std::nullopt);
+
+// Splits the design's samples (by key): the stored ones take their cycles into `cycles` (the same
+// size as `keys`, 0 for the others); returns the indices of the others, to simulate, in order.
+// With a --refit file, prints "  N of them new, the others from FILE".
+std::vector<std::size_t> split_stored(const std::vector<std::string>& keys, const StoredSamples& stored,
+                                      std::vector<double>& cycles);
+
+}  // namespace vp::refine
