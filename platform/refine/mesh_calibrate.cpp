@@ -181,8 +181,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         return name + (mesh.empty() ? "" : "@" + mesh) + "/" + std::to_string(c.t_of) + "," + std::to_string(c.t_ox) +
                "," + std::to_string(c.k);
     };
-    // --refit: the samples and simulated cycles of an earlier run of the same design come first.
-    const StoredSamples stored = read_stored_samples(o.refit, "samples", "not a mesh calibration file?");
+    // --refit: the samples and simulated cycles of an earlier run of the same design (same seed:
+    // another draws other shapes under the same names) come first.
+    const StoredSamples stored = read_stored_samples(o.refit, "samples", "not a mesh calibration file?", o.seed);
     for (const std::string& k : stored.keys) {
         const auto slash = k.find('/');
         wv::SliceChoice c;
@@ -195,7 +196,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             throw InputError("--refit " + o.refit + ": sample " + k + " is on a mesh this design does not use");
         const auto it = std::find_if(shapes.begin(), shapes.end(), [&](const json& j) { return j["name"] == name; });
         if (it == shapes.end())
-            throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes / --seed?)");
+            throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes?)");
         add_sample(*it, c, mesh);
     }
     for (const json& shape : shapes) {

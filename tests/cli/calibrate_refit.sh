@@ -2,8 +2,9 @@
 # vp-calibrate --refit on a mesh and an nmp config: the samples stored in the earlier file are not
 # simulated again, the ones it lacks are (a sample removed from the file comes back with the same
 # simulated cycles: the simulation is deterministic), and the refit gives the same coefficients as
-# the original fit. One synthetic shape each (a few small single-layer simulations). nmp also: a
-# file of another --seed, or one without stored samples, is exit 2 naming the reason.
+# the original fit. One synthetic shape each (a few small single-layer simulations). A file of
+# another --seed is exit 2 naming both seeds; nmp also: one without stored samples is exit 2 naming
+# the reason.
 # $1 = vp-run, $2 = source root.
 set -u
 vp_run=$1; root=$2
@@ -34,12 +35,15 @@ for p in mesh-4x4 nmp; do
   ok "$p: its simulated cycles are the same ($sim = $sim2)" "[ -n '$sim' ] && [ '$sim' = '$sim2' ]"
   ok "$p: and so are the coefficients" "[ \"\$(coef '$t/a.yaml')\" = \"\$(coef '$t/d.yaml')\" ]"
 done
-# nmp bad input: exit 2 with the reason, no file written.
+# Bad input: exit 2 with the reason, no file written.
+for p in mesh-4x4 nmp; do
+  cfg=$root/configs/$p.yaml; t=$tmp/$p
+  "$cal" "$cfg" --shapes 1 --seed 2 --refit "$t/a.yaml" --out "$t/e.yaml" > "$t/e.txt" 2>&1
+  ok "$p: another seed is exit 2" "[ $? -eq 2 ]"
+  ok "$p: ... naming both seeds" "grep -q 'fit.seed = 1, but this design has --seed 2' '$t/e.txt'"
+  ok "$p: ... and writes no file" "[ ! -e '$t/e.yaml' ]"
+done
 t=$tmp/nmp; cfg=$root/configs/nmp.yaml
-"$cal" "$cfg" --shapes 1 --seed 2 --refit "$t/a.yaml" --out "$t/e.yaml" > "$t/e.txt" 2>&1
-ok "nmp: another seed is exit 2" "[ $? -eq 2 ]"
-ok "nmp: ... naming both seeds" "grep -q 'fit.seed = 1, but this design has --seed 2' '$t/e.txt'"
-ok "nmp: ... and writes no file" "[ ! -e '$t/e.yaml' ]"
 sed '/samples_simulated:/,$d' "$t/a.yaml" > "$t/f.yaml"
 "$cal" "$cfg" --shapes 1 --refit "$t/f.yaml" --out "$t/g.yaml" > "$t/g.txt" 2>&1
 ok "nmp: a file without stored samples is exit 2" "[ $? -eq 2 ]"
