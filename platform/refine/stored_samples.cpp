@@ -1,5 +1,6 @@
 #include "platform/refine/stored_samples.h"
 
+#include <cmath>
 #include <iostream>
 
 #include <yaml-cpp/yaml.h>
@@ -35,11 +36,13 @@ StoredSamples read_stored_samples(const std::string& path, const std::string& li
         const YAML::Node e = entries[i];
         try {
             const std::string key = e["key"].as<std::string>();
-            s.cycles[key] = e["sim"].as<double>();
+            const double sim = e["sim"].as<double>();
+            if (!(sim > 0) || !std::isfinite(sim)) throw YAML::Exception(e.Mark(), "sim");  // the fits divide by it
+            s.cycles[key] = sim;
             s.keys.push_back(key);
         } catch (const YAML::Exception&) {
             throw InputError(where + ":" + std::to_string(e.Mark().line + 1) + ": fit." + list + "[" +
-                             std::to_string(i) + "]: every entry needs key (text) and sim (cycles)");
+                             std::to_string(i) + "]: every entry needs key (text) and sim (cycles, a positive number)");
         }
     }
     return s;

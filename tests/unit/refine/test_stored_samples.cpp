@@ -86,7 +86,7 @@ TEST_CASE("stored samples: a missing file or list is exit 2 naming the file and 
 
 TEST_CASE("stored samples: a malformed entry is exit 2 naming its line, index and what was expected",
           "[refine][refit]") {
-    const std::string want = ": every entry needs key (text) and sim (cycles)";
+    const std::string want = ": every entry needs key (text) and sim (cycles, a positive number)";
     const TempFile no_sim("fit:\n  samples:\n    - key: a/1,1,1\n      sim: 10\n    - key: b/1,1,1\n");
     CHECK(error_of(no_sim.path.string(), "samples", std::nullopt) ==
           "--refit " + no_sim.path.string() + ":5: fit.samples[1]" + want);
@@ -96,6 +96,10 @@ TEST_CASE("stored samples: a malformed entry is exit 2 naming its line, index an
     const TempFile list_key("fit:\n  samples:\n    - key: [a]\n      sim: 1\n");
     CHECK(error_of(list_key.path.string(), "samples", std::nullopt) ==
           "--refit " + list_key.path.string() + ":3: fit.samples[0]" + want);
+    for (const std::string v : {"0", "-3", ".nan", ".inf"}) {  // the fits divide by it
+        const TempFile f("fit:\n  samples:\n    - key: a/1,1,1\n      sim: " + v + "\n");
+        CHECK(error_of(f.path.string(), "samples", std::nullopt) == "--refit " + f.path.string() + ":3: fit.samples[0]" + want);
+    }
     const TempFile scalar("fit:\n  samples:\n    - 12\n");
     CHECK(error_of(scalar.path.string(), "samples", std::nullopt) ==
           "--refit " + scalar.path.string() + ":3: fit.samples[0]" + want);
