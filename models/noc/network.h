@@ -73,6 +73,9 @@ public:
                        std::uint32_t txn_id = 0, std::uint64_t addr = 0, void* user = nullptr,
                        std::uint32_t num_flits = 0, void* sender = nullptr);
     std::size_t queued_packets(unsigned node) const { return m_terms[node].queued_packets(); }
+    std::size_t queued_packets_before(unsigned node, std::uint64_t c) const {
+        return m_terms[node].queued_packets_before(c);
+    }
 
     void set_sink(PacketSink* s) { m_sink = s; }
     void set_trace_hook(TraceHook* h) { m_trace = h; }

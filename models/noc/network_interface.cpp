@@ -99,7 +99,8 @@ void NetworkInterface::retry_blocked() {
 // reserved here until its tail is drained.
 bool NetworkInterface::can_accept(unsigned, const PacketInfo& info) {
     if (info.type == PacketType::kSync) return true;
-    if (m_resp_q.size() + m_resp_reserved >= m_params.resp_depth) return false;
+    const unsigned freed_now = m_freed_at == sc_core::sc_time_stamp().value() ? m_freed_now : 0;
+    if (m_resp_q.size() + m_resp_reserved + freed_now >= m_params.resp_depth) return false;
     ++m_resp_reserved;
     return true;
 }
@@ -135,6 +136,12 @@ void NetworkInterface::send_response() {
     while (!m_resp_busy && !m_resp_q.empty()) {
         tlm::tlm_generic_payload* t = m_resp_q.front();
         m_resp_q.pop_front();
+        const std::uint64_t now = sc_core::sc_time_stamp().value();
+        if (m_freed_at != now) {
+            m_freed_at = now;
+            m_freed_now = 0;
+        }
+        ++m_freed_now;
         m_resp_busy = true;
         ++m_responses;
         --m_in_flight;

@@ -108,6 +108,10 @@ private:
     tlm::tlm_generic_payload* m_blocked = nullptr;  // BEGIN_REQ waiting for queue space
     std::deque<tlm::tlm_generic_payload*> m_resp_q;
     unsigned m_resp_reserved = 0;  // response packets accepted at the ejection port, tail not yet drained
+    // Response slots freed at the current instant count as taken until time moves on (the NoC's
+    // step may run before or after the core takes a response in the same time step).
+    std::uint64_t m_freed_at = ~std::uint64_t(0);
+    unsigned m_freed_now = 0;
     bool m_resp_busy = false;  // BEGIN_RESP sent, END_RESP pending
     sc_core::sc_event m_retry_ev, m_resp_ev;
     std::uint32_t m_next_txn = 0;

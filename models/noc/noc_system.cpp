@@ -24,21 +24,24 @@ void NocSystem::attach(unsigned node, PacketSink* endpoint) {
     m_endpoints[node] = endpoint;
 }
 
-// While sleeping the network's cycle counter is behind simulated time; catch it up so
-// that a packet created now carries the cycle of the next edge.
-void NocSystem::sync_to_now() {
-    if (!m_sleeping) return;
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const std::uint64_t edge = static_cast<std::uint64_t>((now.value() + m_period.value() - 1) / m_period.value());
+// While sleeping the network's cycle counter is behind simulated time: catch it up to `edge`
+// (idle cycles). A packet sent while asleep is created for the first edge after now (an edge at
+// now counts as passed: nothing was in flight to step in it).
+void NocSystem::sync_to(std::uint64_t edge) {
     if (edge > m_net->cycle()) m_net->skip_idle(edge - m_net->cycle());
 }
 
-std::uint32_t NocSystem::send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes,
-                              std::uint32_t txn_id, std::uint64_t addr, void* user, void* sender) {
-    sync_to_now();
-    const std::uint32_t id = m_net->send(src, dst, type, payload_bytes, txn_id, addr, user, 0, sender);
+void NocSystem::send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes, std::uint32_t txn_id,
+                     std::uint64_t addr, void* user, void* sender) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value(), per = m_period.value();
+    if (!m_sleeping && now % per == 0 && m_net->cycle() == now / per) {
+        // At an edge the NoC has not stepped yet in this time step: after its step.
+        m_deferred.push_back(Deferred{src, dst, type, payload_bytes, txn_id, addr, user, sender});
+        return;
+    }
+    if (m_sleeping) sync_to(now / per + 1);
+    m_net->send(src, dst, type, payload_bytes, txn_id, addr, user, 0, sender);
     if (m_sleeping) m_wakeup.notify(sc_core::SC_ZERO_TIME);
-    return id;
 }
 
 void NocSystem::tick() {
@@ -49,7 +52,7 @@ void NocSystem::tick() {
         return;
     }
     if (m_sleeping) {
-        sync_to_now();
+        sync_to(now / per);  // catch up to this edge (a packet sent while asleep may be ahead of it)
         m_sleeping = false;
     }
     if (m_net->cycle() != now / per) {
@@ -60,6 +63,9 @@ void NocSystem::tick() {
     }
     try {
         m_net->step();
+        for (const Deferred& d : m_deferred)
+            m_net->send(d.src, d.dst, d.type, d.payload_bytes, d.txn_id, d.addr, d.user, 0, d.sender);
+        m_deferred.clear();
     } catch (const vp::SimulationError& e) {
         m_failure = e.what();
         sc_core::sc_stop();
@@ -71,6 +77,15 @@ void NocSystem::tick() {
     } else {
         next_trigger(m_period);
     }
+}
+
+std::size_t NocSystem::queued_packets(unsigned node) const {
+    const std::uint64_t now = sc_core::sc_time_stamp().value(), per = m_period.value();
+    std::size_t n = 0;
+    for (const Deferred& d : m_deferred) n += d.src == node;
+    if (now % per == 0 && m_net->cycle() == now / per + 1)  // the edge at `now` was stepped already
+        return n + m_net->queued_packets_before(node, now / per);
+    return n + m_net->queued_packets(node);
 }
 
 bool NocSystem::can_accept(unsigned node, const PacketInfo& info) {

@@ -31,21 +31,26 @@ public:
     const sc_core::sc_time& period() const { return m_period; }
 
     void attach(unsigned node, PacketSink* endpoint);
-    // Creates a packet now (in the NoC cycle of the next clock edge at or after the current time).
-    // With a sender token, the source endpoint's sent() is called when the tail has left its NI.
-    std::uint32_t send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes, std::uint32_t txn_id,
-                       std::uint64_t addr, void* user, void* sender = nullptr);
-    std::size_t queued_packets(unsigned node) const { return m_net->queued_packets(node); }
+    // Creates a packet for the NoC cycle of the next clock edge after the current time (one sent
+    // at an edge enters the network in the cycle after it, whether the NoC stepped that edge
+    // already in this time step or not). With a sender token, the source endpoint's sent() is
+    // called when the tail has left its NI.
+    void send(unsigned src, unsigned dst, PacketType type, std::uint32_t payload_bytes, std::uint32_t txn_id,
+              std::uint64_t addr, void* user, void* sender = nullptr);
+    // Packets waiting at a node's source queue as at the start of the current instant: a packet
+    // whose tail left in the cycle stepped at this instant still counts, so an endpoint sees the
+    // same count whether it runs before or after the NoC's step in the same time step.
+    std::size_t queued_packets(unsigned node) const;
 
     // Throws vp::SimulationError if the watchdog (or an endpoint) failed during the run.
     void check() const;
     const std::string& failure() const { return m_failure; }
     // True when no flit, packet or queued request is left in the network.
-    bool idle() const { return m_net->idle(); }
+    bool idle() const { return m_net->idle() && m_deferred.empty(); }
 
 private:
     void tick();
-    void sync_to_now();
+    void sync_to(std::uint64_t edge);
     bool can_accept(unsigned node, const PacketInfo& info) override;
     void deliver(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
     void sent(unsigned node, std::uint32_t id, const PacketInfo& info, std::uint64_t c) override;
@@ -54,6 +59,18 @@ private:
     sc_core::sc_time m_period;
     std::vector<PacketSink*> m_endpoints;
     sc_core::sc_event m_wakeup;
+    // Packets sent at a clock edge before the NoC stepped that edge: created after the step, for
+    // the next cycle, as those sent after it are (the order of processes within one time step
+    // must not decide in which cycle a packet enters the network).
+    struct Deferred {
+        unsigned src, dst;
+        PacketType type;
+        std::uint32_t payload_bytes, txn_id;
+        std::uint64_t addr;
+        void* user;
+        void* sender;
+    };
+    std::vector<Deferred> m_deferred;
     bool m_sleeping = true;
     std::string m_failure;
 };

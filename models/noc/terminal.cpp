@@ -76,6 +76,7 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
         ++moved;
         if (++m_next_seq == pk.num_flits) {
             m_sending = false;
+            m_tail_cycle = c;
             if (pk.notify_sent && sink) sink->sent(m_node, m_cur, pk, c);
         }
     }

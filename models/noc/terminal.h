@@ -49,6 +49,8 @@ public:
 
     void enqueue(std::uint32_t packet_id) { m_queue.push(packet_id); }
     std::size_t queued_packets() const { return m_queue.size() + (m_sending ? 1 : 0); }
+    // The same before the step of cycle c (a packet whose tail left in cycle c still counts).
+    std::size_t queued_packets_before(std::uint64_t c) const { return queued_packets() + (m_tail_cycle == c ? 1 : 0); }
     bool has_work() const { return m_incoming != 0 || m_sending || !m_queue.empty() || m_eject_nonempty != 0; }
 
     // Simulates cycle c; returns flits moved (injected + drained).
@@ -99,6 +101,7 @@ private:
     // Ejection queues, one ring of m_eject_cap (power of 2 >= eject_depth) slots per VC in one array.
     std::vector<EjectSlot> m_eject;
     std::uint32_t m_eject_cap = 0, m_eject_shift = 0;
+    std::uint64_t m_tail_cycle = ~std::uint64_t(0);  // cycle in which the last packet's tail left
     std::int32_t m_credits[16] = {};
     std::uint32_t m_eject_head[16] = {}, m_eject_size[16] = {};
     std::uint32_t m_type_vcs[kNumPacketTypes] = {};  // injection VCs of each packet type (message class)
