@@ -323,10 +323,13 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     // --refit: samples stored in the earlier file keep their simulated cycles; the rest run.
     const refine::StoredSamples stored = refine::read_stored_samples(
         refit, "samples_simulated", "a calibration file written by this vp-calibrate?", seed);
-    std::vector<std::string> keys;
-    for (const Sample& s : ss) keys.push_back(sample_key(s));
+    std::vector<std::string> keys, fingerprints;
+    for (const Sample& s : ss) {
+        keys.push_back(sample_key(s));
+        fingerprints.push_back(refine::shape_fingerprint(s.layer.dump()));
+    }
     std::vector<double> cycles;
-    const std::vector<std::size_t> run_index = refine::split_stored(keys, stored, cycles);
+    const std::vector<std::size_t> run_index = refine::split_stored(keys, fingerprints, stored, cycles);
     std::vector<refine::CandidateJob> to_run;
     for (std::size_t i = 0; i < ss.size(); ++i) ss[i].sim = cycles[i];
     for (std::size_t i : run_index) to_run.push_back(cj[i]);
@@ -380,6 +383,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         YAML::Node n;
         n["key"] = sample_key(s);
         n["sim"] = s.sim;
+        n["shape"] = refine::shape_fingerprint(s.layer.dump());  // --refit checks it is still this design's layer
         stored_list.push_back(n);
     }
     f["samples_simulated"] = stored_list;

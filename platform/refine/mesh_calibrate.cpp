@@ -197,6 +197,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         const auto it = std::find_if(shapes.begin(), shapes.end(), [&](const json& j) { return j["name"] == name; });
         if (it == shapes.end())
             throw InputError("--refit " + o.refit + ": sample " + k + " is not in this design (other --shapes?)");
+        stored.check_shape(k, shape_fingerprint(it->dump()));
         add_sample(*it, c, mesh);
     }
     for (const json& shape : shapes) {
@@ -287,10 +288,13 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     };
     // Samples stored in the --refit file keep their simulated cycles; the others (shapes the
     // earlier design did not have) are simulated now.
-    std::vector<std::string> keys;
-    for (const Sample& s : ss) keys.push_back(key(s));
+    std::vector<std::string> keys, fingerprints;
+    for (const Sample& s : ss) {
+        keys.push_back(key(s));
+        fingerprints.push_back(shape_fingerprint(s.layer.dump()));
+    }
     std::vector<double> cycles;
-    const std::vector<std::size_t> todo_of = split_stored(keys, stored, cycles);
+    const std::vector<std::size_t> todo_of = split_stored(keys, fingerprints, stored, cycles);
     std::vector<CandidateJob> todo;
     for (std::size_t i = 0; i < ss.size(); ++i) ss[i].sim = cycles[i];
     for (std::size_t i : todo_of) todo.push_back(jobs[i]);
@@ -509,6 +513,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         YAML::Node n;
         n["key"] = key(s);
         n["sim"] = s.sim;
+        n["shape"] = shape_fingerprint(s.layer.dump());  // --refit checks it is still this design's layer
         samples.push_back(n);
     }
     f["samples"] = samples;

@@ -1,6 +1,7 @@
 #include "platform/refine/stored_samples.h"
 
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include <yaml-cpp/yaml.h>
@@ -39,24 +40,50 @@ StoredSamples read_stored_samples(const std::string& path, const std::string& li
             const double sim = e["sim"].as<double>();
             if (!(sim > 0) || !std::isfinite(sim)) throw YAML::Exception(e.Mark(), "sim");  // the fits divide by it
             s.cycles[key] = sim;
+            s.shapes[key] = e["shape"] ? e["shape"].as<std::string>() : std::string();  // "": an older file
             s.keys.push_back(key);
         } catch (const YAML::Exception&) {
             throw InputError(where + ":" + std::to_string(e.Mark().line + 1) + ": fit." + list + "[" +
-                             std::to_string(i) + "]: every entry needs key (text) and sim (cycles, a positive number)");
+                             std::to_string(i) + "]: every entry needs key (text) and sim (cycles, a positive number); shape is text");
         }
     }
     return s;
 }
 
-std::vector<std::size_t> split_stored(const std::vector<std::string>& keys, const StoredSamples& stored,
-                                      std::vector<double>& cycles) {
+std::string shape_fingerprint(const std::string& layer_json) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (const unsigned char c : layer_json) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+void StoredSamples::check_shape(const std::string& key, const std::string& shape) const {
+    const auto it = shapes.find(key);
+    if (it == shapes.end()) return;  // not stored: simulated now
+    if (it->second.empty())
+        throw InputError("--refit " + path + ": sample " + key +
+                         " has no shape fingerprint (a file written before they were recorded): its layer cannot "
+                         "be matched to this design's; calibrate without --refit");
+    if (it->second != shape)
+        throw InputError("--refit " + path + ": sample " + key + " was simulated on another layer (shape " +
+                         it->second + ") than this design's (shape " + shape +
+                         "): the file comes from another version of the design; calibrate without --refit");
+}
+
+std::vector<std::size_t> split_stored(const std::vector<std::string>& keys, const std::vector<std::string>& shapes,
+                                      const StoredSamples& stored, std::vector<double>& cycles) {
     cycles.assign(keys.size(), 0.0);
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto it = stored.cycles.find(keys[i]);
-        if (it != stored.cycles.end())
+        if (it != stored.cycles.end()) {
+            stored.check_shape(keys[i], shapes.at(i));
             cycles[i] = it->second;
-        else
+        } else
             todo.push_back(i);
     }
     if (!stored.path.empty()) std::cout << "  " << todo.size() << " of them new, the others from " << stored.path << "\n";

@@ -57,7 +57,7 @@ TEST_CASE("no --refit file: nothing stored, everything simulated, nothing printe
     CHECK(s.path.empty());
     CHECK(s.keys.empty());
     std::vector<double> cycles;
-    CHECK(split_stored({"a", "b"}, s, cycles) == std::vector<std::size_t>{0, 1});
+    CHECK(split_stored({"a", "b"}, {"1", "2"}, s, cycles) == std::vector<std::size_t>{0, 1});
     CHECK(cycles == std::vector<double>{0, 0});
 }
 
@@ -66,12 +66,39 @@ TEST_CASE("split: stored samples take their cycles, the others are simulated in 
     s.path = "old.yaml";
     s.keys = {"b", "d", "x"};  // "x" is not in the design: not simulated, not used
     s.cycles = {{"b", 20}, {"d", 40}, {"x", 99}};
+    s.shapes = {{"b", "fb"}, {"d", "fd"}, {"x", "fx"}};
     std::vector<double> cycles = {5};  // resized
-    const auto todo = split_stored({"a", "b", "c", "d", "e"}, s, cycles);
+    const auto todo = split_stored({"a", "b", "c", "d", "e"}, {"fa", "fb", "fc", "fd", "fe"}, s, cycles);
     CHECK(todo == std::vector<std::size_t>{0, 2, 4});
     CHECK(cycles == std::vector<double>{0, 20, 0, 40, 0});
-    CHECK(split_stored({"b", "d"}, s, cycles).empty());
+    CHECK(split_stored({"b", "d"}, {"fb", "fd"}, s, cycles).empty());
     CHECK(cycles == std::vector<double>{20, 40});
+}
+
+TEST_CASE("split: a stored sample of another layer under the same key is exit 2, not its cycles", "[refine][refit]") {
+    StoredSamples s;
+    s.path = "old.yaml";
+    s.keys = {"cal3/4,16,2", "cal4/8,8,1"};
+    s.cycles = {{"cal3/4,16,2", 20}, {"cal4/8,8,1", 40}};
+    s.shapes = {{"cal3/4,16,2", "00000000000000aa"}, {"cal4/8,8,1", ""}};  // "": a file written before fingerprints
+    std::vector<double> cycles;
+    try {
+        split_stored({"cal3/4,16,2"}, {"00000000000000bb"}, s, cycles);
+        FAIL("no InputError");
+    } catch (const vp::InputError& e) {
+        CHECK(std::string(e.what()) == "--refit old.yaml: sample cal3/4,16,2 was simulated on another layer (shape "
+                                       "00000000000000aa) than this design's (shape 00000000000000bb): the file comes "
+                                       "from another version of the design; calibrate without --refit");
+    }
+    CHECK_THROWS_AS(split_stored({"cal4/8,8,1"}, {"00000000000000cc"}, s, cycles), vp::InputError);
+    CHECK_NOTHROW(split_stored({"cal3/4,16,2"}, {"00000000000000aa"}, s, cycles));
+    CHECK(cycles == std::vector<double>{20});
+}
+
+TEST_CASE("shape fingerprint: FNV-1a 64 of the layer's text, 16 hex digits", "[refine][refit]") {
+    CHECK(vp::refine::shape_fingerprint("") == "cbf29ce484222325");  // the FNV-1a 64 offset basis
+    CHECK(vp::refine::shape_fingerprint("a") == "af63dc4c8601ec8c");  // published FNV-1a 64 test vector
+    CHECK(vp::refine::shape_fingerprint("{\"C\":1}") != vp::refine::shape_fingerprint("{\"C\":3}"));
 }
 
 TEST_CASE("stored samples: a missing file or list is exit 2 naming the file and the list", "[refine][refit]") {
@@ -86,7 +113,7 @@ TEST_CASE("stored samples: a missing file or list is exit 2 naming the file and 
 
 TEST_CASE("stored samples: a malformed entry is exit 2 naming its line, index and what was expected",
           "[refine][refit]") {
-    const std::string want = ": every entry needs key (text) and sim (cycles, a positive number)";
+    const std::string want = ": every entry needs key (text) and sim (cycles, a positive number); shape is text";
     const TempFile no_sim("fit:\n  samples:\n    - key: a/1,1,1\n      sim: 10\n    - key: b/1,1,1\n");
     CHECK(error_of(no_sim.path.string(), "samples", std::nullopt) ==
           "--refit " + no_sim.path.string() + ":5: fit.samples[1]" + want);
