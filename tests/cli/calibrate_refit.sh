@@ -3,8 +3,8 @@
 # simulated again, the ones it lacks are (a sample removed from the file comes back with the same
 # simulated cycles: the simulation is deterministic), and the refit gives the same coefficients as
 # the original fit. One synthetic shape each (a few small single-layer simulations). A file of
-# another --seed is exit 2 naming both seeds; nmp also: one without stored samples is exit 2 naming
-# the reason.
+# another --seed, a sample stored for another layer under the same name, or a file without the
+# samples' layer fingerprints is exit 2 naming the reason; nmp also: one without stored samples.
 # $1 = vp-run, $2 = source root.
 set -u
 vp_run=$1; root=$2
@@ -42,6 +42,16 @@ for p in mesh-4x4 nmp; do
   ok "$p: another seed is exit 2" "[ $? -eq 2 ]"
   ok "$p: ... naming both seeds" "grep -q 'fit.seed = 1, but this design has --seed 2' '$t/e.txt'"
   ok "$p: ... and writes no file" "[ ! -e '$t/e.yaml' ]"
+  # A stored sample whose layer fingerprint is not this design's layer under that name (a file
+  # of another version of the design): exit 2, not its cycles.
+  sed '0,/^      shape: /s/^      shape: .*/      shape: 0123456789abcdef/' "$t/a.yaml" > "$t/s.yaml"
+  "$cal" "$cfg" --shapes 1 --refit "$t/s.yaml" --out "$t/s2.yaml" > "$t/s.txt" 2>&1
+  ok "$p: a sample of another layer is exit 2" "[ $? -eq 2 ]"
+  ok "$p: ... naming both fingerprints" "grep -q 'was simulated on another layer (shape 0123456789abcdef)' '$t/s.txt'"
+  ok "$p: ... and writes no file" "[ ! -e '$t/s2.yaml' ]"
+  grep -v '^      shape: ' "$t/a.yaml" > "$t/o.yaml"
+  "$cal" "$cfg" --shapes 1 --refit "$t/o.yaml" --out "$t/o2.yaml" > "$t/o.txt" 2>&1
+  ok "$p: a file without fingerprints is exit 2 saying so" "[ $? -eq 2 ] && grep -q 'has no shape fingerprint' '$t/o.txt'"
 done
 t=$tmp/nmp; cfg=$root/configs/nmp.yaml
 sed '/samples_simulated:/,$d' "$t/a.yaml" > "$t/f.yaml"
