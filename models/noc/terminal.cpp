@@ -27,18 +27,19 @@ void Terminal::connect(FlitLink* inject, CreditLink* inject_credit, FlitLink* ej
 unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr) {
     unsigned moved = 0;
     if (m_incoming) {
-        while (m_inject_credit->ready(c)) {
-            ++m_credits[m_inject_credit->front().vc];
-            m_inject_credit->pop();
+        // At most one credit and one flit arrive per cycle (DelayLine).
+        if (m_inject_credit->ready(c)) {
+            ++m_credits[m_inject_credit->front(c).vc];
+            m_inject_credit->pop(c);
         }
-        while (m_eject_in->ready(c)) {
-            const Flit& f = m_eject_in->front().flit;
+        if (m_eject_in->ready(c)) {
+            const Flit& f = m_eject_in->front(c).flit;
             const unsigned v = f.vc;
             m_eject[(v << m_eject_shift) + ((m_eject_head[v] + m_eject_size[v]) & (m_eject_cap - 1))] =
                 EjectSlot{f.packet, f.kind};
             ++m_eject_size[v];
             m_eject_nonempty |= std::uint32_t(1) << v;
-            m_eject_in->pop();
+            m_eject_in->pop(c);
         }
     }
     // Injection: start the next packet on the next VC of its message class (round-robin) with a

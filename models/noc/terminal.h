@@ -14,6 +14,7 @@
 #include "models/noc/link.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/packet_table.h"
+#include "models/noc/ring_buffer.h"
 
 namespace vp::noc {
 
