@@ -140,13 +140,7 @@ void Network::Delivery::deliver(unsigned node, std::uint32_t id, const PacketInf
 }
 
 void Network::step_terminal(unsigned i, std::uint64_t c, unsigned& moved) {
-    TerminalCounters& tc = m_term_ctr[i];
-    const TerminalCounters before = tc;
-    moved += m_terms[i].step(c, m_packets, &m_delivery, tc);
-    m_tot.term.packets_injected += tc.packets_injected - before.packets_injected;
-    m_tot.term.flits_injected += tc.flits_injected - before.flits_injected;
-    m_tot.term.packets_ejected += tc.packets_ejected - before.packets_ejected;
-    m_tot.term.flits_ejected += tc.flits_ejected - before.flits_ejected;
+    moved += m_terms[i].step(c, m_packets, &m_delivery, m_term_ctr[i], m_tot.term);
 }
 
 unsigned Network::step_all_routers(std::uint64_t c) {

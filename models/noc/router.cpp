@@ -54,42 +54,10 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
     for (unsigned v = 0; v < m_vcs; ++v) m_credits[port * m_vcs + v] = static_cast<std::int32_t>(downstream_depth);
 }
 
-unsigned Router::step(std::uint64_t c) {
-    settle(c);
-    m_idle_from = c + 1;
-    absorb(c);
-    m_va_won = 0;
-    if (m_waiting_va && !m_va_blocked) allocate_vcs(c);
-    m_stalled = 0;
-    const unsigned moved = !m_sa_cand ? 0 : m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
-    m_last_out = moved;
-    m_last_step = c;
-    m_ctr.occupancy_sum += m_buffered;
-    if (m_buffered > m_ctr.occupancy_max) m_ctr.occupancy_max = m_buffered;
-    m_next_wake = moved || m_va_won || m_rc_pending ? c + 1 : pipeline_wake(c);
-    return moved;
-}
-
-// Nothing moved and no output VC was allocated in cycle c, so the allocation state is frozen
-// until a flit or credit arrives (the links wake the router then): a waiting VC found every
-// admissible output VC held, an active VC found no credit or no flit. Only pipeline delays
-// still running can make a VC eligible later: the earliest t_va / t_sa after c, or 0.
-std::uint64_t Router::pipeline_wake(std::uint64_t c) const {
-    std::uint64_t w = ~std::uint64_t(0);
-    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
-        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
-        if (iv.t_va > c && iv.t_va < w) w = iv.t_va;
-    }
-    for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
-        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
-        if (iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
-    }
-    return w == ~std::uint64_t(0) ? 0 : w;
-}
-
 // Moves flits and credits that are visible in cycle c out of the links, then performs
-// route computation for head flits that reached the front of an idle input VC.
-void Router::absorb(std::uint64_t c) {
+// route computation for head flits that reached the front of an idle input VC. Part of every
+// step, so inlined into it (saves a call frame per router step).
+[[gnu::always_inline]] inline void Router::absorb(std::uint64_t c) {
     // The lines that deliver in cycle c, one item each (bit order: flit links of ports 0..4, then
     // credit lines; flits and credits touch disjoint state, so the order cannot change the result).
     std::uint32_t& due = m_arrivals[c & (m_arrivals.size() - 1)];
@@ -140,9 +108,42 @@ void Router::absorb(std::uint64_t c) {
         iv.t_va = c + m_va_lead;
         ++m_waiting_va;
         m_wait_mask |= std::uint64_t(1) << i;
-        m_va_blocked = false;
+        if (iv.t_va < m_va_from) m_va_from = iv.t_va;
     }
     m_rc_pending = 0;
+}
+
+unsigned Router::step(std::uint64_t c) {
+    settle(c);
+    m_idle_from = c + 1;
+    absorb(c);
+    m_va_won = 0;
+    if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
+    m_stalled = 0;
+    const unsigned moved = !m_sa_cand ? 0 : m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
+    m_last_out = moved;
+    m_last_step = c;
+    m_ctr.occupancy_sum += m_buffered;
+    if (m_buffered > m_ctr.occupancy_max) m_ctr.occupancy_max = m_buffered;
+    m_next_wake = moved || m_va_won || m_rc_pending ? c + 1 : pipeline_wake(c);
+    return moved;
+}
+
+// Nothing moved and no output VC was allocated in cycle c, so the allocation state is frozen
+// until a flit or credit arrives (the links wake the router then): a waiting VC found every
+// admissible output VC held, an active VC found no credit or no flit. Only pipeline delays
+// still running can make a VC eligible later: the earliest t_va / t_sa after c, or 0.
+std::uint64_t Router::pipeline_wake(std::uint64_t c) const {
+    std::uint64_t w = ~std::uint64_t(0);
+    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_va > c && iv.t_va < w) w = iv.t_va;
+    }
+    for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
+    }
+    return w == ~std::uint64_t(0) ? 0 : w;
 }
 
 // VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).
@@ -157,12 +158,12 @@ void Router::allocate_vcs(std::uint64_t c) {
     const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
     std::uint64_t wanted = 0;    // free output VCs with at least one requester
     std::uint64_t requesters[64];  // [output vc] input VCs requesting it (valid for the bits of wanted)
-    bool held_back = false;        // a waiting VC may not request yet (t_va)
+    std::uint64_t held_until = kNever;  // earliest t_va of the waiting VCs that may not request yet
     for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
         const unsigned i = unsigned(__builtin_ctzll(m));
         const InputVc& iv = m_ivc[i];
         if (iv.t_va > c) {
-            held_back = true;
+            if (iv.t_va < held_until) held_until = iv.t_va;
             continue;
         }
         const std::uint64_t b = std::uint64_t(1) << i;
@@ -173,11 +174,12 @@ void Router::allocate_vcs(std::uint64_t c) {
         }
     }
     if (!wanted) {
-        // Nothing can be granted until an output VC is freed or a VC starts waiting (both clear
-        // the flag), provided no waiting VC was held back by its pipeline delay.
-        m_va_blocked = !held_back;
+        // Nothing can be granted before a held-back VC may request, an output VC is freed or a
+        // VC starts waiting (the last two lower m_va_from).
+        m_va_from = held_until;
         return;
     }
+    m_va_from = 0;
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
     for (std::uint64_t m = wanted; m; m &= m - 1) {
@@ -290,7 +292,8 @@ unsigned Router::allocate_switch(std::uint64_t c) {
     unsigned moved = 0;
     for (; granted; granted &= granted - 1) {
         const unsigned p = unsigned(__builtin_ctz(granted));
-        const unsigned o = pick_round_robin(grants[p], m_sa_acc_rr[p]);
+        // With one VC an input port requests one output, so it has one grant to accept.
+        const unsigned o = kOneVc ? unsigned(__builtin_ctz(grants[p])) : pick_round_robin(grants[p], m_sa_acc_rr[p]);
         m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
         m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
         const unsigned v = kOneVc ? 0 : req_vc[p][o];
@@ -311,7 +314,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
         if (f.tail() || !iv.count) m_sa_cand &= ~(std::uint64_t(1) << i);
         if (f.tail()) {
             m_ovc_busy &= ~(std::uint64_t(1) << ov);
-            m_va_blocked = false;
+            m_va_from = 0;
             iv.state = VcState::kIdle;
             if (iv.count) m_rc_pending |= std::uint64_t(1) << i;  // routes in the next cycle
         }

@@ -101,6 +101,7 @@ public:
     void describe_blocked(std::string& out) const;
 
 private:
+    static constexpr std::uint64_t kNever = ~std::uint64_t(0);
     enum class VcState : std::uint8_t { kIdle, kWaitVa, kActive };
     // State of one input VC; its flits are in m_flits.
     struct InputVc {
@@ -151,9 +152,10 @@ private:
     std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
     std::uint64_t m_wait_mask = 0;           // bit i: input VC i is in kWaitVa
     std::uint32_t m_va_won = 0;              // output VCs allocated in the current step
-    // The last VC allocation granted nothing and neither an output VC has been freed nor a VC has
-    // started waiting since: VA would grant nothing again (a VA without grants changes no state).
-    bool m_va_blocked = false;
+    // VA cannot grant anything before this cycle: a VA that granted nothing (and so changed no
+    // state) would grant nothing again until a held-back VC reaches its t_va, an output VC is
+    // freed (-> 0) or a VC starts waiting (-> its t_va at the latest).
+    std::uint64_t m_va_from = 0;
     std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
     std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router

@@ -24,7 +24,8 @@ void Terminal::connect(FlitLink* inject, CreditLink* inject_credit, FlitLink* ej
     m_eject_credit = eject_credit;
 }
 
-unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr) {
+unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr,
+                        TerminalCounters& total) {
     unsigned moved = 0;
     if (m_incoming) {
         // At most one credit and one flit arrive per cycle (DelayLine).
@@ -70,10 +71,12 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
         if (m_next_seq == 0) {
             pk.inject_cycle = c;
             ++ctr.packets_injected;
+            ++total.packets_injected;
         }
         --m_credits[m_cur_vc];
         m_inject->push(TimedFlit{f, c + m_p.link_latency});
         ++ctr.flits_injected;
+        ++total.flits_injected;
         ++moved;
         if (++m_next_seq == pk.num_flits) {
             m_sending = false;
@@ -100,9 +103,11 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
     m_eject_rr = v + 1;
     m_eject_credit->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_p.credit_delay});
     ++ctr.flits_ejected;
+    ++total.flits_ejected;
     if (e.kind & kTail) {
         m_eject_open &= ~bit;
         ++ctr.packets_ejected;
+        ++total.packets_ejected;
         if (sink) sink->deliver(m_node, e.packet, table[e.packet], c);
         table.release(e.packet);
     }
