@@ -28,7 +28,6 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     while ((1u << m_buf_shift) < p.buffer_depth) ++m_buf_shift;
     m_flits.assign(std::size_t(n) << m_buf_shift, Flit{});
     m_buf_mask = (1u << m_buf_shift) - 1;
-    m_credits.assign(n, 0);
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
     // An output VC carries requests or responses (separate classes), or anything (shared classes,

@@ -102,6 +102,7 @@ public:
 
 private:
     static constexpr std::uint64_t kNever = ~std::uint64_t(0);
+    static constexpr unsigned kMaxVcs = 12;  // NocParams::validate
     enum class VcState : std::uint8_t { kIdle, kWaitVa, kActive };
     // State of one input VC; its flits are in m_flits.
     struct InputVc {
@@ -142,7 +143,7 @@ private:
     std::vector<Flit> m_flits;
     std::uint32_t m_buf_shift = 0, m_buf_mask = 0;
     const Flit& front(unsigned i) const { return m_flits[(i << m_buf_shift) + m_ivc[i].head]; }
-    std::vector<std::int32_t> m_credits;     // [port * vcs + vc] free slots downstream
+    std::int32_t m_credits[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] free slots downstream
     std::uint64_t m_ovc_busy = 0;            // bit port * vcs + vc: output VC allocated to a packet
     std::vector<std::uint16_t> m_va_rr;      // [output vc] grant pointer over input VCs
     std::vector<std::uint16_t> m_va_acc_rr;  // [input vc] accept pointer over output VCs
@@ -154,7 +155,7 @@ private:
     std::uint32_t m_va_won = 0;              // output VCs allocated in the current step
     // VA cannot grant anything before this cycle: a VA that granted nothing (and so changed no
     // state) would grant nothing again until a held-back VC reaches its t_va, an output VC is
-    // freed (-> 0) or a VC starts waiting (-> its t_va at the latest).
+    // freed (-> 0) or a VC starts waiting (-> its t_va at the latest). 0 after a VA with grants.
     std::uint64_t m_va_from = 0;
     std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
     std::uint64_t m_next_wake = 0;           // next_wake()
