@@ -14,6 +14,7 @@ inline unsigned pick_round_robin(std::uint64_t mask, unsigned start) {
 
 Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     : m_p(p), m_id(id), m_x(id % p.width), m_y(id / p.width), m_vcs(p.num_vcs), m_routing(routing) {
+    assert(m_vcs >= 1 && m_vcs <= kMaxVcs && "NocParams::validate limits num_vcs (input VC masks are 64 bits)");
     const unsigned P = p.router_stages;
     m_va_lead = P > 3 ? P - 3 : 0;
     m_sa_lead = P >= 3 ? 1 : 0;

@@ -102,7 +102,7 @@ public:
 
 private:
     static constexpr std::uint64_t kNever = ~std::uint64_t(0);
-    static constexpr unsigned kMaxVcs = 12;  // NocParams::validate
+    static constexpr unsigned kMaxVcs = 12;  // NocParams::validate; kNumPorts * kMaxVcs <= 64 (VC bit masks)
     enum class VcState : std::uint8_t { kIdle, kWaitVa, kActive };
     // State of one input VC; its flits are in m_flits.
     struct InputVc {
