@@ -76,7 +76,8 @@ struct Flit {
     bool tail() const { return kind & kTail; }
 };
 
-// A flit in a link or buffer with the first cycle at which it is visible there.
+// A flit on a link with the cycle in which it becomes visible at the receiver (DelayLine; the
+// router buffers keep bare Flits).
 struct TimedFlit {
     Flit flit;
     std::uint64_t ready = 0;

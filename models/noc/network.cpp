@@ -49,8 +49,9 @@ Network::Network(const NocParams& p) : m_p(p) {
             const unsigned nb = unsigned(ny) * m_p.width + unsigned(nx);
             FlitLink& fl = m_flit_links[r * kLinksPerNode + port];
             CreditLink& cl = m_credit_links[r * kLinksPerNode + port];
-            fl.init(cap_flit, m_routers[nb].work_counter(), m_routers[nb].link_mask(), opposite(port));
-            cl.init(cap_credit, rt.work_counter(), rt.link_mask(), kNumPorts + port);
+            fl.init(cap_flit, m_routers[nb].work_counter(), m_routers[nb].arrivals(), m_routers[nb].arrival_slots(),
+                    opposite(port));
+            cl.init(cap_credit, rt.work_counter(), rt.arrivals(), rt.arrival_slots(), kNumPorts + port);
             rt.connect_output(port, &fl, &cl, m_p.buffer_depth);
             m_routers[nb].connect_input(opposite(port), &fl, &cl);
         }
@@ -59,10 +60,10 @@ Network::Network(const NocParams& p) : m_p(p) {
         CreditLink& inj_cr = m_credit_links[r * kLinksPerNode + kNumPorts];
         FlitLink& ej = m_flit_links[r * kLinksPerNode + kLocal];
         CreditLink& ej_cr = m_credit_links[r * kLinksPerNode + kLocal];
-        inj.init(m_p.link_latency + 1, rt.work_counter(), rt.link_mask(), kLocal);
+        inj.init(m_p.link_latency + 1, rt.work_counter(), rt.arrivals(), rt.arrival_slots(), kLocal);
         inj_cr.init(cap_credit, m_terms[r].work_counter());
         ej.init(cap_flit, m_terms[r].work_counter());
-        ej_cr.init(cap_credit, rt.work_counter(), rt.link_mask(), kNumPorts + kLocal);
+        ej_cr.init(cap_credit, rt.work_counter(), rt.arrivals(), rt.arrival_slots(), kNumPorts + kLocal);
         rt.connect_input(kLocal, &inj, &inj_cr);
         rt.connect_output(kLocal, &ej, &ej_cr, m_p.eject_depth);
         m_terms[r].connect(&inj, &inj_cr, &ej, &ej_cr);
@@ -139,13 +140,7 @@ void Network::Delivery::deliver(unsigned node, std::uint32_t id, const PacketInf
 }
 
 void Network::step_terminal(unsigned i, std::uint64_t c, unsigned& moved) {
-    TerminalCounters& tc = m_term_ctr[i];
-    const TerminalCounters before = tc;
-    moved += m_terms[i].step(c, m_packets, &m_delivery, tc);
-    m_tot.term.packets_injected += tc.packets_injected - before.packets_injected;
-    m_tot.term.flits_injected += tc.flits_injected - before.flits_injected;
-    m_tot.term.packets_ejected += tc.packets_ejected - before.packets_ejected;
-    m_tot.term.flits_ejected += tc.flits_ejected - before.flits_ejected;
+    moved += m_terms[i].step(c, m_packets, &m_delivery, m_term_ctr[i], m_tot.term);
 }
 
 unsigned Network::step_all_routers(std::uint64_t c) {

@@ -1,51 +1,13 @@
 #pragma once
-// Fixed-capacity FIFO over a preallocated array (no allocation after construction).
-#include <cassert>
+// Ring FIFO for the NI's source queue (router buffers and delay lines index their slots
+// directly: router.h, link.h).
 #include <cstdint>
 #include <vector>
 
 namespace vp::noc {
 
-template <typename T>
-class RingBuffer {
-public:
-    RingBuffer() = default;
-    explicit RingBuffer(std::uint32_t capacity) { reset(capacity); }
-
-    void reset(std::uint32_t capacity) {
-        std::uint32_t cap = 1;
-        while (cap < capacity) cap <<= 1;
-        m_data.assign(cap, T{});
-        m_mask = cap - 1;
-        m_capacity = capacity;
-        m_head = m_size = 0;
-    }
-    std::uint32_t capacity() const { return m_capacity; }
-    std::uint32_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    bool full() const { return m_size >= m_capacity; }
-
-    T& front() { return m_data[m_head]; }
-    const T& front() const { return m_data[m_head]; }
-    const T& at(std::uint32_t i) const { return m_data[(m_head + i) & m_mask]; }
-    void push(const T& v) {
-        assert(!full());
-        m_data[(m_head + m_size) & m_mask] = v;
-        ++m_size;
-    }
-    void pop() {
-        assert(m_size > 0);
-        m_head = (m_head + 1) & m_mask;
-        --m_size;
-    }
-
-private:
-    std::vector<T> m_data;
-    std::uint32_t m_mask = 0, m_capacity = 0, m_head = 0, m_size = 0;
-};
-
-// Like RingBuffer but doubles its storage when full (amortised; used for unbounded
-// source queues of synthetic traffic, which BookSim2 also models as infinite).
+// A FIFO that doubles its storage when full (amortised; used for unbounded source queues of
+// synthetic traffic, which BookSim2 also models as infinite).
 template <typename T>
 class GrowingRing {
 public:

@@ -14,23 +14,33 @@ inline unsigned pick_round_robin(std::uint64_t mask, unsigned start) {
 
 Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     : m_p(p), m_id(id), m_x(id % p.width), m_y(id / p.width), m_vcs(p.num_vcs), m_routing(routing) {
+    assert(m_vcs >= 1 && m_vcs <= kMaxVcs && "NocParams::validate limits num_vcs (input VC masks are 64 bits)");
     const unsigned P = p.router_stages;
     m_va_lead = P > 3 ? P - 3 : 0;
     m_sa_lead = P >= 3 ? 1 : 0;
-    m_st_extra = P >= 2 ? 1 : 0;
+    m_flit_delay = (P >= 2 ? 1 : 0) + p.link_latency;  // ST one cycle after SA, then the link
+    m_credit_delay = p.credit_delay;
+    // Items arrive at most max(flit delay, credit delay) cycles after the cycle that sends them.
+    std::uint32_t slots = 2;
+    while (slots <= m_flit_delay || slots <= m_credit_delay) slots <<= 1;
+    m_arrivals.assign(slots, 0);
     const unsigned n = kNumPorts * m_vcs;
     m_ivc.resize(n);
-    for (auto& v : m_ivc) v.buf.reset(p.buffer_depth);
-    m_credits.assign(n, 0);
-    m_ovc_busy.assign(n, 0);
+    while ((1u << m_buf_shift) < p.buffer_depth) ++m_buf_shift;
+    m_flits.assign(std::size_t(n) << m_buf_shift, Flit{});
+    m_buf_mask = (1u << m_buf_shift) - 1;
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
-    m_separate = p.separate_classes() && m_vcs > 1;
+    // An output VC carries requests or responses (separate classes), or anything (shared classes,
+    // one VC); synthetic packets (kAny) may take every VC.
+    const bool separate = p.separate_classes() && m_vcs > 1;
     for (unsigned t = 0; t < kNumPacketTypes; ++t)
-        m_type_class[t] = std::uint8_t(m_separate ? message_class(PacketType(t)) : MessageClass::kAny);
+        m_type_class[t] = std::uint8_t(separate ? message_class(PacketType(t)) : MessageClass::kAny);
+    m_all_vcs = m_vcs >= 32 ? ~std::uint32_t(0) : (std::uint32_t(1) << m_vcs) - 1;
     const std::uint32_t req_vcs = p.class_vc_mask(MessageClass::kRequest);
-    for (unsigned v = 0; v < m_vcs; ++v)
-        m_vc_class[v] = std::uint8_t((req_vcs >> v) & 1 ? MessageClass::kRequest : MessageClass::kResponse);
+    m_class_vcs[unsigned(MessageClass::kRequest)] = separate ? req_vcs & m_all_vcs : m_all_vcs;
+    m_class_vcs[unsigned(MessageClass::kResponse)] = separate ? ~req_vcs & m_all_vcs : m_all_vcs;
+    m_class_vcs[unsigned(MessageClass::kAny)] = m_all_vcs;
 }
 
 void Router::connect_input(unsigned port, FlitLink* in, CreditLink* credit_out) {
@@ -44,14 +54,73 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
     for (unsigned v = 0; v < m_vcs; ++v) m_credits[port * m_vcs + v] = static_cast<std::int32_t>(downstream_depth);
 }
 
+// Moves flits and credits that are visible in cycle c out of the links, then performs
+// route computation for head flits that reached the front of an idle input VC. Part of every
+// step, so inlined into it (saves a call frame per router step).
+[[gnu::always_inline]] inline void Router::absorb(std::uint64_t c) {
+    // The lines that deliver in cycle c, one item each (bit order: flit links of ports 0..4, then
+    // credit lines; flits and credits touch disjoint state, so the order cannot change the result).
+    std::uint32_t& due = m_arrivals[c & (m_arrivals.size() - 1)];
+    for (std::uint32_t m = due; m; m &= m - 1) {
+        const unsigned b = unsigned(__builtin_ctz(m));
+        if (b < kNumPorts) {
+            const unsigned p = b;
+            FlitLink* in = m_in[p];
+            assert(in->ready(c));
+            const Flit& f = in->front(c).flit;
+            const unsigned i = p * m_vcs + f.vc;
+            InputVc& iv = m_ivc[i];
+            assert(iv.count < m_p.buffer_depth && "credit protocol violated");
+            m_flits[(i << m_buf_shift) + ((iv.head + iv.count) & m_buf_mask)] = f;
+            ++iv.count;
+            if (iv.state == VcState::kIdle) m_rc_pending |= std::uint64_t(1) << i;
+            else if (iv.state == VcState::kActive) m_sa_cand |= std::uint64_t(1) << i;
+            in->pop(c);
+            ++m_buffered;
+            ++m_ctr.flits_in[p];
+        } else {
+            const unsigned p = b - kNumPorts;
+            CreditLink* ci = m_credit_in[p];
+            assert(ci->ready(c));
+            ++m_credits[p * m_vcs + ci->front(c).vc];
+            ci->pop(c);
+        }
+    }
+    due = 0;
+    // RC: an idle VC whose front is a head computes its route in this cycle (the VCs marked in
+    // m_rc_pending, in index order).
+    for (std::uint64_t m = m_rc_pending; m; m &= m - 1) {
+        const unsigned i = unsigned(__builtin_ctzll(m));
+        InputVc& iv = m_ivc[i];
+        assert(iv.state == VcState::kIdle && iv.count);
+        const Flit& f = front(i);
+        assert(f.head());
+        const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
+                           int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
+        iv.route_mask = m_routing(q);
+        // The output VCs VA may give this packet: those of its message class on each admissible port.
+        const std::uint64_t class_vcs = m_class_vcs[m_type_class[unsigned(f.type)]];
+        std::uint64_t req = 0;
+        for (unsigned o = 0; o < kNumPorts; ++o)
+            if (iv.route_mask & port_bit(o)) req |= class_vcs << (o * m_vcs);
+        iv.req_ovcs = req;
+        iv.state = VcState::kWaitVa;
+        iv.t_va = c + m_va_lead;
+        ++m_waiting_va;
+        m_wait_mask |= std::uint64_t(1) << i;
+        if (iv.t_va < m_va_from) m_va_from = iv.t_va;
+    }
+    m_rc_pending = 0;
+}
+
 unsigned Router::step(std::uint64_t c) {
     settle(c);
     m_idle_from = c + 1;
     absorb(c);
     m_va_won = 0;
-    if (m_waiting_va) allocate_vcs(c);
+    if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
     m_stalled = 0;
-    const unsigned moved = m_buffered ? allocate_switch(c) : 0;
+    const unsigned moved = !m_sa_cand ? 0 : m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
     m_last_out = moved;
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;
@@ -70,65 +139,11 @@ std::uint64_t Router::pipeline_wake(std::uint64_t c) const {
         const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
         if (iv.t_va > c && iv.t_va < w) w = iv.t_va;
     }
-    for (unsigned p = 0; p < kNumPorts; ++p) {
-        if (!m_port_buffered[p]) continue;
-        for (unsigned v = 0; v < m_vcs; ++v) {
-            const InputVc& iv = m_ivc[p * m_vcs + v];
-            if (iv.state == VcState::kActive && !iv.buf.empty() && iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
-        }
+    for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
     }
     return w == ~std::uint64_t(0) ? 0 : w;
-}
-
-// Moves flits and credits that are visible in cycle c out of the links, then performs
-// route computation for head flits that reached the front of an idle input VC.
-void Router::absorb(std::uint64_t c) {
-    // Only the non-empty incoming lines (bit order: flit links of ports 0..4, then credit lines;
-    // flits and credits touch disjoint state, so the order cannot change the result).
-    for (std::uint32_t m = m_link_mask; m; m &= m - 1) {
-        const unsigned b = unsigned(__builtin_ctz(m));
-        if (b < kNumPorts) {
-            const unsigned p = b;
-            FlitLink* in = m_in[p];
-            while (in->ready(c)) {
-                const TimedFlit& tf = in->front();
-                const unsigned i = p * m_vcs + tf.flit.vc;
-                InputVc& iv = m_ivc[i];
-                assert(!iv.buf.full() && "credit protocol violated");
-                iv.buf.push(TimedFlit{tf.flit, c});
-                if (iv.state == VcState::kIdle) m_rc_pending |= std::uint64_t(1) << i;
-                in->pop();
-                ++m_buffered;
-                ++m_port_buffered[p];
-                ++m_ctr.flits_in[p];
-            }
-        } else {
-            const unsigned p = b - kNumPorts;
-            CreditLink* ci = m_credit_in[p];
-            while (ci->ready(c)) {
-                ++m_credits[p * m_vcs + ci->front().vc];
-                ci->pop();
-            }
-        }
-    }
-    // RC: an idle VC whose front is a head computes its route in this cycle (the VCs marked in
-    // m_rc_pending, in index order).
-    for (std::uint64_t m = m_rc_pending; m; m &= m - 1) {
-        const unsigned i = unsigned(__builtin_ctzll(m));
-        InputVc& iv = m_ivc[i];
-        assert(iv.state == VcState::kIdle && !iv.buf.empty());
-        const Flit& f = iv.buf.front().flit;
-        assert(f.head());
-        const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
-                           int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
-        iv.route_mask = m_routing(q);
-        iv.cls = m_type_class[unsigned(f.type)];
-        iv.state = VcState::kWaitVa;
-        iv.t_va = c + m_va_lead;
-        ++m_waiting_va;
-        m_wait_mask |= std::uint64_t(1) << i;
-    }
-    m_rc_pending = 0;
 }
 
 // VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).
@@ -136,47 +151,43 @@ void Router::absorb(std::uint64_t c) {
 // admissible port. Grant: each free output VC grants one requester, round-robin from its pointer.
 // Accept: each input VC accepts one grant: the output VC with the most credits (adaptive
 // selection), ties broken round-robin from its own pointer. Pointers move only on accept.
+// Requests are the precomputed masks of output VCs (InputVc::req_ovcs) less the busy ones, so
+// a cycle in which every requested output VC is held (the common case under load) costs one
+// AND per waiting VC.
 void Router::allocate_vcs(std::uint64_t c) {
-    if (m_separate) allocate_vcs_impl<true>(c);
-    else allocate_vcs_impl<false>(c);
-}
-
-template <bool kSeparate>
-void Router::allocate_vcs_impl(std::uint64_t c) {
     const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
-    // Requesters per output port (bit i = input VC i asks for any free VC of that port) and, with
-    // separate classes, per message class.
-    std::uint64_t eligible = 0, by_port[kNumPorts] = {}, by_class[3] = {};
+    std::uint64_t wanted = 0;    // free output VCs with at least one requester
+    std::uint64_t requesters[64];  // [output vc] input VCs requesting it (valid for the bits of wanted)
+    std::uint64_t held_until = kNever;  // earliest t_va of the waiting VCs that may not request yet
     for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
         const unsigned i = unsigned(__builtin_ctzll(m));
         const InputVc& iv = m_ivc[i];
-        if (iv.t_va > c) continue;
+        if (iv.t_va > c) {
+            if (iv.t_va < held_until) held_until = iv.t_va;
+            continue;
+        }
         const std::uint64_t b = std::uint64_t(1) << i;
-        eligible |= b;
-        if (kSeparate) by_class[iv.cls] |= b;
-        for (unsigned o = 0; o < kNumPorts; ++o)
-            if (iv.route_mask & port_bit(o)) by_port[o] |= b;
+        for (std::uint64_t r = iv.req_ovcs & ~m_ovc_busy; r; r &= r - 1) {
+            const unsigned ov = unsigned(__builtin_ctzll(r));
+            requesters[ov] = wanted & (std::uint64_t(1) << ov) ? requesters[ov] | b : b;
+            wanted |= std::uint64_t(1) << ov;
+        }
     }
-    if (!eligible) return;
-    // Output VC v grants requesters of its class or of class kAny (synthetic packets).
-    std::uint64_t vc_ok[16];
-    if (kSeparate)
-        for (unsigned v = 0; v < m_vcs; ++v)
-            vc_ok[v] = by_class[m_vc_class[v]] | by_class[unsigned(MessageClass::kAny)];
+    if (!wanted) {
+        // Nothing can be granted before a held-back VC may request, an output VC is freed or a
+        // VC starts waiting (the last two lower m_va_from).
+        m_va_from = held_until;
+        return;
+    }
+    m_va_from = 0;
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
-    for (unsigned o = 0; o < kNumPorts; ++o) {
-        const std::uint64_t bp = by_port[o];
-        if (!bp) continue;
-        for (unsigned v = 0, ov = o * m_vcs; v < m_vcs; ++v, ++ov) {
-            if (m_ovc_busy[ov]) continue;
-            const std::uint64_t req = kSeparate ? bp & vc_ok[v] : bp;
-            if (!req) continue;
-            const unsigned i = pick_round_robin(req, m_va_rr[ov]);
-            if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
-            granted_inputs |= std::uint64_t(1) << i;
-            grants[i] |= std::uint64_t(1) << ov;
-        }
+    for (std::uint64_t m = wanted; m; m &= m - 1) {
+        const unsigned ov = unsigned(__builtin_ctzll(m));
+        const unsigned i = pick_round_robin(requesters[ov], m_va_rr[ov]);
+        if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
+        granted_inputs |= std::uint64_t(1) << i;
+        grants[i] |= std::uint64_t(1) << ov;
     }
     while (granted_inputs) {
         const unsigned i = unsigned(__builtin_ctzll(granted_inputs));
@@ -198,12 +209,14 @@ void Router::allocate_vcs_impl(std::uint64_t c) {
         iv.state = VcState::kActive;
         iv.out_port = static_cast<std::uint8_t>(w / m_vcs);
         iv.out_vc = static_cast<std::uint8_t>(w % m_vcs);
+        iv.out_ov = static_cast<std::uint8_t>(w);
         iv.t_sa = c + m_sa_lead;
-        m_ovc_busy[w] = 1;
+        m_ovc_busy |= std::uint64_t(1) << w;
         m_va_rr[w] = static_cast<std::uint16_t>(i + 1 == n ? 0 : i + 1);
         m_va_acc_rr[i] = static_cast<std::uint16_t>(w + 1 == n ? 0 : w + 1);
         --m_waiting_va;
         m_wait_mask &= ~(std::uint64_t(1) << i);
+        m_sa_cand |= std::uint64_t(1) << i;  // it holds its head
         ++m_va_won;
         ++m_ctr.packets_routed;
     }
@@ -213,34 +226,52 @@ void Router::allocate_vcs_impl(std::uint64_t c) {
 // requests every output for which one of its VCs has a switch-ready flit and a credit (the
 // VC per output chosen round-robin); each output grants one input port, each input port
 // accepts one grant; winners traverse the crossbar.
+template <bool kOneVc>
 unsigned Router::allocate_switch(std::uint64_t c) {
     // Bit masks over ports (<= 5 bits): the loops visit only the ports that take part, and the
     // round-robin pointers are applied with pick_round_robin (first set bit at or after the pointer,
-    // wrapping), which picks what scanning from the pointer would pick.
+    // wrapping), which picks what scanning from the pointer would pick. Only the candidate VCs
+    // (m_sa_cand: active and holding a flit) are visited.
     std::uint8_t req_vc[kNumPorts][kNumPorts];
     std::uint8_t out_requests[kNumPorts];
     std::uint32_t requested = 0;  // outputs with at least one request
     std::uint32_t stalled = 0;
-    for (unsigned p = 0; p < kNumPorts; ++p) {
-        if (!m_port_buffered[p]) continue;
-        std::uint32_t mask = 0;
-        const unsigned base = p * m_vcs;
-        unsigned v = m_sa_in_rr[p];
-        for (unsigned k = 0; k < m_vcs; ++k, v = v + 1 == m_vcs ? 0 : v + 1) {
-            const InputVc& iv = m_ivc[base + v];
-            if (iv.state != VcState::kActive || iv.buf.empty() || iv.t_sa > c) continue;
-            const unsigned o = iv.out_port;
-            const std::uint32_t obit = std::uint32_t(1) << o;
-            if (m_credits[o * m_vcs + iv.out_vc] <= 0) {
-                stalled |= obit;
-                continue;
-            }
-            if (mask & obit) continue;
-            mask |= obit;
-            req_vc[p][o] = static_cast<std::uint8_t>(v);
-            const std::uint8_t pbit = static_cast<std::uint8_t>(1u << p);
-            out_requests[o] = requested & obit ? std::uint8_t(out_requests[o] | pbit) : pbit;
-            requested |= obit;
+    // Input VC `v` of port `p` (VC index i) asks for its output unless that port already asked for it
+    // (true: requested).
+    auto request = [&](unsigned p, unsigned v, unsigned i, std::uint32_t& port_mask) {
+        const InputVc& iv = m_ivc[i];
+        if (iv.t_sa > c) return;
+        const unsigned o = iv.out_port;
+        const std::uint32_t obit = std::uint32_t(1) << o;
+        if (m_credits[iv.out_ov] <= 0) {
+            stalled |= obit;
+            return;
+        }
+        if (port_mask & obit) return;
+        port_mask |= obit;
+        req_vc[p][o] = static_cast<std::uint8_t>(v);
+        const std::uint8_t pbit = static_cast<std::uint8_t>(1u << p);
+        out_requests[o] = requested & obit ? std::uint8_t(out_requests[o] | pbit) : pbit;
+        requested |= obit;
+    };
+    if (kOneVc) {
+        // One VC per port: the candidate bits are the ports.
+        for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
+            const unsigned p = unsigned(__builtin_ctzll(m));
+            std::uint32_t port_mask = 0;
+            request(p, 0, p, port_mask);
+        }
+    } else {
+        for (unsigned p = 0, base = 0; p < kNumPorts; ++p, base += m_vcs) {
+            const std::uint32_t seg = std::uint32_t(m_sa_cand >> base) & m_all_vcs;  // candidate VCs of port p
+            if (!seg) continue;
+            std::uint32_t port_mask = 0;
+            // The VCs from the port's pointer on, then those before it (round-robin order).
+            const std::uint32_t from_rr = seg & (~std::uint32_t(0) << m_sa_in_rr[p]);
+            for (std::uint32_t part = from_rr; part; part &= part - 1)
+                request(p, unsigned(__builtin_ctz(part)), base + unsigned(__builtin_ctz(part)), port_mask);
+            for (std::uint32_t part = seg & ~from_rr; part; part &= part - 1)
+                request(p, unsigned(__builtin_ctz(part)), base + unsigned(__builtin_ctz(part)), port_mask);
         }
     }
     for (std::uint32_t s = stalled; s; s &= s - 1) ++m_ctr.credit_stall[__builtin_ctz(s)];
@@ -261,27 +292,31 @@ unsigned Router::allocate_switch(std::uint64_t c) {
     unsigned moved = 0;
     for (; granted; granted &= granted - 1) {
         const unsigned p = unsigned(__builtin_ctz(granted));
-        const unsigned o = pick_round_robin(grants[p], m_sa_acc_rr[p]);
+        // With one VC an input port requests one output, so it has one grant to accept.
+        const unsigned o = kOneVc ? unsigned(__builtin_ctz(grants[p])) : pick_round_robin(grants[p], m_sa_acc_rr[p]);
         m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
         m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
-        const unsigned v = req_vc[p][o];
-        m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
-        InputVc& iv = m_ivc[p * m_vcs + v];
-        Flit f = iv.buf.front().flit;
-        iv.buf.pop();
+        const unsigned v = kOneVc ? 0 : req_vc[p][o];
+        if (!kOneVc) m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
+        const unsigned i = kOneVc ? p : p * m_vcs + v;
+        InputVc& iv = m_ivc[i];
+        Flit f = front(i);
+        iv.head = static_cast<std::uint16_t>((iv.head + 1) & m_buf_mask);
+        --iv.count;
         --m_buffered;
-        --m_port_buffered[p];
-        const unsigned ov = o * m_vcs + iv.out_vc;
+        const unsigned ov = iv.out_ov;
         --m_credits[ov];
         f.vc = iv.out_vc;
-        m_out[o]->push(TimedFlit{f, c + m_st_extra + m_p.link_latency});
-        m_credit_out[p]->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_p.credit_delay});
+        m_out[o]->push(TimedFlit{f, c + m_flit_delay});
+        m_credit_out[p]->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_credit_delay});
         ++m_ctr.flits_out[o];
         ++moved;
+        if (f.tail() || !iv.count) m_sa_cand &= ~(std::uint64_t(1) << i);
         if (f.tail()) {
-            m_ovc_busy[ov] = 0;
+            m_ovc_busy &= ~(std::uint64_t(1) << ov);
+            m_va_from = 0;
             iv.state = VcState::kIdle;
-            if (!iv.buf.empty()) m_rc_pending |= std::uint64_t(1) << (p * m_vcs + v);  // routes in the next cycle
+            if (iv.count) m_rc_pending |= std::uint64_t(1) << i;  // routes in the next cycle
         }
     }
     return moved;
@@ -289,23 +324,22 @@ unsigned Router::allocate_switch(std::uint64_t c) {
 
 std::uint32_t Router::count_buffered() const {
     std::uint32_t n = 0;
-    for (const auto& iv : m_ivc) n += iv.buf.size();
+    for (const auto& iv : m_ivc) n += iv.count;
     return n;
 }
 
 void Router::describe_blocked(std::string& out) const {
     for (unsigned i = 0, n = kNumPorts * m_vcs; i < n; ++i) {
         const InputVc& iv = m_ivc[i];
-        if (iv.buf.empty()) continue;
-        const Flit& f = iv.buf.front().flit;
+        if (!iv.count) continue;
+        const Flit& f = front(i);
         out += "  router[" + std::to_string(m_x) + "][" + std::to_string(m_y) + "] in=" + port_name(i / m_vcs) +
-               " vc=" + std::to_string(i % m_vcs) + " buffered=" + std::to_string(iv.buf.size()) +
+               " vc=" + std::to_string(i % m_vcs) + " buffered=" + std::to_string(iv.count) +
                " front: packet " + std::to_string(f.packet) + " src=" + std::to_string(f.src) +
                " dst=" + std::to_string(f.dst) + (f.head() ? " (head)" : "");
         if (iv.state == VcState::kActive) {
-            const unsigned ov = iv.out_port * m_vcs + iv.out_vc;
             out += std::string(" -> out=") + port_name(iv.out_port) + " vc=" + std::to_string(iv.out_vc) +
-                   " credits=" + std::to_string(m_credits[ov]);
+                   " credits=" + std::to_string(m_credits[iv.out_ov]);
         } else if (iv.state == VcState::kWaitVa) {
             out += " waiting for an output VC of";
             for (unsigned o = 0; o < kNumPorts; ++o)

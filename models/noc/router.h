@@ -59,9 +59,11 @@ public:
     void connect_input(unsigned port, FlitLink* in, CreditLink* credit_out);
     void connect_output(unsigned port, FlitLink* out, CreditLink* credit_in, std::uint32_t downstream_depth);
     std::uint32_t* work_counter() { return &m_incoming; }
-    // Bit p (< kNumPorts): the flit link into input p holds flits; bit kNumPorts + p: the credit
-    // line of output p holds credits (DelayLine::init).
-    std::uint32_t* link_mask() { return &m_link_mask; }
+    // Arrival calendar (DelayLine::init), arrival_slots() words: bit p (< kNumPorts) of word
+    // c & (slots - 1): the flit link into input p delivers a flit in cycle c; bit kNumPorts + p: the
+    // credit line of output p delivers a credit.
+    std::uint32_t* arrivals() { return m_arrivals.data(); }
+    std::uint32_t arrival_slots() const { return std::uint32_t(m_arrivals.size()); }
 
     bool has_work() const { return m_incoming != 0 || m_buffered != 0; }
     std::uint32_t buffered() const { return m_buffered; }
@@ -99,32 +101,37 @@ public:
     void describe_blocked(std::string& out) const;
 
 private:
+    static constexpr std::uint64_t kNever = ~std::uint64_t(0);
+    static constexpr unsigned kMaxVcs = 12;  // NocParams::validate; kNumPorts * kMaxVcs <= 64 (VC bit masks)
     enum class VcState : std::uint8_t { kIdle, kWaitVa, kActive };
+    // State of one input VC; its flits are in m_flits.
     struct InputVc {
-        RingBuffer<TimedFlit> buf;
+        std::uint16_t head = 0;     // oldest flit: m_flits[(i << m_buf_shift) + head]
+        std::uint16_t count = 0;    // flits buffered
         VcState state = VcState::kIdle;
         std::uint8_t route_mask = 0;
         std::uint8_t out_port = 0;
         std::uint8_t out_vc = 0;
-        std::uint8_t cls = 0;    // MessageClass of the packet at the front (set in RC)
-        std::uint64_t t_va = 0;  // first cycle VA may be requested
-        std::uint64_t t_sa = 0;  // first cycle SA may be requested (head)
+        std::uint8_t out_ov = 0;    // out_port * vcs + out_vc (index of m_credits)
+        std::uint64_t req_ovcs = 0; // output VCs VA may grant it: its class's VCs on every admissible port (set in RC)
+        std::uint64_t t_va = 0;     // first cycle VA may be requested
+        std::uint64_t t_sa = 0;     // first cycle SA may be requested (head)
     };
 
     void absorb(std::uint64_t c);
     void allocate_vcs(std::uint64_t c);
-    template <bool kSeparate>
-    void allocate_vcs_impl(std::uint64_t c);
     std::uint64_t pipeline_wake(std::uint64_t c) const;
+    template <bool kOneVc>
     unsigned allocate_switch(std::uint64_t c);
 
     const NocParams& m_p;
     unsigned m_id, m_x, m_y, m_vcs;
     RoutingFn m_routing;
-    std::uint32_t m_va_lead, m_sa_lead, m_st_extra;  // pipeline offsets derived from router_stages
+    std::uint32_t m_va_lead, m_sa_lead;              // pipeline offsets derived from router_stages
+    std::uint32_t m_flit_delay, m_credit_delay;      // SA grant -> flit visible downstream / credit visible upstream
     std::uint8_t m_type_class[kNumPacketTypes] = {};  // PacketType -> MessageClass (kAny when shared)
-    std::uint8_t m_vc_class[16] = {};                // output VC -> MessageClass it carries
-    bool m_separate = false;                         // classes on disjoint VCs (else every VC for all)
+    std::uint32_t m_class_vcs[3] = {};               // MessageClass -> output VCs (bit v) it may be allocated
+    std::uint32_t m_all_vcs = 0;                     // bits 0..vcs-1
 
     FlitLink* m_in[kNumPorts] = {};
     CreditLink* m_credit_out[kNumPorts] = {};
@@ -132,8 +139,12 @@ private:
     CreditLink* m_credit_in[kNumPorts] = {};
 
     std::vector<InputVc> m_ivc;              // [port * vcs + vc]
-    std::vector<std::int32_t> m_credits;     // [port * vcs + vc] free slots downstream
-    std::vector<std::uint8_t> m_ovc_busy;    // [port * vcs + vc] allocated to a packet
+    // Input VC buffers in one array, a ring of 2^m_buf_shift (>= buffer_depth) slots per VC.
+    std::vector<Flit> m_flits;
+    std::uint32_t m_buf_shift = 0, m_buf_mask = 0;
+    const Flit& front(unsigned i) const { return m_flits[(i << m_buf_shift) + m_ivc[i].head]; }
+    std::int32_t m_credits[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] free slots downstream
+    std::uint64_t m_ovc_busy = 0;            // bit port * vcs + vc: output VC allocated to a packet
     std::vector<std::uint16_t> m_va_rr;      // [output vc] grant pointer over input VCs
     std::vector<std::uint16_t> m_va_acc_rr;  // [input vc] accept pointer over output VCs
     std::uint16_t m_sa_in_rr[kNumPorts] = {};   // per input port: VC pointer
@@ -142,12 +153,18 @@ private:
     std::uint32_t m_waiting_va = 0;          // input VCs in kWaitVa
     std::uint64_t m_wait_mask = 0;           // bit i: input VC i is in kWaitVa
     std::uint32_t m_va_won = 0;              // output VCs allocated in the current step
+    // VA cannot grant anything before this cycle: a VA that granted nothing (and so changed no
+    // state) would grant nothing again until a held-back VC reaches its t_va, an output VC is
+    // freed (-> 0) or a VC starts waiting (-> its t_va at the latest). 0 after a VA with grants.
+    std::uint64_t m_va_from = 0;
     std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
     std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
-    std::uint32_t m_link_mask = 0;           // non-empty incoming lines (link_mask())
+    std::vector<std::uint32_t> m_arrivals;   // arrivals(): [cycle & (slots - 1)] lines delivering in that cycle
     std::uint32_t m_buffered = 0;
-    std::uint32_t m_port_buffered[kNumPorts] = {};
+    // Bit i: input VC i is kActive and holds a flit, i.e. takes part in switch allocation (kept up
+    // to date where flits arrive and leave and VCs change state, so that SA visits only these).
+    std::uint64_t m_sa_cand = 0;
     std::uint64_t m_rc_pending = 0;  // bit i: idle input VC i holds a head flit that needs route computation
     std::uint32_t m_last_out = 0;
     std::uint64_t m_last_step = ~std::uint64_t(0);

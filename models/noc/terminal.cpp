@@ -24,21 +24,23 @@ void Terminal::connect(FlitLink* inject, CreditLink* inject_credit, FlitLink* ej
     m_eject_credit = eject_credit;
 }
 
-unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr) {
+unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr,
+                        TerminalCounters& total) {
     unsigned moved = 0;
     if (m_incoming) {
-        while (m_inject_credit->ready(c)) {
-            ++m_credits[m_inject_credit->front().vc];
-            m_inject_credit->pop();
+        // At most one credit and one flit arrive per cycle (DelayLine).
+        if (m_inject_credit->ready(c)) {
+            ++m_credits[m_inject_credit->front(c).vc];
+            m_inject_credit->pop(c);
         }
-        while (m_eject_in->ready(c)) {
-            const Flit& f = m_eject_in->front().flit;
+        if (m_eject_in->ready(c)) {
+            const Flit& f = m_eject_in->front(c).flit;
             const unsigned v = f.vc;
             m_eject[(v << m_eject_shift) + ((m_eject_head[v] + m_eject_size[v]) & (m_eject_cap - 1))] =
                 EjectSlot{f.packet, f.kind};
             ++m_eject_size[v];
             m_eject_nonempty |= std::uint32_t(1) << v;
-            m_eject_in->pop();
+            m_eject_in->pop(c);
         }
     }
     // Injection: start the next packet on the next VC of its message class (round-robin) with a
@@ -69,10 +71,12 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
         if (m_next_seq == 0) {
             pk.inject_cycle = c;
             ++ctr.packets_injected;
+            ++total.packets_injected;
         }
         --m_credits[m_cur_vc];
         m_inject->push(TimedFlit{f, c + m_p.link_latency});
         ++ctr.flits_injected;
+        ++total.flits_injected;
         ++moved;
         if (++m_next_seq == pk.num_flits) {
             m_sending = false;
@@ -100,9 +104,11 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
     m_eject_rr = v + 1;
     m_eject_credit->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_p.credit_delay});
     ++ctr.flits_ejected;
+    ++total.flits_ejected;
     if (e.kind & kTail) {
         m_eject_open &= ~bit;
         ++ctr.packets_ejected;
+        ++total.packets_ejected;
         if (sink) sink->deliver(m_node, e.packet, table[e.packet], c);
         table.release(e.packet);
     }

@@ -14,6 +14,7 @@
 #include "models/noc/link.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/packet_table.h"
+#include "models/noc/ring_buffer.h"
 
 namespace vp::noc {
 
@@ -53,8 +54,10 @@ public:
     std::size_t queued_packets_before(std::uint64_t c) const { return queued_packets() + (m_tail_cycle == c ? 1 : 0); }
     bool has_work() const { return m_incoming != 0 || m_sending || !m_queue.empty() || m_eject_nonempty != 0; }
 
-    // Simulates cycle c; returns flits moved (injected + drained).
-    unsigned step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr);
+    // Simulates cycle c; returns flits moved (injected + drained). Counts into ctr (this terminal's)
+    // and total (the network's sum).
+    unsigned step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr,
+                  TerminalCounters& total);
     // After a step: can the next cycle do anything without a credit or flit arriving? True
     // while the ejection queues hold flits (the sink may accept a refused head at any time) or
     // a flit is ready to inject with a credit for it; false while injection waits for credits.

@@ -23,6 +23,18 @@ public:
         m_bits[(cycle & m_mask) * m_words + (target >> 6)] |= std::uint64_t(1) << (target & 63);
     }
     std::uint64_t* slot(std::uint64_t cycle) { return &m_bits[(cycle & m_mask) * m_words]; }
+    // One target's bits over all slots, for a caller that wakes the same target again and again
+    // (a delay line): the word and bit are found once. Valid while the wheel is not re-initialised.
+    struct Column {
+        std::uint64_t* word = nullptr;  // the target's word in slot 0
+        std::uint64_t slot_mask = 0;
+        unsigned stride = 0;            // words per slot
+        std::uint64_t bit = 0;
+        void wake(std::uint64_t cycle) const { word[(cycle & slot_mask) * stride] |= bit; }
+    };
+    Column column(unsigned target) {
+        return Column{&m_bits[target >> 6], m_mask, m_words, std::uint64_t(1) << (target & 63)};
+    }
     unsigned words() const { return m_words; }
 
 private:
