@@ -25,7 +25,7 @@ DramInterface::DramInterface(sc_core::sc_module_name name, NocSystem& noc, unsig
 // reserved (the reservation holds until its tail is drained: requests on other VCs may
 // arrive meanwhile).
 bool DramInterface::can_accept(unsigned, const PacketInfo&) {
-    const unsigned freed_now = m_freed_at == sc_core::sc_time_stamp().value() ? m_freed_now : 0;
+    const unsigned freed_now = m_freed.at(sc_core::sc_time_stamp().value());
     if (m_pending.size() + m_reserved + freed_now >= m_max_outstanding) return false;
     ++m_reserved;
     return true;
@@ -134,12 +134,7 @@ bool DramInterface::respond(tlm::tlm_generic_payload& t) {
     }
     *p = m_pending.back();
     m_pending.pop_back();
-    const std::uint64_t now = sc_core::sc_time_stamp().value();
-    if (m_freed_at != now) {
-        m_freed_at = now;
-        m_freed_now = 0;
-    }
-    ++m_freed_now;
+    m_freed.add(sc_core::sc_time_stamp().value());
     if (!completed) {  // a transaction completed on the forward path gets no END_RESP
         tlm::tlm_phase ph = tlm::END_RESP;
         sc_core::sc_time d = sc_core::SC_ZERO_TIME;

@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/common/payload_pool.h"
+#include "models/noc/freed_slots.h"
 #include "models/noc/noc_system.h"
 
 namespace vp::noc {
@@ -68,11 +69,7 @@ private:
     tlm::tlm_generic_payload* m_resp_blocked = nullptr;
     sc_core::sc_event m_issue_ev, m_retry_ev;
     unsigned m_reserved = 0;  // request packets accepted at the ejection port, tail not yet drained
-    // Slots freed at the current instant: counted as taken until time moves on, so whether a
-    // request head is accepted does not depend on whether the NoC asks before or after a response
-    // leaves at the same instant (the order of processes within one time step).
-    std::uint64_t m_freed_at = ~std::uint64_t(0);
-    unsigned m_freed_now = 0;
+    FreedSlots m_freed;  // slots freed at this instant count as taken until time moves on
     std::uint64_t m_requests = 0, m_posted = 0, m_responses = 0, m_bytes_read = 0, m_bytes_written = 0;
 };
 

@@ -99,7 +99,7 @@ void NetworkInterface::retry_blocked() {
 // reserved here until its tail is drained.
 bool NetworkInterface::can_accept(unsigned, const PacketInfo& info) {
     if (info.type == PacketType::kSync) return true;
-    const unsigned freed_now = m_freed_at == sc_core::sc_time_stamp().value() ? m_freed_now : 0;
+    const unsigned freed_now = m_freed.at(sc_core::sc_time_stamp().value());
     if (m_resp_q.size() + m_resp_reserved + freed_now >= m_params.resp_depth) return false;
     ++m_resp_reserved;
     return true;
@@ -136,12 +136,7 @@ void NetworkInterface::send_response() {
     while (!m_resp_busy && !m_resp_q.empty()) {
         tlm::tlm_generic_payload* t = m_resp_q.front();
         m_resp_q.pop_front();
-        const std::uint64_t now = sc_core::sc_time_stamp().value();
-        if (m_freed_at != now) {
-            m_freed_at = now;
-            m_freed_now = 0;
-        }
-        ++m_freed_now;
+        m_freed.add(sc_core::sc_time_stamp().value());
         m_resp_busy = true;
         ++m_responses;
         --m_in_flight;

@@ -33,6 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/payload_pool.h"
+#include "models/noc/freed_slots.h"
 #include "models/noc/noc_system.h"
 
 namespace vp::noc {
@@ -108,10 +109,7 @@ private:
     tlm::tlm_generic_payload* m_blocked = nullptr;  // BEGIN_REQ waiting for queue space
     std::deque<tlm::tlm_generic_payload*> m_resp_q;
     unsigned m_resp_reserved = 0;  // response packets accepted at the ejection port, tail not yet drained
-    // Response slots freed at the current instant count as taken until time moves on (the NoC's
-    // step may run before or after the core takes a response in the same time step).
-    std::uint64_t m_freed_at = ~std::uint64_t(0);
-    unsigned m_freed_now = 0;
+    FreedSlots m_freed;  // slots freed at this instant count as taken until time moves on
     bool m_resp_busy = false;  // BEGIN_RESP sent, END_RESP pending
     sc_core::sc_event m_retry_ev, m_resp_ev;
     std::uint32_t m_next_txn = 0;

@@ -236,8 +236,9 @@ unsigned Router::allocate_switch(std::uint64_t c) {
     std::uint8_t out_requests[kNumPorts];
     std::uint32_t requested = 0;  // outputs with at least one request
     std::uint32_t stalled = 0;
-    // Input VC `v` of port `p` (VC index i) asks for its output unless that port already asked for it
-    // (true: requested).
+    // Input VC `v` of port `p` (VC index i) asks for its output, unless it is not switch-ready, its
+    // output VC has no credit (a credit stall) or port `p` already asked for that output
+    // (port_mask: the outputs port p asked for).
     auto request = [&](unsigned p, unsigned v, unsigned i, std::uint32_t& port_mask) {
         const InputVc& iv = m_ivc[i];
         if (iv.t_sa > c) return;
