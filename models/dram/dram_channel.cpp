@@ -43,6 +43,11 @@ void DramChannel::account(std::uint64_t now) {
 }
 
 void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept) {
+    enqueue(tag, write, addr, bytes, accept, m_map.decode(addr / m_p.burst_bytes() * m_p.burst_bytes()));
+}
+
+void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept,
+                          const DramAddress& first_burst) {
     // Acceptance cycles never decrease, so readiness follows arrival order (in every bank list too).
     if (accept < m_last_accept) throw std::logic_error("DramChannel::enqueue: acceptance cycle went backwards");
     if (m_free.empty()) {  // more than queue_depth (callers check full() first; tests may not)
@@ -57,7 +62,7 @@ void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned by
     const Slot s = m_free.back();
     m_free.pop_back();
     m_slots[s] = Request{tag,   write, addr, addr + bytes, first, unsigned((last - first) / bb + 1), bytes,
-                         accept + 1 + m_p.frontend_latency_ck, m_next_seq++, m_map.decode(first)};
+                         accept + 1 + m_p.frontend_latency_ck, m_next_seq++, first_burst};
     m_queue.push_back(s);
     if (write) ++m_writes_queued;
     link(s);
@@ -423,6 +428,15 @@ std::uint64_t DramChannel::bank_wake(const Bank& b) const {
     return std::max(std::min(b.hit_reads ? earliest(head.cur, Command::Rd) : kNever,
                              b.hit_writes ? earliest(head.cur, Command::Wr) : kNever),
                     ready);
+}
+
+std::uint64_t DramChannel::first_issue_bound(bool write, const DramAddress& a, std::uint64_t accept) const {
+    const std::uint64_t ready = accept + 1 + m_p.frontend_latency_ck;
+    if (m_ranks[a.rank].refresh_pending) return ready;  // the rank's refresh comes first
+    const Bank& b = bank(a);
+    const Command c = b.open_row == std::int64_t(a.row) ? (write ? Command::Wr : Command::Rd)
+                                                         : (b.open_row < 0 ? Command::Act : Command::Pre);
+    return std::max(ready, earliest(a, c));
 }
 
 std::uint64_t DramChannel::wake_after_enqueue(std::uint64_t now) {

@@ -62,6 +62,9 @@ public:
     // Adds a transaction accepted in cycle `accept` (never earlier than the previous one);
     // the caller checks full() first.
     void enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept);
+    // The same with the first burst's address decoded by the caller (m_map.decode of its start).
+    void enqueue(void* tag, bool write, std::uint64_t addr, unsigned bytes, std::uint64_t accept,
+                 const DramAddress& first_burst);
     // Issues at most one command at cycle `now`; returns true if one was issued.
     bool step(std::uint64_t now);
     // First cycle > now at which step() may issue something (UINT64_MAX: nothing pending).
@@ -70,6 +73,10 @@ public:
     // the last step() or wake_after_enqueue() can issue something; UINT64_MAX when none can
     // issue before what next_wake() gave at the last step. Cheaper than next_wake().
     std::uint64_t wake_after_enqueue(std::uint64_t now);
+    // No command for a request accepted in cycle `accept` and not yet queued can issue before
+    // this cycle: its readiness, and the earliest legal time of the command its first burst needs
+    // in the bank's present state (a lower bound: until a command issues, that state holds).
+    std::uint64_t first_issue_bound(bool write, const DramAddress& first_burst, std::uint64_t accept) const;
     // Transactions whose last column command was issued; the caller drains this.
     std::vector<Completion>& completions() { return m_done; }
     const ChannelCounters& counters() const { return m_c; }

@@ -16,6 +16,9 @@ using namespace tlm;
 struct DramController::TxnExt : tlm_extension<DramController::TxnExt> {
     int port = 0;
     std::uint64_t arrival_ps = 0;
+    std::uint64_t port_seq = 0;  // BEGIN_REQs on this port before it
+    std::uint64_t accept = 0;    // the cycle it was accepted in
+    dram::DramAddress first;     // its first burst, decoded when staged (one channel only)
     unsigned parts_left = 0;
     std::uint64_t done_cycle = 0;
     tlm_extension_base* clone() const override { return new TxnExt(*this); }
@@ -34,7 +37,10 @@ struct DramController::ChannelStats {
           busy(g, "data_bus_busy_cycles", "cycles the data bus transferred data", "tCK",
                &ch.counters().data_bus_busy_cycles),
           queue(g, "queue_occupancy_integral", "transactions queued, summed over cycles", "request tCK",
-                [&ch, &ctl] { return double(ch.occupancy_integral_at(ctl.live_cycle())); }) {
+                [&ch, &ctl, index] {
+                    const std::uint64_t c = ctl.live_cycle();
+                    return double(ch.occupancy_integral_at(c) + ctl.staged_integral(index, c));
+                }) {
         queue.set_sampled();
         for (unsigned r = 0; r < p.ranks; ++r)
             for (unsigned b = 0; b < p.banks(); ++b) {
@@ -132,7 +138,9 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                        "request tCK",
                        [this]() {
                            double s = 0;
-                           for (const auto& c : m_channels) s += double(c->occupancy_integral_at(live_cycle()));
+                           for (std::size_t c = 0; c < m_channels.size(); ++c)
+                               s += double(m_channels[c]->occupancy_integral_at(live_cycle()) +
+                                           staged_integral(unsigned(c), live_cycle()));
                            return s;
                        }),
       m_peak_bw(m_stats, "peak_bandwidth", "theoretical peak bandwidth", "GB/s"),
@@ -144,6 +152,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     socket.register_b_transport(this, &DramController::b_transport);
     socket.register_transport_dbg(this, &DramController::transport_dbg);
     for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map, m_table, c));
+    m_staged_parts.assign(m_p.channels, 0);
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
     for (stats::Stat* s : std::initializer_list<stats::Stat*>{&m_reads, &m_writes, &m_bytes_read, &m_bytes_written,
                                                               &m_row_hits, &m_row_misses, &m_row_conflicts, &m_activates,
@@ -215,6 +224,8 @@ tlm_sync_enum DramController::nb_transport_fw(int port, tlm_generic_payload& t, 
         }
         e->port = port;
         e->arrival_ps = (sc_time_stamp() + d).value() / m_ps_unit;
+        if (m_port_seq.size() <= std::size_t(port)) m_port_seq.resize(std::size_t(port) + 1, 0);
+        e->port_seq = m_port_seq[std::size_t(port)]++;
         e->parts_left = 0;
         e->done_cycle = 0;
         t.set_extension(e);
@@ -245,17 +256,103 @@ bool DramController::check_request(tlm_generic_payload& t) const {
     return true;
 }
 
-bool DramController::try_admit(tlm_generic_payload& t, std::uint64_t accept) {
+bool DramController::before(tlm_generic_payload* a, tlm_generic_payload* b) const {
+    const TxnExt* x = ext_of(*a);
+    const TxnExt* y = ext_of(*b);
+    if (x->accept != y->accept) return x->accept < y->accept;
+    if (x->arrival_ps != y->arrival_ps) return x->arrival_ps < y->arrival_ps;
+    if (x->port != y->port) return x->port < y->port;
+    return x->port_seq < y->port_seq;
+}
+
+void DramController::parts_per_channel(const tlm_generic_payload& t, std::vector<unsigned>& need) const {
+    if (m_channels.size() == 1) {
+        ++need[0];
+        return;
+    }
+    // Runs of consecutive bursts that map to one channel (as enqueue() splits the transaction).
+    const std::uint64_t bb = m_p.burst_bytes();
+    const std::uint64_t addr = t.get_address();
+    const std::uint64_t len = t.get_data_length();
+    unsigned last = ~0u;
+    for (std::uint64_t a = addr; a < addr + len; a = std::min<std::uint64_t>(addr + len, (a / bb + 1) * bb)) {
+        const unsigned ch = m_map.decode(a).channel;
+        if (ch != last) ++need[ch];
+        last = ch;
+    }
+}
+
+bool DramController::has_room(tlm_generic_payload& t) const {
+    if (m_channels.size() == 1) return m_channels[0]->occupancy() + m_staged_parts[0] < m_p.queue_depth;
+    auto& need = const_cast<std::vector<unsigned>&>(m_need);
+    need.assign(m_channels.size(), 0);
+    parts_per_channel(t, need);
+    for (std::size_t c = 0; c < m_channels.size(); ++c)
+        if (need[c] && m_channels[c]->occupancy() + m_staged_parts[c] + need[c] > m_p.queue_depth) return false;
+    return true;
+}
+
+void DramController::stage(tlm_generic_payload& t, std::uint64_t accept) {
     TxnExt* e = ext_of(t);
-    const std::uint64_t now = accept;
+    e->accept = accept;
+    if (m_channels.size() == 1) {
+        const std::uint64_t bb = m_p.burst_bytes();
+        e->first = m_map.decode(t.get_address() / bb * bb);
+    }
+    m_staged.push_back(&t);
+    parts_per_channel(t, m_staged_parts);
+}
+
+std::uint64_t DramController::staged_wake(tlm_generic_payload& t) const {
+    const std::uint64_t accept = ext_of(t)->accept;
+    if (m_channels.size() > 1) return accept + 1 + m_p.frontend_latency_ck;  // its readiness
+    return m_channels[0]->first_issue_bound(t.get_command() == TLM_WRITE_COMMAND, ext_of(t)->first, accept);
+}
+
+std::uint64_t DramController::staged_integral(unsigned channel, std::uint64_t cycle) const {
+    std::uint64_t s = 0;
+    std::vector<unsigned> need(m_channels.size(), 0);
+    for (tlm_generic_payload* t : m_staged) {
+        const std::uint64_t a = ext_of(*t)->accept;
+        if (cycle <= a) continue;
+        std::fill(need.begin(), need.end(), 0u);
+        parts_per_channel(*t, need);
+        s += need[channel] * (cycle - a);
+    }
+    return s;
+}
+
+void DramController::flush_staged(std::uint64_t now) {
+    // Staged requests are accepted in non-decreasing cycles; those of cycles before `now` are
+    // complete (every arrival of those cycles lies before this edge), so their order is final.
+    std::size_t n = 0;
+    while (n < m_staged.size() && ext_of(*m_staged[n])->accept < now) ++n;
+    if (n == 0) return;
+    // Insertion sort (stable): they arrived in time order, only same-instant ones may move.
+    for (std::size_t i = 1; i < n; ++i)
+        for (std::size_t j = i; j > 0 && before(m_staged[j], m_staged[j - 1]); --j) std::swap(m_staged[j], m_staged[j - 1]);
+    for (std::size_t i = 0; i < n; ++i) {
+        tlm_generic_payload& t = *m_staged[i];
+        enqueue(t, ext_of(t)->accept);
+    }
+    m_staged.erase(m_staged.begin(), m_staged.begin() + std::ptrdiff_t(n));
+    if (m_channels.size() == 1) {
+        m_staged_parts[0] = unsigned(m_staged.size());
+        return;
+    }
+    std::fill(m_staged_parts.begin(), m_staged_parts.end(), 0u);
+    for (tlm_generic_payload* t : m_staged) parts_per_channel(*t, m_staged_parts);
+}
+
+void DramController::enqueue(tlm_generic_payload& t, std::uint64_t accept) {
+    TxnExt* e = ext_of(t);
     const bool write = t.get_command() == TLM_WRITE_COMMAND;
     const std::uint64_t addr = t.get_address();
     const unsigned len = t.get_data_length();
     if (m_channels.size() == 1) {
-        if (m_channels[0]->full()) return false;
         e->parts_left = 1;
-        m_channels[0]->enqueue(&t, write, addr, len, now);
-        return true;
+        m_channels[0]->enqueue(&t, write, addr, len, accept, e->first);
+        return;
     }
     // Split the transaction into runs of consecutive bursts that map to one channel.
     const std::uint64_t bb = m_p.burst_bytes();
@@ -265,22 +362,31 @@ bool DramController::try_admit(tlm_generic_payload& t, std::uint64_t accept) {
         unsigned n;
     };
     std::vector<Seg> segs;
-    std::vector<unsigned> need(m_channels.size(), 0);
     for (std::uint64_t a = addr; a < addr + len;) {
         std::uint64_t end = std::min<std::uint64_t>(addr + len, (a / bb + 1) * bb);
         unsigned ch = m_map.decode(a).channel;
         if (!segs.empty() && segs.back().ch == ch) segs.back().n += unsigned(end - a);
-        else {
-            segs.push_back({ch, a, unsigned(end - a)});
-            ++need[ch];
-        }
+        else segs.push_back({ch, a, unsigned(end - a)});
         a = end;
     }
-    for (std::size_t c = 0; c < m_channels.size(); ++c)
-        if (need[c] && m_channels[c]->occupancy() + need[c] > m_p.queue_depth) return false;
     e->parts_left = unsigned(segs.size());
-    for (const Seg& s : segs) m_channels[s.ch]->enqueue(&t, write, s.a, s.n, now);
-    return true;
+    for (const Seg& s : segs) m_channels[s.ch]->enqueue(&t, write, s.a, s.n, accept);
+}
+
+void DramController::record(tlm_generic_payload& t, std::uint64_t accept) {
+    const TxnExt* e = ext_of(t);
+    if (!m_rec_pending.empty() && m_rec_pending.front().arrival_ps != e->arrival_ps) flush_records();
+    m_rec_pending.push_back({e->arrival_ps, e->port, e->port_seq,
+                             {accept, t.get_command() == TLM_WRITE_COMMAND, t.get_address(), t.get_data_length()}});
+}
+
+void DramController::flush_records() {
+    // One arrival instant: in port order, whatever order the kernel delivered them in.
+    std::stable_sort(m_rec_pending.begin(), m_rec_pending.end(), [](const PendingRecord& a, const PendingRecord& b) {
+        return a.port != b.port ? a.port < b.port : a.port_seq < b.port_seq;
+    });
+    for (const PendingRecord& p : m_rec_pending) m_recorder->write(p.r);
+    m_rec_pending.clear();
 }
 
 void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
@@ -297,23 +403,28 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         }
         // Accepted in the cycle that contains this instant; schedulable from the next one.
         const std::uint64_t accept = cycle_of(sc_time_stamp().value() / m_ps_unit);
-        if (m_recorder) m_recorder->write({accept, t.get_command() == TLM_WRITE_COMMAND, t.get_address(),
-                                           t.get_data_length()});
-        if (!m_blocked.empty() || !try_admit(t, accept)) {
+        if (m_recorder) record(t, accept);
+        if (!m_blocked.empty() || !has_room(t)) {
             ++m_backpressure;
-            m_blocked.push_back(&t);
+            // In canonical order (arrivals come in time order: only those of this instant move).
+            auto it = m_blocked.end();
+            while (it != m_blocked.begin() && before(&t, *(it - 1))) --it;
+            m_blocked.insert(it, &t);
             return;
         }
+        stage(t, accept);
         tlm_phase p = END_REQ;
         sc_time d = SC_ZERO_TIME;
         socket[ext_of(t)->port]->nb_transport_bw(t, p, d);
         trace_queue();
-        // Wake when the new request can first issue a command (no later than accept + 1 +
-        // frontend_latency_ck when its command is legal at once).
-        std::uint64_t wake = ~std::uint64_t(0);
-        for (auto& ch : m_channels) wake = std::min(wake, ch->wake_after_enqueue(accept));
-        // A tick already due no later recomputes the wake-up with this request queued.
-        if (wake < m_tick_at) m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
+        // Wake no later than the request can first issue a command (it enters its channel queue
+        // at the first tick after `accept`, whatever that tick was for).
+        std::uint64_t wake = accept + 1 + m_p.frontend_latency_ck;  // its readiness, a first bound
+        if (wake < m_tick_at) wake = staged_wake(t);
+        if (wake < m_tick_at) {
+            m_wake.notify(cycles_to_time(wake) - sc_time_stamp());
+            m_tick_at = wake;
+        }
     } else if (ph == BEGIN_RESP) {
         TxnExt* e = ext_of(t);
         if (m_port_busy.size() <= std::size_t(e->port)) {
@@ -370,6 +481,7 @@ void DramController::tick() {
         m_tick_at = now;
         return;
     }
+    if (!m_staged.empty()) flush_staged(now);
     bool freed = false;
     for (auto& ch : m_channels) {
         ch->step(now);
@@ -388,9 +500,10 @@ void DramController::tick() {
         done.clear();
     }
     if (freed) {
-        while (!m_blocked.empty() && try_admit(*m_blocked.front(), now)) {
+        while (!m_blocked.empty() && has_room(*m_blocked.front())) {
             tlm_generic_payload* t = m_blocked.front();
             m_blocked.pop_front();
+            stage(*t, now);
             tlm_phase p = END_REQ;
             sc_time d = SC_ZERO_TIME;
             socket[ext_of(*t)->port]->nb_transport_bw(*t, p, d);
@@ -399,6 +512,9 @@ void DramController::tick() {
     }
     std::uint64_t wake = ~std::uint64_t(0);
     for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(now));
+    // Requests accepted in this cycle (admitted above, or arrived at this edge) enter the queues
+    // at the edge at which they can first issue.
+    for (tlm_generic_payload* t : m_staged) wake = std::min(wake, std::max(staged_wake(*t), now + 1));
     if (m_waves) {
         m_waves->advance(now);
         wake = std::min(wake, m_waves->next_event());
@@ -421,7 +537,7 @@ void DramController::tick() {
 
 void DramController::trace_queue() {
     if (!m_sig_queue && !m_sig_inflight) return;
-    std::size_t q = 0;
+    std::size_t q = m_staged.size();
     for (auto& ch : m_channels) q += ch->occupancy();
     std::uint64_t t = sc_time_stamp().value() / m_ps_unit;
     if (m_sig_queue) m_sig_queue->set(q, t);
@@ -451,7 +567,10 @@ void DramController::finish(const sc_time& end) {
     const std::uint64_t ps = end.value() / m_ps_unit;
     m_end_cycle = (ps + m_p.tck_ps - 1) / m_p.tck_ps;
     for (auto& ch : m_channels) ch->finish(m_end_cycle);
-    if (m_recorder) m_recorder->close();
+    if (m_recorder) {
+        flush_records();
+        m_recorder->close();
+    }
     if (m_monitor && !m_monitor->finish(m_end_cycle))
         throw SimulationError("DRAM protocol violation (" + std::to_string(m_monitor->violations()) +
                               " command(s) broke a rule; the run stopped at the first): " +

@@ -9,7 +9,10 @@
 // transport_dbg is functional only.
 //
 // The scheduler runs once per memory-clock edge that has work (tick); a request accepted
-// during cycle t is schedulable from t + 1. Optional attachments, all off the hot path
+// during cycle t is schedulable from t + 1. Requests accepted during cycle t enter the channel
+// queues at the first tick after t, all together, ordered by arrival time, then socket port,
+// then arrival on that port: requests that arrive at one instant are queued in port order,
+// whatever order the kernel ran their initiators in (docs/dram.md, "One instant, one order"). Optional attachments, all off the hot path
 // when unused: the independent protocol checker (check_protocol), waveforms of commands
 // and bank states (tracing), and a recording of the request stream (record_trace).
 #include <cstdint>
@@ -69,7 +72,23 @@ private:
     unsigned transport_dbg(int port, tlm::tlm_generic_payload& t);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void tick();
-    bool try_admit(tlm::tlm_generic_payload& t, std::uint64_t accept);
+    // Room for t in every channel it touches, counting the requests staged for the next edge.
+    bool has_room(tlm::tlm_generic_payload& t) const;
+    // Accepts t in cycle `accept` (END_REQ is the caller's): staged until the first tick after it.
+    void stage(tlm::tlm_generic_payload& t, std::uint64_t accept);
+    // Moves the staged requests accepted before `now` into the channel queues, in canonical order.
+    void flush_staged(std::uint64_t now);
+    void enqueue(tlm::tlm_generic_payload& t, std::uint64_t accept);
+    // The first cycle at which staged t could issue a command (a lower bound, see DramChannel).
+    std::uint64_t staged_wake(tlm::tlm_generic_payload& t) const;
+    // Orders requests of one instant: arrival time, then port, then arrival on the port.
+    bool before(tlm::tlm_generic_payload* a, tlm::tlm_generic_payload* b) const;
+    // Staged requests' share of a channel's queue integral up to `cycle` (epoch samples mid-run).
+    std::uint64_t staged_integral(unsigned channel, std::uint64_t cycle) const;
+    // Parts (runs of consecutive bursts) of t per channel, added to `need`.
+    void parts_per_channel(const tlm::tlm_generic_payload& t, std::vector<unsigned>& need) const;
+    void record(tlm::tlm_generic_payload& t, std::uint64_t accept);  // into m_rec_pending
+    void flush_records();
     void send_response(tlm::tlm_generic_payload& t);
     void do_functional(tlm::tlm_generic_payload& t);
     bool check_request(tlm::tlm_generic_payload& t) const;
@@ -102,7 +121,19 @@ private:
     sc_core::sc_time m_tck;
     std::uint64_t m_ps_unit;  // kernel time units per picosecond
 
-    std::deque<tlm::tlm_generic_payload*> m_blocked;  // waiting for END_REQ (queue full)
+    std::deque<tlm::tlm_generic_payload*> m_blocked;  // waiting for END_REQ (queue full), canonical order
+    std::vector<tlm::tlm_generic_payload*> m_staged;  // accepted, not yet in a channel queue
+    std::vector<unsigned> m_staged_parts;             // their parts per channel
+    std::vector<std::uint64_t> m_port_seq;            // BEGIN_REQs seen per port
+    // Recorded requests of the latest arrival instant, written in canonical order once it is over.
+    struct PendingRecord {
+        std::uint64_t arrival_ps;
+        int port;
+        std::uint64_t port_seq;
+        TraceRequest r;
+    };
+    std::vector<PendingRecord> m_rec_pending;
+    std::vector<unsigned> m_need;  // scratch of has_room()
     std::vector<bool> m_port_busy;                    // BEGIN_RESP sent, END_RESP pending
     std::vector<std::deque<tlm::tlm_generic_payload*>> m_resp_queue;
     std::vector<std::unique_ptr<TxnExt>> m_ext_pool;
