@@ -23,6 +23,10 @@ struct DramFigures {
     bool open_page = true;              // page policy
     bool frfcfs = true;                 // scheduler: FR-FCFS (else FCFS)
     std::string address_mapping;
+    // Address bits selecting the bank (channel, rank, bank group, bank) and the row, from the
+    // controller's address mapper: same bank iff (a & bank_mask) equal, same row iff also
+    // (a & row_mask) equal. 0: unknown (a cost model then assumes no row activations).
+    std::uint64_t bank_mask = 0, row_mask = 0;
     double peak_bw_bytes_per_s = 0;     // all channels
 
     bool valid() const { return tck_ns > 0 && burst_bytes > 0 && burst_cycles > 0 && peak_bw_bytes_per_s > 0; }

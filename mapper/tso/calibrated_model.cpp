@@ -134,6 +134,70 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
     return n;
 }
 
+std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
+                                            std::size_t crit) {
+    const DramFigures& d = hw.dram;
+    if (d.bank_mask == 0 && d.row_mask == 0) return {};
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const std::uint64_t txn = std::uint64_t(hw.txn_bytes());
+    const std::vector<int> active = ifm_ch_active(slices);
+    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
+    // Per TLE: the (bank, row) pages its transfers touch in order (consecutive repeats merged),
+    // and where each DRAM transfer starts in that list.
+    struct Page {
+        std::uint64_t bank, row;
+        bool operator==(const Page& o) const { return bank == o.bank && row == o.row; }
+    };
+    std::vector<std::vector<Page>> pages(slices.size());
+    std::vector<std::vector<std::size_t>> starts(slices.size());
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        std::uint64_t k = 0;
+        auto& pg = pages[t];
+        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            if (op.kind == OpKind::Compute) return;
+            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
+            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
+            const std::size_t before = pg.size();
+            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+                for (const std::uint64_t x : {a, a + len - 1}) {
+                    const Page p{x & d.bank_mask, x & d.row_mask};
+                    if (pg.size() == before || !(pg.back() == p)) pg.push_back(p);
+                }
+            });
+            if (pg.size() > before) starts[t].push_back(before);
+        });
+    }
+    if (crit >= slices.size()) return {};
+    std::vector<Page> open;  // the open row per bank (few banks: a linear search)
+    auto find = [&](std::uint64_t bank) {
+        return std::find_if(open.begin(), open.end(), [&](const Page& p) { return p.bank == bank; });
+    };
+    const double conflict = double(d.tRP) + double(d.tRCD), miss = double(d.tRCD);
+    std::vector<double> act(starts[crit].size(), 0.0);
+    std::size_t steps = 0;
+    for (const auto& s : starts) steps = std::max(steps, s.size());
+    for (std::size_t i = 0; i < steps; ++i) {
+        if (i < starts[crit].size()) {
+            const Page& f = pages[crit][starts[crit][i]];
+            const auto it = find(f.bank);
+            act[i] = !d.open_page || it == open.end() ? miss : it->row != f.row ? conflict : 0.0;
+        }
+        if (!d.open_page) continue;
+        for (std::size_t t = 0; t < slices.size(); ++t) {
+            if (i >= starts[t].size()) continue;
+            const std::size_t end = i + 1 < starts[t].size() ? starts[t][i + 1] : pages[t].size();
+            for (std::size_t j = starts[t][i]; j < end; ++j) {
+                const auto it = find(pages[t][j].bank);
+                if (it == open.end()) open.push_back(pages[t][j]);
+                else it->row = pages[t][j].row;
+            }
+        }
+    }
+    return act;
+}
+
 CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
@@ -151,6 +215,8 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
     const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
     const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw));
+    // The row activation each of the critical TLE's transfers waits for (tCK), in walk order.
+    const std::vector<double> act_ck = first_row_activation_ck(conv, hw, c, crit);
     // The bus shared with the others in proportion to their bursts (the closed form assumes
     // every active TLE moves as many as the busiest).
     const double bus_own = t_b * m_c.bus_scale;
@@ -179,6 +245,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     double now = 0, ring_t = 0, fab_t = 0;
     for (int pass = 0; pass < passes; ++pass) {
         double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
+        std::size_t xfer_i = 0;  // the critical TLE's DRAM transfers so far (index into act_ck)
         auto xfer = [&](bool write, const Box& b) {
             std::uint64_t n = 0, bursts = 0, first = 0;
             for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
@@ -191,7 +258,9 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             const double p = in_step + (1.0 - in_step) * p_duty;
             in_step *= step_decay;
             const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
-            const double L_first = txn_latency_s(d, write, double(first));
+            const double act = xfer_i < act_ck.size() ? act_ck[xfer_i] * d.tck_ns * 1e-9 : 0.0;
+            ++xfer_i;
+            const double L_first = txn_latency_s(d, write, double(first)) + act;
             const double L = txn_latency_s(d, write, double(bursts) / double(n));
             const double rest = double(bursts - first);
             return m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared)) +

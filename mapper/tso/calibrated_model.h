@@ -25,10 +25,13 @@
 // takes the TLE with the most as critical, shares the bus with the others in proportion to
 // their bursts (s = 1 + contention * p * sum of their bursts / its bursts, p = sync + (1 -
 // sync) * d), and walks its tile sequence with the exact transactions and the compute overlap.
-// The replay alone adds three things the closed form leaves out: the duty from the walk itself
-// (a first walk at the screen's duty gives the critical TLE's DMA time and total T, a second
-// walk shares the bus with p = sync + (1 - sync) DMA / T: the in-order controller overlaps
-// transfers with computes, which DMA / (DMA + compute) ignores); the lockstep at the layer
+// The replay alone adds four things the closed form leaves out: the row activation that a
+// transfer's first transaction waits for (first_row_activation_ck, part of L_first: the TLEs'
+// tensors share the banks, so a transfer into another tensor often finds another row open);
+// the duty from the walk itself (a first walk at the screen's duty gives the critical TLE's
+// DMA time and total T, a second walk shares the bus with p = sync + (1 - sync) DMA / T: the
+// in-order controller overlaps transfers with computes, which DMA / (DMA + compute) ignores);
+// the lockstep at the layer
 // start (the i-th transfer meets every other TLE with weight e^(-i / lockstep_transfers): they
 // leave the barrier together and drift apart); and the FCFS queue ahead of a transfer shorter
 // than the others keep outstanding (queue_scale).
@@ -45,6 +48,16 @@ namespace vp::mapper::tso {
 // start inside a burst (a row tile starting mid-row, rows shorter than a transaction) cost up to
 // 1.5x the bursts of an aligned one, so TLEs with equal work can differ.
 std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c);
+
+// Row activations the first transaction of each of TLE `crit`'s DRAM transfers waits for, in
+// tCK (index = its DRAM transfers in walk order): tRP + tRCD when its bank holds another open
+// row (a conflict), tRCD when the bank is closed (or under the closed-page policy), 0 on a row
+// hit. The open rows are tracked over the transfers of every TLE in lockstep (the TLEs run the
+// same tile sequence from the same barrier): before step i, the rows left open by the steps
+// before i of all TLEs; every TLE requesting the row in step i waits for its activation.
+// Banks and rows come from DramFigures::bank_mask / row_mask (empty when they are unknown).
+std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
+                                            std::size_t crit);
 
 class CalibratedModel final : public TimeModel {
 public:

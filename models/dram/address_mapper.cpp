@@ -88,4 +88,24 @@ std::uint64_t AddressMapper::encode(const DramAddress& a) const {
     return v << m_offset_bits;
 }
 
+std::uint64_t AddressMapper::bank_mask() const {
+    std::uint64_t m = 0;
+    unsigned shift = m_offset_bits;
+    for (const Slice& s : m_order) {
+        if (s.field != Col && s.field != Row) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
+        shift += s.bits;
+    }
+    return m;
+}
+
+std::uint64_t AddressMapper::row_mask() const {
+    std::uint64_t m = 0;
+    unsigned shift = m_offset_bits;
+    for (const Slice& s : m_order) {
+        if (s.field == Row) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
+        shift += s.bits;
+    }
+    return m;
+}
+
 }  // namespace vp::dram

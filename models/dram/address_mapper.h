@@ -22,6 +22,12 @@ public:
     DramAddress decode(std::uint64_t addr) const;
     // Inverse of decode for the first byte of a burst (used by tests and generators).
     std::uint64_t encode(const DramAddress& a) const;
+    // Address bits that select the bank (channel, rank, bank group and bank) and the row: two
+    // addresses are in the same bank iff (a & bank_mask()) is equal, in the same open row iff
+    // both masks agree (every field is a contiguous bit range). For cost models that track
+    // open rows without decoding (mapper::DramFigures).
+    std::uint64_t bank_mask() const;
+    std::uint64_t row_mask() const;
 
     static bool is_known(const std::string& name);
     static std::vector<std::string> names();

@@ -1,5 +1,7 @@
 #include "platform/config/hw_figures.h"
 
+#include "models/dram/address_mapper.h"
+
 namespace vp::config {
 
 mapper::DramFigures dram_figures(const dram::DramParams& p) {
@@ -29,6 +31,9 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     f.open_page = p.page_policy == dram::PagePolicy::Open;
     f.frfcfs = p.scheduler == dram::Scheduler::FrFcfs;
     f.address_mapping = p.address_mapping;
+    const dram::AddressMapper am(p);
+    f.bank_mask = am.bank_mask();
+    f.row_mask = am.row_mask();
     f.peak_bw_bytes_per_s = p.peak_bandwidth_bytes_per_s();
     return f;
 }

@@ -263,3 +263,50 @@ TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep l
     CHECK(CalibratedModel(locked).replay(c, hw, ch).total_s == Approx(without).epsilon(1e-5));
     CHECK(CalibratedModel(free).replay(c, hw, ch).total_s < without);
 }
+
+TEST_CASE("calibrated replay: row activations of the first transactions by hand", "[tso][calibrated]") {
+    // The layer of the test above: OFM / IS, one tile per TLE, every TLE runs LoadIn (IN at
+    // 0..1023), LoadW (W at 4,096), Compute, StoreOut (OUT from 8,192) one after the other.
+    Layer l;
+    l.C = 1;
+    l.K = 1;
+    l.H = l.W = 32;
+    l.R = l.S = 3;
+    const ConvShape c = make_conv_shape(l, 1);
+    NmpParams hw = tso_test::seed_hw();
+    ConvCostModel m(c, hw, TleSlicing::OFM);
+    ChoiceCost ch;
+    ch.found = true;
+    ch.slicing = TleSlicing::OFM;
+    ch.schedule = TltSchedule::IS;
+    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
+    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    const std::size_t crit = 3;  // the most bursts (test above)
+
+    // DDR3-1600, row_bank_col: 8-KiB rows, bank = address bits 13-15. IN and W are in bank 0,
+    // row 0; OUT in bank 1. The IN load finds bank 0 closed (tRCD = 10), the W load its row
+    // open (0), the store bank 1 closed (10).
+    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 0, 10});
+    hw.dram.open_page = false;  // closed page: every first transaction activates its row
+    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 10, 10});
+    hw.dram.open_page = true;
+
+    // A hand-made geometry: one bank of 4-KiB rows, so IN (row 0), W (row 1) and OUT (row 2)
+    // conflict. Lockstep: before the W load every TLE has loaded IN, so row 0 is open (tRP +
+    // tRCD = 20), before the store row 1 (20); the first IN load finds the bank closed (10).
+    hw.dram.bank_mask = std::uint64_t(1) << 40;  // above every address: one bank
+    hw.dram.row_mask = ~std::uint64_t(4095);
+    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 20, 20});
+    CHECK(first_row_activation_ck(c, hw, ch, 0) == std::vector<double>{10, 20, 20});
+
+    // The replay adds them to the first transaction's latency, times latency_scale: with sync = 1
+    // (p = 1 whatever the duty) and the strictly serial sequence, exactly 50 tCK x 1.25 ns x 1.5.
+    TsoCoefficients k;
+    k.sync = 1.0;
+    k.latency_scale = 1.5;
+    const double with = CalibratedModel(k).replay(c, hw, ch).total_s;
+    hw.dram.bank_mask = hw.dram.row_mask = 0;  // unknown geometry: no activations
+    CHECK(first_row_activation_ck(c, hw, ch, crit).empty());
+    const double without = CalibratedModel(k).replay(c, hw, ch).total_s;
+    CHECK(with - without == Approx(50 * 1.25e-9 * 1.5).epsilon(1e-9));
+}
