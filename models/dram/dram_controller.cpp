@@ -331,6 +331,24 @@ void DramController::flush_staged(std::uint64_t now) {
     // Insertion sort (stable): they arrived in time order, only same-instant ones may move.
     for (std::size_t i = 1; i < n; ++i)
         for (std::size_t j = i; j > 0 && before(m_staged[j], m_staged[j - 1]); --j) std::swap(m_staged[j], m_staged[j - 1]);
+    // Ports that tie (one instant) take turns: round robin from the port after the one that
+    // went first at the previous tie, as an interconnect's arbiter would (fixed port priority
+    // would always put the lockstep DMA engines of the NMP in the same order).
+    const unsigned ports = unsigned(socket.size());
+    for (std::size_t b = 0; b < n;) {
+        const TxnExt* first = ext_of(*m_staged[b]);
+        std::size_t e = b + 1;
+        while (e < n && ext_of(*m_staged[e])->accept == first->accept && ext_of(*m_staged[e])->arrival_ps == first->arrival_ps)
+            ++e;
+        if (ports > 1 && ext_of(*m_staged[e - 1])->port != first->port) {  // sorted by port: several ports
+            auto turn = [&](tlm_generic_payload* t) { return (unsigned(ext_of(*t)->port) + ports - m_rr_next) % ports; };
+            for (std::size_t i = b + 1; i < e; ++i)
+                for (std::size_t j = i; j > b && turn(m_staged[j]) < turn(m_staged[j - 1]); --j)
+                    std::swap(m_staged[j], m_staged[j - 1]);
+            m_rr_next = (unsigned(ext_of(*m_staged[b])->port) + 1) % ports;
+        }
+        b = e;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         tlm_generic_payload& t = *m_staged[i];
         enqueue(t, ext_of(t)->accept);

@@ -10,10 +10,11 @@
 //
 // The scheduler runs once per memory-clock edge that has work (tick); a request accepted
 // during cycle t is schedulable from t + 1. Requests accepted during cycle t enter the channel
-// queues at the first tick after t, all together, ordered by arrival time, then socket port,
-// then arrival on that port: requests that arrive at one instant are queued in port order,
-// whatever order the kernel ran their initiators in (docs/dram.md, "One instant, one order"). Optional attachments, all off the hot path
-// when unused: the independent protocol checker (check_protocol), waveforms of commands
+// queues at the first tick after t, all together, ordered by arrival time, then socket port
+// (ports that tie take turns, round robin), then arrival on that port: whatever order the
+// kernel ran their initiators in (docs/dram.md, "One instant, one order").
+//
+// Optional attachments, all off the hot path when unused: the independent protocol checker (check_protocol), waveforms of commands
 // and bank states (tracing), and a recording of the request stream (record_trace).
 #include <cstdint>
 #include <deque>
@@ -125,6 +126,7 @@ private:
     std::vector<tlm::tlm_generic_payload*> m_staged;  // accepted, not yet in a channel queue
     std::vector<unsigned> m_staged_parts;             // their parts per channel
     std::vector<std::uint64_t> m_port_seq;            // BEGIN_REQs seen per port
+    unsigned m_rr_next = 0;                           // the port that goes first at the next tie
     // Recorded requests of the latest arrival instant, written in canonical order once it is over.
     struct PendingRecord {
         std::uint64_t arrival_ps;

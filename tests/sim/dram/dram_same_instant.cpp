@@ -7,8 +7,11 @@
 //     port 0's response comes first, at the same times in both call orders;
 //   - a write on port 0 and a read of the same bytes on port 1: the read returns the written
 //     data in both call orders (read-after-write in queue order).
+//   - ports take turns at ties (round robin): a second pair of reads, 200 ns later, has port 1's
+//     answered first.
 // The controller once queued them in delivery order: the second call order served port 1 first
 // and the read returned the old bytes. Both the per-bank and the reference scheduler are run.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -32,7 +35,8 @@ namespace {
 // One AT initiator per port: sends what it is given, records END_REQ and BEGIN_RESP.
 struct Port : sc_module, tlm_bw_transport_if<> {
     tlm_initiator_socket<> socket;
-    sc_time resp_at = SC_ZERO_TIME;
+    sc_time resp_at = SC_ZERO_TIME;  // the first response
+    std::vector<sc_time> resps;      // every response
     std::vector<unsigned char> data;
     bool got_resp = false;
     explicit Port(sc_module_name n) : sc_module(n), socket("socket") { socket.bind(*this); }
@@ -43,7 +47,8 @@ struct Port : sc_module, tlm_bw_transport_if<> {
     }
     tlm_sync_enum nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time&) override {
         if (ph == BEGIN_RESP) {
-            resp_at = sc_time_stamp();
+            if (!got_resp) resp_at = sc_time_stamp();
+            resps.push_back(sc_time_stamp());
             got_resp = true;
             data.assign(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length());
             ph = END_RESP;
@@ -63,12 +68,14 @@ struct Case {
     std::unique_ptr<Port> p0, p1;
     tlm_generic_payload* t0 = nullptr;
     tlm_generic_payload* t1 = nullptr;
+    tlm_generic_payload* u0 = nullptr;  // the second pair (bank cases)
+    tlm_generic_payload* u1 = nullptr;
 };
 
 struct Driver : sc_module {
     std::vector<Case>* cases;
     PayloadPool* pool;
-    std::uint64_t a0 = 0, a1 = 0;  // same bank, different rows
+    std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // same bank, four different rows
     SC_HAS_PROCESS(Driver);
     Driver(sc_module_name n, std::vector<Case>& c, PayloadPool& p) : sc_module(n), cases(&c), pool(&p) {
         SC_THREAD(run);
@@ -90,6 +97,21 @@ struct Driver : sc_module {
             } else {
                 c.p0->send(*c.t0, at);
                 c.p1->send(*c.t1, at);
+            }
+        }
+        // The second tie: two more rows, so that each read again needs a PRE and an ACT.
+        wait(100, SC_NS);
+        const sc_time later(200, SC_NS);
+        for (Case& c : *cases) {
+            if (c.raw) continue;
+            c.u0 = pool->acquire(TLM_READ_COMMAND, a2, 64);
+            c.u1 = pool->acquire(TLM_READ_COMMAND, a3, 64);
+            if (c.port1_first) {
+                c.p1->send(*c.u1, later);
+                c.p0->send(*c.u0, later);
+            } else {
+                c.p0->send(*c.u0, later);
+                c.p1->send(*c.u1, later);
             }
         }
     }
@@ -125,11 +147,14 @@ int sc_main(int, char**) {
     Driver drv("driver", cases, pool);
     const dram::AddressMapper& map = cases.front().dram->mapper();
     const dram::DramAddress first = map.decode(0);
-    for (std::uint64_t a = 64;; a += 64) {
+    std::vector<std::uint64_t> rows{first.row};
+    std::vector<std::uint64_t*> want{&drv.a1, &drv.a2, &drv.a3};
+    for (std::uint64_t a = 64; rows.size() < 4; a += 64) {
         const dram::DramAddress d = map.decode(a);
-        if (d.rank == first.rank && d.bank_group == first.bank_group && d.bank == first.bank && d.row != first.row) {
-            drv.a1 = a;
-            break;
+        if (d.rank == first.rank && d.bank_group == first.bank_group && d.bank == first.bank &&
+            std::find(rows.begin(), rows.end(), d.row) == rows.end()) {
+            *want[rows.size() - 1] = a;
+            rows.push_back(d.row);
         }
     }
 
@@ -152,13 +177,17 @@ int sc_main(int, char**) {
             if (!ok) fail(c, "the read of port 1 did not return port 0's write of the same instant");
         } else if (!(c.p0->resp_at < c.p1->resp_at)) {
             fail(c, "port 1's read was served before port 0's (same instant, same bank)");
+        } else if (c.p0->resps.size() != 2 || c.p1->resps.size() != 2) {
+            fail(c, "a response of the second pair is missing");
+        } else if (!(c.p1->resps[1] < c.p0->resps[1])) {
+            fail(c, "at the second tie port 0 went first again (no round robin)");
         }
         std::printf("%s: port 0 response at %s, port 1 at %s\n", c.name.c_str(), c.p0->resp_at.to_string().c_str(),
                     c.p1->resp_at.to_string().c_str());
     }
     // The call order must not show in the timing.
     for (std::size_t i = 0; i + 1 < cases.size(); i += 2)
-        if (cases[i].p0->resp_at != cases[i + 1].p0->resp_at || cases[i].p1->resp_at != cases[i + 1].p1->resp_at)
+        if (cases[i].p0->resps != cases[i + 1].p0->resps || cases[i].p1->resps != cases[i + 1].p1->resps)
             fail(cases[i + 1], "response times depend on the order the requests were delivered in");
     std::printf("%zu cases, %d failures\n", cases.size(), failures);
     return failures == 0 ? 0 : 1;
