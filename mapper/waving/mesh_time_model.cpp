@@ -327,8 +327,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
-        {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, MeshTimeModel::Sharing::Slices); }},
-        {"phased-work", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, MeshTimeModel::Sharing::Work); }},
+        {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},
     };
     return r;

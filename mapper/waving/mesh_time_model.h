@@ -113,11 +113,9 @@ public:
     }
     // Fixed cycles per layer added to the slowest core.
     virtual double layer_overhead() const { return 0.0; }
-    // How CoreContext::sharing is set per core: Slices = sharing_of(slices, k) for every core,
-    // Work = sharing_by_work of the cores' shared_cycles, Routes = sharing_by_share of the same
-    // work with the cores' route shares of the DRAM interface (route_shares.h).
-    enum class Sharing { Slices, Work, Routes };
-    virtual Sharing sharing() const { return Sharing::Slices; }
+    // True: CoreContext::sharing per core from the cores' shared_cycles (sharing_by_work);
+    // false: sharing_of(slices, k) for every core.
+    virtual bool shares_by_work() const { return false; }
 };
 
 // The paper model (no profile: the mapper keeps its Eq. 12-18 / Eq. 23 estimate).
@@ -231,18 +229,12 @@ private:
 // Processor sharing counts the cores by their work on the shared side (sharing_by_work): a core
 // waits behind the others' demand up to its own, so 12 cores with a full slice and 2 with a
 // narrow one count as about 13, where counting slices (16 on 14 cores: 8) charged the slowest
-// core for half of them. Weighted by the cores' route shares (sharing_by_share, the default):
-// round robin per router input serves the cores nearer the DRAM interface first, so a core
-// waits behind the work of the cores with a larger share in full and behind the others' in
-// proportion to their share. `phased-work` is sharing by work alone (the previous default),
-// `phased-slices` the version before it (sharing_of for every core).
+// core for half of them. `phased-slices` is the model as it was before (sharing_of for every core).
 class PhasedMeshModel final : public MeshTimeModel {
 public:
-    explicit PhasedMeshModel(const MeshCoefficients& c, Sharing sharing = Sharing::Routes) : m_c(c), m_sharing(sharing) {}
-    const char* name() const override {
-        return m_sharing == Sharing::Routes ? "phased" : m_sharing == Sharing::Work ? "phased-work" : "phased-slices";
-    }
-    Sharing sharing() const override { return m_sharing; }
+    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true) : m_c(c), m_by_work(by_work) {}
+    const char* name() const override { return m_by_work ? "phased" : "phased-slices"; }
+    bool shares_by_work() const override { return m_by_work; }
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const override;
@@ -255,7 +247,7 @@ public:
 
 private:
     MeshCoefficients m_c;
-    Sharing m_sharing = Sharing::Routes;
+    bool m_by_work = true;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

@@ -10,7 +10,6 @@
 #include "mapper/common/errors.h"
 #include "mapper/tiling/tiling_cost.h"
 #include "mapper/waving/mesh_profile.h"
-#include "mapper/waving/route_shares.h"
 
 namespace vp::mapper::waving {
 
@@ -126,22 +125,9 @@ struct Candidate {
     std::uint64_t evaluated = 0;
 };
 
-// CoreContext::sharing of the k active cores (their work on the shared side, their positions)
-// as the model asks for it.
-std::vector<double> sharing_factors(const MeshTimeModel& model, const std::vector<double>& work,
-                                    const std::vector<MeshNode>& nodes, const MeshMapParams& mesh, int n_slices, int k) {
-    switch (model.sharing()) {
-    case MeshTimeModel::Sharing::Work: return sharing_by_work(work);
-    case MeshTimeModel::Sharing::Routes: return sharing_by_share(work, route_shares(nodes, mesh.dram_ifs));
-    case MeshTimeModel::Sharing::Slices: break;
-    }
-    return std::vector<double>(work.size(), sharing_of(n_slices, k));
-}
-
 Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tiling::AsipParams& asip,
                              const MeshMapParams& mesh, const tiling::CostContext& ctx, const MapperOptions& opt,
-                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank,
-                             const std::vector<MeshNode>& nodes_by_rank) {
+                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank) {
     Candidate c;
     const Geometry g = make_geometry(s, t_of, t_ox);
     if (!tiling::optimize_tiling(s.slice(t_of, t_ox), ctx, opt.objective, &c.full)) return c;
@@ -225,8 +211,8 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             max_compute = std::max(max_compute, compute);
         }
         if (model) {
-            sharing = sharing_factors(*model, work,
-                                      std::vector<MeshNode>(nodes_by_rank.begin(), nodes_by_rank.begin() + k), mesh, n, k);
+            if (model->shares_by_work()) sharing = sharing_by_work(work);
+            else sharing.assign(std::size_t(k), sharing_of(n, k));
             for (int core = 0; core < k; ++core) {
                 const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
                 const int h = hops_by_rank[std::size_t(core)];
@@ -378,11 +364,9 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
     std::vector<int> hops_by_rank;
-    std::vector<MeshNode> nodes_by_rank;
     for (int c : order) {
         const MeshNode& n = cores[std::size_t(c)];
         hops_by_rank.push_back(hops(n, mesh.dram_ifs[std::size_t(nearest_dram_if(mesh, n))]));
-        nodes_by_rank.push_back(n);
     }
     std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
     const bool whole = opt.mode == MapMode::WholeLayer;
@@ -408,7 +392,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
-                                                  asip, mesh, ctx, opt, ks, hops_by_rank, nodes_by_rank);
+                                                  asip, mesh, ctx, opt, ks, hops_by_rank);
     // All-cores mode ("using all cores all of the time", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);
@@ -479,9 +463,8 @@ double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profile
         work[i] = model.shared_cycles(profiles[i], asip, mesh, m.k);
         shared += work[i];
     }
-    std::vector<MeshNode> nodes(n);
-    for (std::size_t i = 0; i < n; ++i) nodes[i] = m.cores[i].node;
-    const std::vector<double> sharing = sharing_factors(model, work, nodes, mesh, m.n_slices, m.k);
+    const std::vector<double> sharing =
+        model.shares_by_work() ? sharing_by_work(work) : std::vector<double>(n, sharing_of(m.n_slices, m.k));
     for (std::size_t i = 0; i < n; ++i)
         t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i]}, asip, mesh));
     return std::max(t, shared) + model.layer_overhead();
