@@ -80,6 +80,16 @@ struct Driver : sc_module {
     Driver(sc_module_name n, std::vector<Case>& c, PayloadPool& p) : sc_module(n), cases(&c), pool(&p) {
         SC_THREAD(run);
     }
+    // Both requests arrive at `at`; the case decides whose call reaches the controller first.
+    static void send_pair(Case& c, tlm_generic_payload& on0, tlm_generic_payload& on1, const sc_time& at) {
+        if (c.port1_first) {
+            c.p1->send(on1, at);
+            c.p0->send(on0, at);
+        } else {
+            c.p0->send(on0, at);
+            c.p1->send(on1, at);
+        }
+    }
     void run() {
         const sc_time at(10, SC_NS);
         for (Case& c : *cases) {
@@ -91,13 +101,7 @@ struct Driver : sc_module {
                 c.t0 = pool->acquire(TLM_READ_COMMAND, a0, 64);
                 c.t1 = pool->acquire(TLM_READ_COMMAND, a1, 64);
             }
-            if (c.port1_first) {
-                c.p1->send(*c.t1, at);
-                c.p0->send(*c.t0, at);
-            } else {
-                c.p0->send(*c.t0, at);
-                c.p1->send(*c.t1, at);
-            }
+            send_pair(c, *c.t0, *c.t1, at);
         }
         // The second tie: two more rows, so that each read again needs a PRE and an ACT.
         wait(100, SC_NS);
@@ -106,13 +110,7 @@ struct Driver : sc_module {
             if (c.raw) continue;
             c.u0 = pool->acquire(TLM_READ_COMMAND, a2, 64);
             c.u1 = pool->acquire(TLM_READ_COMMAND, a3, 64);
-            if (c.port1_first) {
-                c.p1->send(*c.u1, later);
-                c.p0->send(*c.u0, later);
-            } else {
-                c.p0->send(*c.u0, later);
-                c.p1->send(*c.u1, later);
-            }
+            send_pair(c, *c.u0, *c.u1, later);
         }
     }
 };

@@ -207,6 +207,32 @@ TEST_CASE("fabric: busiest port bytes by hand and the estimate's fabric term", "
     CHECK(b.t_fabric_s == Approx(fabric_extra_s(k, hw, a.t_dram_s)));
 }
 
+namespace {
+
+// 1 -> 1 channel, 3x3 on 32 x 32, 8 bit (the calibrated-replay tests below).
+ConvShape one_channel_3x3() {
+    Layer l;
+    l.C = 1;
+    l.K = 1;
+    l.H = l.W = 32;
+    l.R = l.S = 3;
+    return make_conv_shape(l, 1);
+}
+
+// OFM / IS with one tile per TLE (T_R 8, T_C 30).
+ChoiceCost ofm_is_one_tile(const ConvShape& c, const NmpParams& hw) {
+    ConvCostModel m(c, hw, TleSlicing::OFM);
+    ChoiceCost ch;
+    ch.found = true;
+    ch.slicing = TleSlicing::OFM;
+    ch.schedule = TltSchedule::IS;
+    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
+    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    return ch;
+}
+
+}  // namespace
+
 TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep limit", "[tso][calibrated]") {
     // 1 -> 1 channel, 3x3 on 32 x 32 (30 x 30 out), 8 bit, OFM / IS, tile T_M 1, T_N 1, T_R 8,
     // T_C 30: TLE rows 8, 8, 7, 7, one tile each, one TLT with work per TLE, so the critical
@@ -223,20 +249,9 @@ TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep l
     // TLE 3's transfers: IN 4, W 0, OUT 3; the queue ahead adds (q - that) where positive:
     // 2/3 + 14/3 + 5/3 = 7 bursts, each waiting for the others' share 33 / 14 (p = 1 with
     // sync = 1, contention = 1) of a bus time of 4 tCK x 1.25 ns x tREFI / (tREFI - tRFC).
-    Layer l;
-    l.C = 1;
-    l.K = 1;
-    l.H = l.W = 32;
-    l.R = l.S = 3;
-    const ConvShape c = make_conv_shape(l, 1);
+    const ConvShape c = one_channel_3x3();
     const NmpParams hw = tso_test::seed_hw();
-    ConvCostModel m(c, hw, TleSlicing::OFM);
-    ChoiceCost ch;
-    ch.found = true;
-    ch.slicing = TleSlicing::OFM;
-    ch.schedule = TltSchedule::IS;
-    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
-    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
     REQUIRE(ch.counts.tle_txns == 6);
     REQUIRE(ch.counts.tle_transfers == 3);
     CHECK(tle_burst_counts(c, hw, ch) == std::vector<std::uint64_t>{10, 12, 11, 14});
@@ -267,20 +282,9 @@ TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep l
 TEST_CASE("calibrated replay: row activations of the first transactions by hand", "[tso][calibrated]") {
     // The layer of the test above: OFM / IS, one tile per TLE, every TLE runs LoadIn (IN at
     // 0..1023), LoadW (W at 4,096), Compute, StoreOut (OUT from 8,192) one after the other.
-    Layer l;
-    l.C = 1;
-    l.K = 1;
-    l.H = l.W = 32;
-    l.R = l.S = 3;
-    const ConvShape c = make_conv_shape(l, 1);
+    const ConvShape c = one_channel_3x3();
     NmpParams hw = tso_test::seed_hw();
-    ConvCostModel m(c, hw, TleSlicing::OFM);
-    ChoiceCost ch;
-    ch.found = true;
-    ch.slicing = TleSlicing::OFM;
-    ch.schedule = TltSchedule::IS;
-    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
-    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
     const std::size_t crit = 3;  // the most bursts (test above)
 
     // DDR3-1600, row_bank_col: 8-KiB rows, bank = address bits 13-15. IN and W are in bank 0,
