@@ -284,11 +284,10 @@ void DramController::parts_per_channel(const tlm_generic_payload& t, std::vector
 
 bool DramController::has_room(tlm_generic_payload& t) const {
     if (m_channels.size() == 1) return m_channels[0]->occupancy() + m_staged_parts[0] < m_p.queue_depth;
-    auto& need = const_cast<std::vector<unsigned>&>(m_need);
-    need.assign(m_channels.size(), 0);
-    parts_per_channel(t, need);
+    m_need.assign(m_channels.size(), 0);
+    parts_per_channel(t, m_need);
     for (std::size_t c = 0; c < m_channels.size(); ++c)
-        if (need[c] && m_channels[c]->occupancy() + m_staged_parts[c] + need[c] > m_p.queue_depth) return false;
+        if (m_need[c] && m_channels[c]->occupancy() + m_staged_parts[c] + m_need[c] > m_p.queue_depth) return false;
     return true;
 }
 
@@ -422,6 +421,7 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         // Accepted in the cycle that contains this instant; schedulable from the next one.
         const std::uint64_t accept = cycle_of(sc_time_stamp().value() / m_ps_unit);
         if (m_recorder) record(t, accept);
+        ext_of(t)->accept = accept;  // the arrival cycle until admitted (the order of m_blocked)
         if (!m_blocked.empty() || !has_room(t)) {
             ++m_backpressure;
             // In canonical order (arrivals come in time order: only those of this instant move).

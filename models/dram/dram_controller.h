@@ -135,7 +135,7 @@ private:
         TraceRequest r;
     };
     std::vector<PendingRecord> m_rec_pending;
-    std::vector<unsigned> m_need;  // scratch of has_room()
+    mutable std::vector<unsigned> m_need;  // scratch of has_room()
     std::vector<bool> m_port_busy;                    // BEGIN_RESP sent, END_RESP pending
     std::vector<std::deque<tlm::tlm_generic_payload*>> m_resp_queue;
     std::vector<std::unique_ptr<TxnExt>> m_ext_pool;
