@@ -201,12 +201,14 @@ LoadedModel load_model(const std::string& path) {
     };
     const auto& g = m.model.graph();
     check_text(m.model.producer_name(), "the producer name");
+    check_text(m.model.producer_version(), "the producer version");
     check_text(g.name(), "the graph name");
     for (int i = 0; i < g.node_size(); ++i) {
         const auto& n = g.node(i);
         const std::string what = "node #" + std::to_string(i);
         check_text(n.name(), "the name of " + what);
         check_text(n.op_type(), "the operator type of " + what);
+        check_text(n.domain(), "the operator domain of " + what);
         for (const auto& x : n.input()) check_text(x, "an input name of " + what);
         for (const auto& x : n.output()) check_text(x, "an output name of " + what);
     }
