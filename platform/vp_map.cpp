@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
 #include <filesystem>
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
         const std::string tmp = out + ".incomplete";
         {
             std::ofstream f(tmp);
-            f << rep.json.dump(2) << "\n";
+            f << json_output_text(rep.json, 2) << "\n";
             if (!f) throw std::runtime_error("cannot write " + tmp);
         }
         if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 #include "platform/builders/platform.h"
 #include "platform/config/number_text.h"
 #include "platform/config/platform_spec.h"
@@ -328,7 +329,7 @@ int run_main(const Options& o) {
                            {"sim_time_ns", sim_ns},
                            {"delta_cycles", sc_core::sc_delta_count()}};
     nlohmann::json doc = {{"meta", meta}, {"stats", registry.to_json()}};
-    out.write("stats.json", doc.dump(2) + "\n");
+    out.write("stats.json", json_output_text(doc, 2) + "\n");
     auto flat = registry.flat();
     std::ostringstream hdr, row;
     hdr << "platform,workload,config_hash,seed,sim_time_ns";
@@ -346,7 +347,7 @@ int run_main(const Options& o) {
                               {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},
                               {"trace_signals", tracer.signal_count()},
                               {"epoch_intervals", sampler.intervals_closed()}};
-    out.write("run.json", runinfo.dump(2) + "\n");
+    out.write("run.json", json_output_text(runinfo, 2) + "\n");
 
     // Epoch statistics and their dictionary.
     std::map<std::string, double> clocks;
@@ -363,7 +364,7 @@ int run_main(const Options& o) {
         csv.close();
     }
     out.write("timeseries.columns.json",
-              run::timeseries_dictionary(sampler, spec.stats.epoch, clocks, end_ps).dump(2) + "\n");
+              json_output_text(run::timeseries_dictionary(sampler, spec.stats.epoch, clocks, end_ps), 2) + "\n");
     // Per-layer figures of mapped platforms, with each layer's interval.
     std::vector<run::TimelineLayer> layers;
     nlohmann::json lr = plat->layer_report();
@@ -378,13 +379,13 @@ int run_main(const Options& o) {
         }
         nlohmann::json cj = nlohmann::json::object();
         for (const auto& [k, v] : clocks) cj[k] = v;
-        out.write("layers.json", nlohmann::json{{"platform", config::to_string(spec.kind)},
-                                                {"workload", wl.name},
-                                                {"peak_macs_per_s", plat->peak_macs_per_s()},
-                                                {"clocks_ps", cj},
-                                                {"node_roles", plat->node_roles()},
-                                                {"layers", lr}}
-                                     .dump(2) + "\n");
+        const nlohmann::json layers_doc{{"platform", config::to_string(spec.kind)},
+                                        {"workload", wl.name},
+                                        {"peak_macs_per_s", plat->peak_macs_per_s()},
+                                        {"clocks_ps", cj},
+                                        {"node_roles", plat->node_roles()},
+                                        {"layers", lr}};
+        out.write("layers.json", json_output_text(layers_doc, 2) + "\n");
     }
     if (spec.stats.timeline)
         run::write_timeline(out.file("timeline.json"), registry, layers, tl_counters,

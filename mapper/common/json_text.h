@@ -18,4 +18,12 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
 // nlohmann::json refuses to dump anything else.
 std::size_t invalid_utf8_at(const std::string& s);
 
+// Document -> JSON text for an output file (indent as nlohmann's dump). A string that is not
+// UTF-8 (a file path on Linux may be any bytes) is written with U+FFFD for each bad byte instead
+// of throwing: the run's outputs are still written, the path shows where it was odd.
+template <typename Json>
+std::string json_output_text(const Json& doc, int indent = -1) {
+    return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace vp

@@ -104,7 +104,7 @@ void write_binary_program(const CompiledProgram& p, const std::string& dir) {
         const std::string file = r.name == "INSN" ? "insn.bin" : r.name == "UOP" ? "uop.bin" : lower(r.name) + ".bin";
         put(file, d, r.bytes);
     }
-    const std::string m = binary_manifest(p).dump(2) + "\n";
+    const std::string m = json_output_text(binary_manifest(p), 2) + "\n";
     put("program.json", reinterpret_cast<const std::uint8_t*>(m.data()), m.size());
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 #include "mapper/waving/mapping_report.h"
 #include "mapper/waving/waving_mapper.h"
 #include "models/noc/noc_invariants.h"
@@ -497,7 +498,7 @@ void MeshPlatform::write_outputs(const run::OutputDir& out) const {
         j["refine_network"] = m_refine->network;
     }
     j["trust"] = trust().to_json();
-    out.write("mapping.json", j.dump(2) + "\n");
+    out.write("mapping.json", json_output_text(j, 2) + "\n");
 }
 
 }  // namespace vp::platform

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 #include "mapper/tso/tso_report.h"
 #include "models/common/invariant_check.h"
 #include "platform/refine/child_runner.h"
@@ -208,7 +209,7 @@ void NmpPlatform::write_outputs(const run::OutputDir& out) const {
         j["refine_network"] = m_refine->network;
     }
     j["trust"] = trust().to_json();
-    out.write("mapping.json", j.dump(2) + "\n");
+    out.write("mapping.json", json_output_text(j, 2) + "\n");
     // Replaces the generic per-module grouping (one group per TLT) by one group per TLE.
     if (m_ctx.spec.trace.enabled) {
         const std::uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();

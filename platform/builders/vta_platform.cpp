@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 #include "mapper/vta/binary_program.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/executor.h"
@@ -331,7 +332,7 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
         doc["refine"] = m_refine ? m_refine->k : 0;
         doc["trust"] = trust().to_json();
     }
-    out.write("mapping.json", doc.dump(2) + "\n");
+    out.write("mapping.json", json_output_text(doc, 2) + "\n");
     std::filesystem::create_directories(out.file("outputs"));
     nlohmann::json manifest = nlohmann::json::array();
     for (const auto& o : outputs()) {
@@ -342,7 +343,7 @@ void VtaPlatform::write_outputs(const run::OutputDir& out) const {
         manifest.push_back({{"name", o.name}, {"file", file + ".bin"}, {"shape", o.shape}, {"dtype", "int8"},
                             {"layout", o.shape.size() == 3 ? "CHW" : o.shape.size() == 2 ? "rows x cols" : "vector"}});
     }
-    out.write("outputs/manifest.json", nlohmann::json{{"outputs", manifest}}.dump(2) + "\n");
+    out.write("outputs/manifest.json", json_output_text(nlohmann::json{{"outputs", manifest}}, 2) + "\n");
     // The program in binary form (TVM VTA runtime layout), runnable again as a vta_binary workload.
     // A network of a single program (one conv layer, e.g.) writes it too.
     if (m_ir) mv::write_binary_program(m_ir_prog, out.file("program"));

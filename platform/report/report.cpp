@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/json_text.h"
 
 namespace vp::report {
 
@@ -71,7 +72,7 @@ std::string render_page(const std::string& template_name, const std::string& tit
         page.replace(p, key.size(), value);
     };
     // JSON inside <script>: "</" would end the element early.
-    std::string js = data.dump();
+    std::string js = json_output_text(data);
     for (std::size_t p = 0; (p = js.find("</", p)) != std::string::npos; p += 3) js.replace(p, 2, "<\\/");
     // The shared head first (it holds the library placeholders); then the placeholders from the
     // last to the first, so that no inserted text is searched.

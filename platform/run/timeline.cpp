@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mapper/common/json_text.h"
+
 namespace vp::run {
 
 namespace {
@@ -18,7 +20,7 @@ std::string us(std::uint64_t ps) {
     return b;
 }
 
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quoted(const std::string& s) { return json_output_text(nlohmann::json(s)); }
 
 class EventWriter {
 public:
