@@ -54,9 +54,21 @@ void SyntheticTraffic::inject() {
         m_next_any = next_any;
         return;
     }
+    // Node s sends when unit_random(m_rng) < m_packet_prob, i.e. (m_rng() >> 11) < m_no_packet_from,
+    // i.e. m_rng() < m_no_packet_from * 2^11 (exact; p >= 1: every draw is below 2^53). The draws
+    // of the nodes that do not send are skipped in one search (the destination draws of the
+    // senders come from the same generator in between, as before).
+    if (m_no_packet_from >= (std::uint64_t(1) << 53)) {
+        for (unsigned s = 0; s < n; ++s) {
+            m_rng();
+            send_from(s);
+        }
+        return;
+    }
+    const std::uint64_t bound = m_no_packet_from << 11;
     for (unsigned s = 0; s < n; ++s) {
-        if ((m_rng() >> 11) >= m_no_packet_from) continue;  // = unit_random(m_rng) >= m_packet_prob
-        send_from(s);
+        s += m_rng.skip_not_below(bound, n - s);  // the next sender, or n
+        if (s < n) send_from(s);
     }
 }
 

@@ -5,7 +5,6 @@
 // drain phase that waits for the measured packets (BookSim2's methodology).
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -54,7 +53,7 @@ private:
     TrafficParams m_p;
     PatternFn m_pattern;
     PatternContext m_ctx;
-    std::mt19937_64 m_rng;
+    PatternRng m_rng;  // the sequence of std::mt19937_64 (models/common/mt19937_64.h)
     double m_packet_prob;
     // unit_random(rng) >= m_packet_prob  <=>  (rng() >> 11) >= m_no_packet_from (exact: the 53-bit
     // integer scaled by 2^-53 compared with p is the integer compared with ceil(p * 2^53)).
