@@ -31,6 +31,7 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     m_buf_mask = (1u << m_buf_shift) - 1;
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
+    for (unsigned i = 0; i < n; ++i) m_port_of[i] = static_cast<std::uint8_t>(i / m_vcs);
     // An output VC carries requests or responses (separate classes), or anything (shared classes,
     // one VC); synthetic packets (kAny) may take every VC.
     const bool separate = p.separate_classes() && m_vcs > 1;
@@ -263,9 +264,12 @@ unsigned Router::allocate_switch(std::uint64_t c) {
             request(p, 0, p, port_mask);
         }
     } else {
-        for (unsigned p = 0, base = 0; p < kNumPorts; ++p, base += m_vcs) {
-            const std::uint32_t seg = std::uint32_t(m_sa_cand >> base) & m_all_vcs;  // candidate VCs of port p
-            if (!seg) continue;
+        // The ports that hold candidates, in port order: the lowest candidate bit names the next one.
+        for (std::uint64_t cand = m_sa_cand; cand;) {
+            const unsigned p = m_port_of[__builtin_ctzll(cand)];
+            const unsigned base = p * m_vcs;
+            const std::uint32_t seg = std::uint32_t(cand >> base) & m_all_vcs;  // candidate VCs of port p
+            cand &= ~(std::uint64_t(m_all_vcs) << base);
             std::uint32_t port_mask = 0;
             // The VCs from the port's pointer on, then those before it (round-robin order).
             const std::uint32_t from_rr = seg & (~std::uint32_t(0) << m_sa_in_rr[p]);

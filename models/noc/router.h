@@ -144,6 +144,7 @@ private:
     std::uint32_t m_buf_shift = 0, m_buf_mask = 0;
     const Flit& front(unsigned i) const { return m_flits[(i << m_buf_shift) + m_ivc[i].head]; }
     std::int32_t m_credits[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] free slots downstream
+    std::uint8_t m_port_of[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] port
     std::uint64_t m_ovc_busy = 0;            // bit port * vcs + vc: output VC allocated to a packet
     std::vector<std::uint16_t> m_va_rr;      // [output vc] grant pointer over input VCs
     std::vector<std::uint16_t> m_va_acc_rr;  // [input vc] accept pointer over output VCs
