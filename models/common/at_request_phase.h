@@ -19,6 +19,14 @@ public:
 
     // From an SC_THREAD: sends BEGIN_REQ and returns once the request phase has ended.
     void request(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& t) {
+        start(fw, t);
+        while (m_pending) sc_core::wait(m_end_req_ev);
+    }
+
+    // From any process (an SC_METHOD's state machine): sends BEGIN_REQ and returns at once;
+    // the request phase is open while pending(), and end_req_event() is notified (immediately,
+    // in the same evaluation phase as for request()) when it ends.
+    void start(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& t) {
         using namespace tlm;
         m_pending = true;
         m_current = &t;
@@ -33,8 +41,9 @@ public:
             m_pending = false;
             m_done(t);
         }
-        while (m_pending) sc_core::wait(m_end_req_ev);
     }
+    bool pending() const { return m_pending; }
+    const sc_core::sc_event& end_req_event() const { return m_end_req_ev; }
 
     // A phase that arrived on the backward path (called from the owner's peq callback).
     void on_backward(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph,

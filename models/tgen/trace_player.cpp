@@ -39,54 +39,89 @@ TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::u
     ctrl.begin();
     ctrl.add_total(requests);
     ctrl.set_unit("requests");
-    SC_THREAD(run);
+    SC_METHOD(step);  // runs at time 0 (initialisation), as the thread it replaces did
 }
 
 std::uint64_t TracePlayer::now_ps() const { return sc_time_stamp().value() / sc_time(1, SC_PS).value(); }
 
-void TracePlayer::run() {
-    dram::TraceReader reader(m_p.path, m_format, m_p.bytes);
-    dram::TraceRequest r;
-    std::uint64_t seq = 0;
-    const bool timed = m_p.timed && m_format == dram::TraceFormat::Stl;
-    m_first_ps = now_ps();
-    while (reader.next(r)) {
-        if (timed) {
-            const sc_time at = sc_time::from_value(r.cycle * m_clock_ps * sc_time(1, SC_PS).value());
-            if (at > sc_time_stamp()) wait(at - sc_time_stamp());
-        }
-        while (m_outstanding >= m_p.max_outstanding) wait(m_resp_ev);
-        if (seq == 0) m_first_ps = now_ps();
-        tlm_generic_payload* t = m_pool.acquire(r.write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, r.addr, r.bytes);
-        Slot* slot = nullptr;
-        for (Slot& s : m_slots)
-            if (!s.trans) {
-                slot = &s;
-                break;
-            }
-        slot->trans = t;
-        slot->issue_ps = now_ps();
-        if (!r.write) {
-            ++m_reads;
-            if (m_p.verify) {
-                slot->expected.resize(r.bytes);
-                m_shadow.read(r.addr, slot->expected.data(), r.bytes);
-            }
-        } else {
-            ++m_writes;
-            unsigned char* d = t->get_data_ptr();
-            for (unsigned b = 0; b < r.bytes; ++b) d[b] = pattern_byte(r.addr + b, seq);
-            if (m_p.verify) m_shadow.write(r.addr, d, r.bytes);
-        }
-        ++seq;
-        ++m_issued;
-        m_bytes += r.bytes;
-        ++m_outstanding;
-        if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
-        m_req.request(*socket.operator->(), *t);
+// The issuing process, an SC_METHOD run as a state machine (as TrafficGenerator::step): each
+// activation issues trace requests until it must wait, for the end of a request phase, a
+// request's time stamp (timed STL), a free slot or, after the last request, the last response,
+// on the same events at the same times as the loop
+//   for each request: wait for its time stamp; wait for a free slot; issue; wait for END_REQ
+// of an SC_THREAD would.
+void TracePlayer::step() {
+    if (!m_reader) {
+        m_reader = std::make_unique<dram::TraceReader>(m_p.path, m_format, m_p.bytes);
+        m_first_ps = now_ps();
     }
-    while (m_outstanding > 0) wait(m_resp_ev);
-    m_ctrl.end();
+    const bool timed = m_p.timed && m_format == dram::TraceFormat::Stl;
+    for (;;) {
+        if (m_req.pending()) {
+            next_trigger(m_req.end_req_event());
+            return;
+        }
+        if (!m_have && !m_eof) {
+            if (m_reader->next(m_r)) {
+                m_have = true;
+                if (timed) {
+                    const sc_time at = sc_time::from_value(m_r.cycle * m_clock_ps * sc_time(1, SC_PS).value());
+                    if (at > sc_time_stamp()) {
+                        next_trigger(at - sc_time_stamp());
+                        return;
+                    }
+                }
+            } else {
+                m_eof = true;
+            }
+        }
+        if (m_eof) {
+            if (m_outstanding > 0) {
+                next_trigger(m_resp_ev);
+                return;
+            }
+            if (!m_ended) m_ctrl.end();
+            m_ended = true;
+            return;  // no further trigger: the process stays idle
+        }
+        if (m_outstanding >= m_p.max_outstanding) {
+            next_trigger(m_resp_ev);
+            return;
+        }
+        m_have = false;
+        issue(m_r);
+    }
+}
+
+void TracePlayer::issue(const dram::TraceRequest& r) {
+    if (m_seq == 0) m_first_ps = now_ps();
+    tlm_generic_payload* t = m_pool.acquire(r.write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, r.addr, r.bytes);
+    Slot* slot = nullptr;
+    for (Slot& s : m_slots)
+        if (!s.trans) {
+            slot = &s;
+            break;
+        }
+    slot->trans = t;
+    slot->issue_ps = now_ps();
+    if (!r.write) {
+        ++m_reads;
+        if (m_p.verify) {
+            slot->expected.resize(r.bytes);
+            m_shadow.read(r.addr, slot->expected.data(), r.bytes);
+        }
+    } else {
+        ++m_writes;
+        unsigned char* d = t->get_data_ptr();
+        for (unsigned b = 0; b < r.bytes; ++b) d[b] = pattern_byte(r.addr + b, m_seq);
+        if (m_p.verify) m_shadow.write(r.addr, d, r.bytes);
+    }
+    ++m_seq;
+    ++m_issued;
+    m_bytes += r.bytes;
+    ++m_outstanding;
+    if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
+    m_req.start(*socket.operator->(), *t);
 }
 
 tlm_sync_enum TracePlayer::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {

@@ -45,7 +45,8 @@ private:
         std::uint64_t issue_ps = 0;
         std::vector<unsigned char> expected;
     };
-    void run();
+    void step();
+    void issue(const dram::TraceRequest& r);
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void on_response(tlm::tlm_generic_payload& t);
@@ -63,6 +64,10 @@ private:
     dram::BackingStore m_shadow;
     std::vector<Slot> m_slots;
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
+    std::unique_ptr<dram::TraceReader> m_reader;  // opened by the first activation
+    dram::TraceRequest m_r;                       // read from the trace, not issued yet (m_have)
+    std::uint64_t m_seq = 0;                      // requests issued
+    bool m_have = false, m_eof = false, m_ended = false;
 
     stats::Group m_stats;
     stats::Counter m_issued, m_completed, m_reads, m_writes, m_bytes, m_mismatches, m_errors;

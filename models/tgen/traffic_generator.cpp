@@ -17,6 +17,7 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
       m_peq(this, &TrafficGenerator::peq_cb),
       m_req([this](tlm_generic_payload& t) { on_response(t); }),
       m_rng(p.seed),
+      m_interval(p.interval_ns, SC_NS),
       m_slots(p.max_outstanding),
       m_stats(parent, p.name),
       m_issued(m_stats, "issued", "transactions issued", "count"),
@@ -37,7 +38,7 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
     ctrl.begin();
     ctrl.add_total(p.requests);
     ctrl.set_unit("requests");
-    SC_THREAD(run);
+    SC_METHOD(step);  // runs at time 0 (initialisation), as the thread it replaces did
 }
 
 std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() / m_ps_unit; }
@@ -60,45 +61,74 @@ std::uint64_t TrafficGenerator::next_address(std::uint64_t i) {
     return m_p.base;
 }
 
-void TrafficGenerator::run() {
-    std::uniform_real_distribution<double> uni(0.0, 1.0);
-    const sc_time interval(m_p.interval_ns, SC_NS);
-    m_first_ps = now_ps();
-    for (std::uint64_t i = 0; i < m_p.requests; ++i) {
-        while (m_outstanding >= m_p.max_outstanding) wait(m_resp_ev);
-        const sc_time issue_time = sc_time_stamp();
-        const std::uint64_t addr = next_address(i);
-        const bool read = uni(m_rng) < m_p.read_fraction;
-        tlm_generic_payload* t = m_pool.acquire(read ? TLM_READ_COMMAND : TLM_WRITE_COMMAND, addr, m_p.bytes);
-        Slot* slot = nullptr;
-        for (Slot& s : m_slots)
-            if (!s.trans) {
-                slot = &s;
-                break;
-            }
-        slot->trans = t;
-        slot->issue_ps = now_ps();
-        if (read) {
-            ++m_reads;
-            if (m_p.verify) {
-                slot->expected.resize(m_p.bytes);
-                m_shadow.read(addr, slot->expected.data(), m_p.bytes);
-            }
-        } else {
-            ++m_writes;
-            unsigned char* d = t->get_data_ptr();
-            for (unsigned b = 0; b < m_p.bytes; ++b) d[b] = pattern_byte(addr + b, i);
-            if (m_p.verify) m_shadow.write(addr, d, m_p.bytes);
+// The issuing process, an SC_METHOD run as a state machine (a thread switches stacks for every
+// request): each activation issues requests until it must wait, for the end of a request
+// phase, the pacing interval, a free slot or, after the last request, the last response; it
+// waits on the same events at the same times as the loop
+//   for each request: wait for a free slot; issue; wait for END_REQ; wait out the interval
+// of an SC_THREAD would, and so issues at the same instants.
+void TrafficGenerator::step() {
+    for (;;) {
+        if (m_req.pending()) {
+            next_trigger(m_req.end_req_event());
+            return;
         }
-        ++m_issued;
-        m_bytes += m_p.bytes;
-        ++m_outstanding;
-        if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
-        m_req.request(*socket.operator->(), *t);
-        if (m_p.interval_ns > 0 && sc_time_stamp() < issue_time + interval) wait(issue_time + interval - sc_time_stamp());
+        if (m_paced) {
+            m_paced = false;
+            const sc_time due = m_issue_time + m_interval;
+            if (sc_time_stamp() < due) {
+                next_trigger(due - sc_time_stamp());
+                return;
+            }
+        }
+        if (m_next == m_p.requests) {
+            if (m_outstanding > 0) {
+                next_trigger(m_resp_ev);
+                return;
+            }
+            if (!m_ended) m_ctrl.end();
+            m_ended = true;
+            return;  // no further trigger: the process stays idle
+        }
+        if (m_outstanding >= m_p.max_outstanding) {
+            next_trigger(m_resp_ev);
+            return;
+        }
+        issue(m_next++);
     }
-    while (m_outstanding > 0) wait(m_resp_ev);
-    m_ctrl.end();
+}
+
+void TrafficGenerator::issue(std::uint64_t i) {
+    m_issue_time = sc_time_stamp();
+    const std::uint64_t addr = next_address(i);
+    const bool read = m_uni(m_rng) < m_p.read_fraction;
+    tlm_generic_payload* t = m_pool.acquire(read ? TLM_READ_COMMAND : TLM_WRITE_COMMAND, addr, m_p.bytes);
+    Slot* slot = nullptr;
+    for (Slot& s : m_slots)
+        if (!s.trans) {
+            slot = &s;
+            break;
+        }
+    slot->trans = t;
+    slot->issue_ps = now_ps();
+    if (read) {
+        ++m_reads;
+        if (m_p.verify) {
+            slot->expected.resize(m_p.bytes);
+            m_shadow.read(addr, slot->expected.data(), m_p.bytes);
+        }
+    } else {
+        ++m_writes;
+        unsigned char* d = t->get_data_ptr();
+        for (unsigned b = 0; b < m_p.bytes; ++b) d[b] = pattern_byte(addr + b, i);
+        if (m_p.verify) m_shadow.write(addr, d, m_p.bytes);
+    }
+    ++m_issued;
+    m_bytes += m_p.bytes;
+    ++m_outstanding;
+    if (m_sig_outstanding) m_sig_outstanding->set(m_outstanding, now_ps());
+    m_paced = m_p.interval_ns > 0;
+    m_req.start(*socket.operator->(), *t);
 }
 
 tlm_sync_enum TrafficGenerator::nb_transport_bw(tlm_generic_payload& t, tlm_phase& ph, sc_time& d) {

@@ -40,7 +40,8 @@ private:
         std::uint64_t issue_ps = 0;
         std::vector<unsigned char> expected;
     };
-    void run();
+    void step();
+    void issue(std::uint64_t i);
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void on_response(tlm::tlm_generic_payload& t);
@@ -55,6 +56,12 @@ private:
     sc_core::sc_event m_resp_ev;
     unsigned m_outstanding = 0;
     std::mt19937_64 m_rng;
+    std::uniform_real_distribution<double> m_uni{0.0, 1.0};
+    const sc_core::sc_time m_interval;  // pacing: the earliest next issue after a request's issue
+    sc_core::sc_time m_issue_time;      // the latest request's issue
+    std::uint64_t m_next = 0;           // the next request's index
+    bool m_paced = false;               // the latest request's pacing interval is still to be waited out
+    bool m_ended = false;
     dram::BackingStore m_shadow;
     std::vector<Slot> m_slots;
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
