@@ -20,6 +20,7 @@ TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::u
       m_peq(this, &TracePlayer::peq_cb),
       m_req([this](tlm_generic_payload& t) { on_response(t); }),
       m_slots(p.max_outstanding),
+      m_free(free_slots(p.max_outstanding)),
       m_stats(parent, p.name),
       m_issued(m_stats, "issued", "transactions issued", "count"),
       m_completed(m_stats, "completed", "transactions completed", "count"),
@@ -96,12 +97,8 @@ void TracePlayer::step() {
 void TracePlayer::issue(const dram::TraceRequest& r) {
     if (m_seq == 0) m_first_ps = now_ps();
     tlm_generic_payload* t = m_pool.acquire(r.write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, r.addr, r.bytes);
-    Slot* slot = nullptr;
-    for (Slot& s : m_slots)
-        if (!s.trans) {
-            slot = &s;
-            break;
-        }
+    Slot* slot = &m_slots[m_free.back()];  // a free slot (m_outstanding < max_outstanding)
+    m_free.pop_back();
     slot->trans = t;
     slot->issue_ps = now_ps();
     if (!r.write) {
@@ -134,9 +131,9 @@ void TracePlayer::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
 }
 
 void TracePlayer::on_response(tlm_generic_payload& t) {
-    Slot* slot = nullptr;
-    for (Slot& s : m_slots)
-        if (s.trans == &t) slot = &s;
+    std::size_t si = 0;
+    while (m_slots[si].trans != &t) ++si;  // t is in flight, so in a slot
+    Slot* slot = &m_slots[si];
     if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
     else if (m_p.verify && t.is_read()) {
         const unsigned char* d = t.get_data_ptr();
@@ -147,6 +144,7 @@ void TracePlayer::on_response(tlm_generic_payload& t) {
     m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
     if (t.is_read()) m_read_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
     slot->trans = nullptr;
+    m_free.push_back(unsigned(si));
     t.release();
     --m_outstanding;
     ++m_completed;

@@ -63,6 +63,12 @@ private:
     unsigned m_outstanding = 0;
     dram::BackingStore m_shadow;
     std::vector<Slot> m_slots;
+    std::vector<unsigned> m_free;  // indices of the slots without a transaction
+    static std::vector<unsigned> free_slots(unsigned n) {
+        std::vector<unsigned> f(n);
+        for (unsigned i = 0; i < n; ++i) f[i] = n - 1 - i;  // slot 0 is taken first
+        return f;
+    }
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
     std::unique_ptr<dram::TraceReader> m_reader;  // opened by the first activation
     dram::TraceRequest m_r;                       // read from the trace, not issued yet (m_have)

@@ -18,7 +18,10 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
       m_req([this](tlm_generic_payload& t) { on_response(t); }),
       m_rng(p.seed),
       m_interval(p.interval_ns, SC_NS),
+      m_step(p.pattern == Pattern::Strided ? p.stride : p.bytes),
+      m_span(p.pattern == Pattern::Strided ? (p.range - p.bytes) / p.stride + 1 : p.range / p.bytes),
       m_slots(p.max_outstanding),
+      m_free(free_slots(p.max_outstanding)),
       m_stats(parent, p.name),
       m_issued(m_stats, "issued", "transactions issued", "count"),
       m_completed(m_stats, "completed", "transactions completed", "count"),
@@ -45,18 +48,16 @@ std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() 
 
 std::uint64_t TrafficGenerator::next_address(std::uint64_t i) {
     switch (m_p.pattern) {
-    case Pattern::Sequential: {
-        std::uint64_t slots = m_p.range / m_p.bytes;
-        return m_p.base + (i % slots) * m_p.bytes;
-    }
+    case Pattern::Sequential:
     case Pattern::Strided: {
-        std::uint64_t slots = (m_p.range - m_p.bytes) / m_p.stride + 1;
-        return m_p.base + (i % slots) * m_p.stride;
+        // Slot i mod m_span, counted instead of divided (called with i = 0, 1, 2, ...).
+        if (i == 0) m_wrap = 0;
+        const std::uint64_t a = m_p.base + m_wrap * m_step;
+        if (++m_wrap == m_span) m_wrap = 0;
+        return a;
     }
-    case Pattern::Random: {
-        std::uint64_t slots = m_p.range / m_p.bytes;
-        return m_p.base + (m_rng() % slots) * m_p.bytes;
-    }
+    case Pattern::Random:
+        return m_p.base + (m_rng() % m_span) * m_p.bytes;
     }
     return m_p.base;
 }
@@ -103,12 +104,8 @@ void TrafficGenerator::issue(std::uint64_t i) {
     const std::uint64_t addr = next_address(i);
     const bool read = m_uni(m_rng) < m_p.read_fraction;
     tlm_generic_payload* t = m_pool.acquire(read ? TLM_READ_COMMAND : TLM_WRITE_COMMAND, addr, m_p.bytes);
-    Slot* slot = nullptr;
-    for (Slot& s : m_slots)
-        if (!s.trans) {
-            slot = &s;
-            break;
-        }
+    Slot* slot = &m_slots[m_free.back()];  // a free slot (m_outstanding < max_outstanding)
+    m_free.pop_back();
     slot->trans = t;
     slot->issue_ps = now_ps();
     if (read) {
@@ -141,9 +138,9 @@ void TrafficGenerator::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
 }
 
 void TrafficGenerator::on_response(tlm_generic_payload& t) {
-    Slot* slot = nullptr;
-    for (Slot& s : m_slots)
-        if (s.trans == &t) slot = &s;
+    std::size_t si = 0;
+    while (m_slots[si].trans != &t) ++si;  // t is in flight, so in a slot
+    Slot* slot = &m_slots[si];
     if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
     else if (m_p.verify && t.is_read()) {
         const unsigned char* d = t.get_data_ptr();
@@ -153,6 +150,7 @@ void TrafficGenerator::on_response(tlm_generic_payload& t) {
     m_last_ps = now_ps();
     m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
     slot->trans = nullptr;
+    m_free.push_back(unsigned(si));
     t.release();
     --m_outstanding;
     ++m_completed;

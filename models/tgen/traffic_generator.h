@@ -58,12 +58,20 @@ private:
     std::mt19937_64 m_rng;
     std::uniform_real_distribution<double> m_uni{0.0, 1.0};
     const sc_core::sc_time m_interval;  // pacing: the earliest next issue after a request's issue
+    const std::uint64_t m_step, m_span; // address step (sequential, strided), request slots in the range
     sc_core::sc_time m_issue_time;      // the latest request's issue
     std::uint64_t m_next = 0;           // the next request's index
+    std::uint64_t m_wrap = 0;           // sequential / strided: the next request's slot (< m_span)
     bool m_paced = false;               // the latest request's pacing interval is still to be waited out
     bool m_ended = false;
     dram::BackingStore m_shadow;
     std::vector<Slot> m_slots;
+    std::vector<unsigned> m_free;  // indices of the slots without a transaction
+    static std::vector<unsigned> free_slots(unsigned n) {
+        std::vector<unsigned> f(n);
+        for (unsigned i = 0; i < n; ++i) f[i] = n - 1 - i;  // slot 0 is taken first
+        return f;
+    }
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
     const sc_core::sc_time::value_type m_ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();  // kernel ticks per ps
 
