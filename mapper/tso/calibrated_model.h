@@ -25,7 +25,7 @@
 // takes the TLE with the most as critical, shares the bus with the others in proportion to
 // their bursts (s = 1 + contention * p * sum of their bursts / its bursts, p = sync + (1 -
 // sync) * d), and walks its tile sequence with the exact transactions and the compute overlap.
-// The replay alone adds four things the closed form leaves out: the row activation that a
+// The replay alone adds five things the closed form leaves out: the row activation that a
 // transfer's first transaction waits for (first_row_activation_ck, part of L_first: the TLEs'
 // tensors share the banks, so a transfer into another tensor often finds another row open);
 // the duty from the walk itself (a first walk at the screen's duty gives the critical TLE's
@@ -33,8 +33,11 @@
 // in-order controller overlaps transfers with computes, which DMA / (DMA + compute) ignores);
 // the lockstep at the layer
 // start (the i-th transfer meets every other TLE with weight e^(-i / lockstep_transfers): they
-// leave the barrier together and drift apart); and the FCFS queue ahead of a transfer shorter
-// than the others keep outstanding (queue_scale).
+// leave the barrier together and drift apart); the bus round of a short transfer (when the
+// TLEs meet, the transfer ends with the round of its own and the others' bursts on the bus,
+// b * t_burst * bus_scale * (1 + contention * their bursts per own burst); the excess of that
+// round over the latency path at full sharing is added with the sharing's p); and the FCFS
+// queue ahead of a transfer shorter than the others keep outstanding (queue_scale).
 #include <algorithm>
 #include <cstdint>
 #include <vector>

@@ -304,13 +304,69 @@ TEST_CASE("calibrated replay: row activations of the first transactions by hand"
     CHECK(first_row_activation_ck(c, hw, ch, 0) == std::vector<double>{10, 20, 20});
 
     // The replay adds them to the first transaction's latency, times latency_scale: with sync = 1
-    // (p = 1 whatever the duty) and the strictly serial sequence, exactly 50 tCK x 1.25 ns x 1.5.
+    // (p = 1 whatever the duty) and the strictly serial sequence, exactly 50 tCK x 1.25 ns x 1.5
+    // (contention 0: no transfer's bus round exceeds its latency path, test below).
     TsoCoefficients k;
     k.sync = 1.0;
     k.latency_scale = 1.5;
+    k.contention = 0.0;
     const double with = CalibratedModel(k).replay(c, hw, ch).total_s;
     hw.dram.bank_mask = hw.dram.row_mask = 0;  // unknown geometry: no activations
     CHECK(first_row_activation_ck(c, hw, ch, crit).empty());
     const double without = CalibratedModel(k).replay(c, hw, ch).total_s;
     CHECK(with - without == Approx(50 * 1.25e-9 * 1.5).epsilon(1e-9));
+}
+
+TEST_CASE("calibrated replay: the bus round of short transfers in lockstep by hand", "[tso][calibrated]") {
+    // The layer of the tests above (OFM / IS, one tile per TLE; the critical TLE 3 runs LoadIn,
+    // LoadW, Compute, StoreOut one after the other). TLE 3's transfers, 64-B bursts:
+    //   IN  read,  3 transactions, 3 + 3 + 1 = 7 bursts (first 3), row activation tRCD = 10 tCK
+    //   W   read,  1 transaction,  1 burst,                          row open: 0
+    //   OUT write, 2 transactions, 3 + 3 = 6 bursts (first 3),       tRCD = 10 tCK
+    // The others move 33 / 14 bursts per burst of TLE 3. With sync = 1 (p = 1), contention 1,
+    // bus_scale 1 and latency_scale 1, a transfer lasts the bus round of its and the others'
+    // bursts, b x t_burst x (1 + 33 / 14), at least: its latency path L_first + max((n - 1) L / O,
+    // (b - b_first) t_burst (1 + 33 / 14)) counts the first transaction's bursts as latency.
+    // DDR3-1600 preset, in tCK of 1.25 ns: frontend 0, CL 10, CWL 8, a burst 4 tCK on the bus,
+    // stretched by the refresh share tREFI / (tREFI - tRFC) = 6240 / 6152; O = 8.
+    const ConvShape c = one_channel_3x3();
+    const NmpParams hw = tso_test::seed_hw();
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
+    REQUIRE(hw.dram.frontend_latency_ck == 0);
+    REQUIRE(hw.dram.CL == 10);
+    REQUIRE(hw.dram.CWL == 8);
+    REQUIRE(hw.dram.burst_cycles == 4);
+    REQUIRE(hw.dma_max_outstanding == 8);
+    REQUIRE(first_row_activation_ck(c, hw, ch, 3) == std::vector<double>{10, 0, 10});
+
+    const double tb = 4.0 * 6240.0 / 6152.0, s = 1.0 + 33.0 / 14.0;  // tCK
+    // IN: L_first = 0.5 + 10 + 3 x 4 + 10 = 32.5; L = 0.5 + 10 + 7 / 3 x 4; round 7 tb s.
+    const double in_first = 32.5, in_little = 2.0 * (10.5 + 28.0 / 3.0) / 8.0;
+    const double in_round = 7 * tb * s - (in_first + std::max(in_little, 4 * tb * s));
+    // W: L_first = 0.5 + 10 + 4 = 14.5 > its round of one burst, 1 tb s = 13.6: no excess.
+    const double w_round = std::max(0.0, 1 * tb * s - 14.5);
+    // OUT: L_first = 0.5 + 8 + 3 x 4 + 10 = 30.5; L = 0.5 + 8 + 12; round 6 tb s.
+    const double out_first = 30.5, out_little = 1.0 * 20.5 / 8.0;
+    const double out_round = 6 * tb * s - (out_first + std::max(out_little, 3 * tb * s));
+    CHECK(in_round == Approx(8.37).epsilon(1e-3));
+    CHECK(w_round == 0.0);
+    CHECK(out_round == Approx(10.36).epsilon(1e-3));
+
+    // Against the same walk without sharing (contention 0: a round is its own bursts, never
+    // longer than the latency path), the difference is the shared rest of IN and OUT plus the
+    // two rounds' excess.
+    TsoCoefficients k;
+    k.sync = 1.0;
+    TsoCoefficients alone = k;
+    alone.contention = 0.0;
+    const double shared_rest = (4 * tb * s - std::max(in_little, 4 * tb)) + (3 * tb * s - std::max(out_little, 3 * tb));
+    const double tck = 1.25e-9;
+    CHECK(CalibratedModel(k).replay(c, hw, ch).total_s - CalibratedModel(alone).replay(c, hw, ch).total_s ==
+          Approx((shared_rest + in_round + w_round + out_round) * tck).epsilon(1e-9));
+
+    // One TLE: no others, no round beyond its own bursts.
+    NmpParams one = hw;
+    one.n_tle = 1;
+    const ChoiceCost ch1 = ofm_is_one_tile(c, one);
+    CHECK(CalibratedModel(k).replay(c, one, ch1).total_s == Approx(CalibratedModel(alone).replay(c, one, ch1).total_s));
 }
