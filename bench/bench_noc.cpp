@@ -12,6 +12,16 @@
 //                            router_stages, packet_flits, routing; prints one line
 //                            cycles=.. cpu_s=.. wall_s=.. accepted=.. router_steps=.. (network construction
 //                            excluded from the times)
+//   bench_noc stream [buffer_depth hops packets max_flits stages link credit_delay]
+//                            CSV: direction,buffer_depth,hops,flits,cycles_per_packet,cycles_per_flit,
+//                            bubble_per_packet: one source streaming packets of 2..max_flits (9) flits
+//                            (always 2 queued) between a core `hops` hops east of the DRAM interface's
+//                            node and that node (the mesh platform's NoC: 4x4, 2 VCs, separate message
+//                            classes, P 4, L 1, credit delay 1, eject depth 16), each data packet answered
+//                            by a 1-flit packet the other way (write: write requests from the core, acks
+//                            back; read: read responses to the core, read requests from it); the period
+//                            is the steady drain interval of the data packets (docs/mesh.md, "Tried: the
+//                            cost per packet of a one-core stream")
 // Configuration (issue text): uniform random, XY, 1 VC, 4-flit buffers, 8-flit packets.
 #include <algorithm>
 #include <chrono>
@@ -173,6 +183,63 @@ void zero_load(int argc, char** argv) {
             std::printf("%u,%llu,%llu,%llu\n", h, (unsigned long long)pairs[h], (unsigned long long)lo[h],
                         (unsigned long long)hi[h]);
 }
+// A one-core stream on the mesh platform's NoC (defaults of NocParams, 4x4, separate classes):
+// the core at (hops, 0) and the DRAM interface's node at (0, 0). Direction "write": write requests
+// of F flits from the core, a 1-flit ack back per packet; "read": read responses of F flits to the
+// core, a 1-flit read request out per packet. The source keeps 2 packets queued; the period is the
+// drain interval of the data packets after a warm-up.
+void stream(int argc, char** argv) {
+    auto arg = [&](int i, unsigned def) { return argc > i ? unsigned(std::atoi(argv[i])) : def; };
+    NocParams p;  // the platform's defaults: 4x4, 2 VCs, separate classes, P 4, L 1, credit delay 1
+    p.buffer_depth = arg(2, 4);
+    const unsigned hops = arg(3, 2);
+    const unsigned packets = arg(4, 400);
+    const unsigned max_flits = arg(5, 9);
+    p.router_stages = arg(6, p.router_stages);
+    p.link_latency = arg(7, p.link_latency);
+    p.credit_delay = arg(8, p.credit_delay);
+    p.width = std::max(4u, hops + 1);
+    p.watchdog_cycles = 100000;
+    p.validate("noc");
+    struct Sink : PacketSink {
+        unsigned data_dst = 0;
+        std::vector<std::uint64_t> drained;
+        void deliver(unsigned node, std::uint32_t, const PacketInfo& info, std::uint64_t c) override {
+            if (node == data_dst && info.num_flits > 1) drained.push_back(c);
+        }
+    };
+    std::printf("direction,buffer_depth,hops,flits,cycles_per_packet,cycles_per_flit,bubble_per_packet\n");
+    for (const bool write : {true, false}) {
+        for (unsigned flits = 2; flits <= max_flits; ++flits) {
+            Network net(p);
+            Sink sink;
+            const unsigned core = hops, dram_if = 0;
+            const unsigned src = write ? core : dram_if, dst = write ? dram_if : core;
+            sink.data_dst = dst;
+            net.set_sink(&sink);
+            const PacketType data = write ? PacketType::kWriteRequest : PacketType::kReadResponse;
+            const PacketType ctl = write ? PacketType::kWriteAck : PacketType::kReadRequest;
+            unsigned sent = 0;
+            for (std::uint64_t guard = 0; sink.drained.size() < packets && guard < 1000000; ++guard) {
+                while (sent < packets && net.queued_packets(src) < 2) {
+                    net.send(src, dst, data, 0, 0, 0, nullptr, flits);
+                    net.send(dst, src, ctl, 0, 0, 0, nullptr, 1);
+                    ++sent;
+                }
+                net.step();
+            }
+            if (sink.drained.size() < 8) {
+                std::fprintf(stderr, "bench_noc stream: only %zu packets drained\n", sink.drained.size());
+                std::exit(1);
+            }
+            const std::size_t w = sink.drained.size() / 4, e = sink.drained.size() - 1;
+            const double per_packet = double(sink.drained[e] - sink.drained[w]) / double(e - w);
+            std::printf("%s,%u,%u,%u,%.3f,%.3f,%.3f\n", write ? "write" : "read", p.buffer_depth, hops, flits,
+                        per_packet, per_packet / flits, per_packet - flits);
+        }
+    }
+}
+
 // One timed run of `inject(); step();` per cycle on a configuration given as key=value arguments
 // (the driver bench/noc/speed_compare.py passes the matched configuration of
 // bench/noc/speed_matched.json). Unknown keys or bad values: exit 2.
@@ -254,9 +321,11 @@ int sc_main(int argc, char** argv) {
     else if (mode == "saturation") saturation(argc, argv);
     else if (mode == "zero_load") zero_load(argc, argv);
     else if (mode == "speed_point") return speed_point(argc, argv);
+    else if (mode == "stream") stream(argc, argv);
     else {
         std::fprintf(stderr, "usage: bench_noc speed [runs] | sweep | saturation [k buffer credit_delay stages vcs flits]"
-                             " | zero_load [k buffer vcs link credit_delay eject_depth flits] | speed_point key=value...\n");
+                             " | zero_load [k buffer vcs link credit_delay eject_depth flits] | speed_point key=value..."
+                             " | stream [buffer_depth hops packets max_flits stages link credit_delay]\n");
         return 2;
     }
     return 0;
