@@ -239,9 +239,11 @@ tso::TsoCoefficients fit(const std::vector<Sample>& ss, const tso::NmpParams& hw
 
 
 int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
-        std::uint64_t seed, unsigned jobs, const std::string& refit) {
+        std::uint64_t seed, unsigned jobs, const std::string& refit, const std::string& row_conflicts) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
+    if (!row_conflicts.empty() && spec.kind != config::PlatformKind::Mesh)
+        throw InputError("--row-conflicts: mesh platforms only");
     if (spec.kind == config::PlatformKind::Vta) {
         if (!refit.empty()) throw InputError("--refit: the vta calibration does not store its samples (nmp and mesh do)");
         return refine::calibrate_vta(spec, out, n_shapes, seed, jobs);
@@ -253,6 +255,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         mo.seed = seed;
         mo.jobs = jobs;
         mo.refit = refit;
+        mo.row_conflicts = row_conflicts;
         return refine::mesh_calibrate(spec, mo);
     }
     if (spec.kind != config::PlatformKind::Nmp)
@@ -397,7 +400,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string config, out = "calibration.yaml", refit;
+    std::string config, out = "calibration.yaml", refit, row_conflicts;
     std::vector<std::string> sets;
     int shapes = 40;
     std::uint64_t seed = 1;
@@ -413,7 +416,9 @@ int main(int argc, char** argv) {
         "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
         "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),
-        "nmp, mesh: reuse the simulated cycles stored in an earlier calibration file (same --seed), simulate only the samples it lacks (a larger --shapes), fit again");
+        "nmp, mesh: reuse the simulated cycles stored in an earlier calibration file (same --seed), simulate only the samples it lacks (a larger --shapes), fit again")(
+        "row-conflicts", po::value<std::string>(&row_conflicts),
+        "mesh: also write a CSV of each sample's DRAM row conflicts predicted from its cores' addresses (lockstep_row_conflicts; a measurement aid, docs/mesh.md)");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>(&config));
     po::options_description all;
@@ -458,7 +463,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit);
+        return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit, row_conflicts);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";
         return 2;

@@ -1,6 +1,7 @@
 #include "mapper/waving/mesh_profile.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <tuple>
 
@@ -132,6 +133,85 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
         pending.wait = true;
         other->add(pending);
     }
+}
+
+double interleaved_row_conflicts(const std::vector<std::vector<PageBursts>>& ent) {
+    double conflicts = 0;
+    std::size_t steps = 0;
+    for (const auto& e : ent) steps = std::max(steps, e.size());
+    for (std::size_t e = 0; e < steps; ++e) {
+        // pi_j(page): core j's share of its entry-e bursts on a page.
+        std::vector<PageBursts> pi(ent.size());
+        for (std::size_t j = 0; j < ent.size(); ++j) {
+            if (e >= ent[j].size()) continue;
+            double tot = 0;
+            for (const auto& [p, n] : ent[j][e]) tot += n;
+            if (tot > 0)
+                for (const auto& [p, n] : ent[j][e]) pi[j][p] = n / tot;
+        }
+        for (std::size_t i = 0; i < ent.size(); ++i) {
+            if (e >= ent[i].size()) continue;
+            for (const auto& [p, n] : ent[i][e]) {
+                double same_bank = 0, other_row = 0;
+                for (std::size_t j = 0; j < ent.size(); ++j) {
+                    if (j == i) continue;
+                    for (const auto& [q, w] : pi[j]) {
+                        if (q.first != p.first) continue;
+                        same_bank += w;
+                        if (q.second != p.second) other_row += w;
+                    }
+                }
+                conflicts += n * other_row / (1.0 + same_bank);
+            }
+        }
+    }
+    return conflicts;
+}
+
+RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
+                                           const std::vector<std::vector<std::pair<tiling::SliceRun, tiling::Tiling>>>& cores,
+                                           const tiling::AsipParams& asip, const PacketFormat& fmt, const DramFigures& dram) {
+    RowConflictEstimate out;
+    const std::uint64_t maxp = std::uint64_t(fmt.max_payload_bytes);
+    if ((!dram.bank_mask && !dram.row_mask) || maxp == 0) return out;
+    const std::uint64_t bb = dram.burst_bytes ? dram.burst_bytes : 64;
+    std::vector<std::vector<PageBursts>> ent(cores.size());
+    for (std::size_t c = 0; c < cores.size(); ++c) {
+        PageBursts cur;
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> open;  // own replay: (bank, row)
+        auto close = [&]() {
+            if (!cur.empty()) ent[c].push_back(cur);
+            cur.clear();
+        };
+        for (const auto& [run, t] : cores[c]) {
+            tiling::LoopNest nest(shape, run, t, asip);
+            nest.for_each([&](const tiling::Op& op) {
+                if (!op.is_dma()) {
+                    close();
+                    return;
+                }
+                for (std::uint32_t s = 0; s < op.n_segs; ++s) {
+                    const std::uint64_t base = op.dram_addr + std::uint64_t(s) * op.seg_stride;
+                    for (std::uint64_t off = 0; off < op.seg_bytes; off += maxp) {
+                        const std::uint64_t len = std::min(maxp, op.seg_bytes - off);
+                        for (std::uint64_t b = (base + off) / bb; b <= (base + off + len - 1) / bb; ++b) {
+                            const std::uint64_t a = b * bb;
+                            const DramPage p{a & dram.bank_mask, a & dram.row_mask};
+                            cur[p] += 1.0;
+                            out.bursts += 1.0;
+                            auto it = std::find_if(open.begin(), open.end(), [&](const auto& q) { return q.first == p.first; });
+                            if (it == open.end()) open.emplace_back(p);
+                            else if (it->second != p.second) out.own += 1.0, it->second = p.second;
+                        }
+                    }
+                }
+                if (op.wait) close();
+            });
+        }
+        close();
+    }
+    out.interleaved = interleaved_row_conflicts(ent);
+    return out;
 }
 
 }  // namespace vp::mapper::waving

@@ -10,6 +10,8 @@
 // reads two bursts), the flits into and out of the core, and the number of DMA descriptors.
 // Equal entries are merged with a count, so a profile has tens of entries, not one per row.
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "mapper/tiling/loop_nest.h"
@@ -56,5 +58,25 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
                  OpProfile* other, RunTotals* totals = nullptr);
+
+// Row conflicts of a layer's cores running the same loop nest in lockstep (a measurement aid for
+// `vp-calibrate --row-conflicts`; no time model uses it). Each core's runs are walked as
+// profile_run cuts them into entries, every burst's DRAM page (bank, row) from the masks of
+// `dram` (0 and 0: nothing counted). `own`: the bursts that find another row open when each
+// core's accesses are replayed alone, in order, on one open row per bank. `interleaved`: at
+// entry index e, an access of core i to page p finds another row open with probability
+//   sum_{j != i} pi_j(bank of p, other rows) / (1 + sum_{j != i} pi_j(bank of p)),
+// pi_j(.) the share of core j's entry-e bursts on those pages: the k streams interleaved at
+// random, each at one of its entry's pages in proportion to its bursts (summed over bursts).
+using DramPage = std::pair<std::uint64_t, std::uint64_t>;  // (bank bits, row bits) of an address
+using PageBursts = std::map<DramPage, double>;              // bursts per page
+// The interleaved part alone: entries[core][e] = the bursts per page of core's entry e.
+double interleaved_row_conflicts(const std::vector<std::vector<PageBursts>>& entries);
+struct RowConflictEstimate {
+    double bursts = 0, own = 0, interleaved = 0;
+};
+RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
+                                           const std::vector<std::vector<std::pair<tiling::SliceRun, tiling::Tiling>>>& cores,
+                                           const tiling::AsipParams& asip, const PacketFormat& fmt, const DramFigures& dram);
 
 }  // namespace vp::mapper::waving

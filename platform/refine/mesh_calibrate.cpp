@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -307,6 +308,28 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             if (!res[j].ok) throw SimulationError("calibration layer " + ss[i].layer.dump() + ": " + res[j].error);
             ss[i].sim = res[j].value;
         }
+    }
+    if (!o.row_conflicts.empty()) {  // a measurement aid (docs/mesh.md): predicted row conflicts per sample
+        std::ofstream csv(o.row_conflicts);
+        if (!csv) throw InputError("--row-conflicts: cannot write " + o.row_conflicts);
+        csv << "shape,t_of,t_ox,k,mesh,sim_cycles,bursts,own_conflicts,interleaved_conflicts,layer\n";
+        for (const Sample& s : ss) {
+            const config::PlatformSpec& sp = s.mesh.empty() ? spec : wide;
+            std::vector<std::vector<std::pair<mapper::tiling::SliceRun, mapper::tiling::Tiling>>> cores;
+            for (const auto& w : s.map.cores) {
+                cores.emplace_back();
+                for (std::size_t i = 0; i < w.runs.size(); ++i) cores.back().emplace_back(w.runs[i], w.run_tilings[i]);
+            }
+            const auto r = wv::lockstep_row_conflicts(s.map.shape, cores, sp.core, sp.mesh.packet, sp.mesh.hw.dram);
+            char line[256];
+            std::snprintf(line, sizeof line, "%s,%d,%d,%d,%s,%.0f,%.0f,%.0f,%.2f\n",
+                          s.layer.at("name").get<std::string>().c_str(), s.map.t_of, s.map.t_ox, s.map.k,
+                          s.mesh.empty() ? "config" : s.mesh.c_str(), s.sim, r.bursts, r.own, r.interleaved);
+            std::string layer = s.layer.dump(), quoted;  // CSV: in quotes, quotes doubled
+            for (char ch : layer) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            csv << std::string(line, std::strlen(line) - 1) << ",\"" << quoted << "\"\n";
+        }
+        std::printf("  row conflicts of %zu samples written to %s\n", ss.size(), o.row_conflicts.c_str());
     }
     // The fits evaluate every sample independently: o.jobs threads (the residuals do not depend
     // on the order, so the result is the same for any count).

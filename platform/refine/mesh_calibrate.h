@@ -22,6 +22,8 @@ struct MeshCalibrateOptions {
     unsigned jobs = 1;
     std::string refit;  // an earlier calibration file (same seed): reuse its simulated cycles, simulate
                         // only the samples it lacks, fit again
+    std::string row_conflicts;  // if set: a CSV of every sample's predicted DRAM row conflicts
+                                // (wv::lockstep_row_conflicts), written before the fits
 };
 
 // Returns the exit code; throws InputError / SimulationError like vp-calibrate.
