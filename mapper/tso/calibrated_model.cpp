@@ -246,6 +246,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     for (int pass = 0; pass < passes; ++pass) {
         double in_step = m_c.lockstep_transfers > 0 ? 1.0 : 0.0;
         std::size_t xfer_i = 0;  // the critical TLE's DRAM transfers so far (index into act_ck)
+        double last_end = 0;     // when the critical TLE's last DMA transfer ended
         auto xfer = [&](bool write, const Box& b) {
             std::uint64_t n = 0, bursts = 0, first = 0;
             for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) {
@@ -256,6 +257,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             });
             if (n == 0) return 0.0;
             const double p = in_step + (1.0 - in_step) * p_duty;
+            const double step_share = in_step;
             in_step *= step_decay;
             const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
             const double act = xfer_i < act_ck.size() ? act_ck[xfer_i] * d.tck_ns * 1e-9 : 0.0;
@@ -278,7 +280,24 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             const double round = double(bursts) * bus_own * (1.0 + all);
             const double in_round =
                 m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + all));
-            return own + p * std::max(0.0, round - in_round) +
+            double core = own + p * std::max(0.0, round - in_round);
+            // WS pipeline (docs/nmp.md, "The WS pipeline: the others' transfers in a TLE's compute
+            // gap"): under WS a transfer that follows a gap g without DMA (every TLT computing on
+            // the IN tile, or the store's TLT on its last chunk) does not meet the TLEs that have
+            // left the lockstep: they transfer in that gap, one after the other. In the steady
+            // state of such a pipeline the one data bus carries the round of all TLEs' bursts in
+            // a period of transfer + gap, so the transfer lasts max(its unshared latency path,
+            // round - g), and never more than the sharing above charges. The share still in step
+            // (step_share) meets as before. No coefficient of its own (measured on SqueezeNet
+            // 1.1 fire3/squeeze1x1 at 16 bit: the data bus 97 % busy, a TLE's period 1,860 ns =
+            // transfer 1,033 + compute 827, where the sharing charged 1,560 ns per IN load).
+            const double gap = now - last_end;
+            if (gap > 0 && c.schedule == TltSchedule::WS) {
+                const double alone = m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own);
+                const double piped = std::min(core, std::max(alone, round - gap));
+                core = step_share * core + (1.0 - step_share) * piped;
+            }
+            return core +
                    m_c.queue_scale * shared * bus_own * std::max(0.0, q_bursts - rest) + double(n) * m_c.txn_ns * 1e-9;
         };
 
@@ -417,6 +436,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             }
             now += x;
             dma += x;
+            last_end = now;
         });
         for (double b : busy) wait_for(b);
         if (now > 0) p_duty = m_c.sync + (1.0 - m_c.sync) * std::min(1.0, dma / now);

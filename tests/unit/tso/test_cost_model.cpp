@@ -370,3 +370,56 @@ TEST_CASE("calibrated replay: the bus round of short transfers in lockstep by ha
     const ChoiceCost ch1 = ofm_is_one_tile(c, one);
     CHECK(CalibratedModel(k).replay(c, one, ch1).total_s == Approx(CalibratedModel(alone).replay(c, one, ch1).total_s));
 }
+
+TEST_CASE("calibrated replay: the WS pipeline, the others' transfers in a compute gap, by hand", "[tso][calibrated]") {
+    // 4 -> 1 channels, 1x1 on 32 x 32, 8 bit, OFM / WS, tile T_M 1, T_N 1, T_R 8, T_C 32: every
+    // TLE has 8 rows, one TLT with work, and runs W (4 B, 1 burst), then per channel an IN load
+    // of 256 B (2 transactions of 2 bursts, 64-B aligned) and its compute, then the OUT store
+    // of 256 B (2 x 2 bursts): 21 bursts each, others = 3 per burst of the critical TLE 0.
+    // The IN loads of channels 1-3 and the store wait for the compute before them, the gap
+    // g = (256 MACs / 16 + T_SW 16) cycles at 375 MHz = 85.33 ns = 68.27 tCK; the W load and
+    // the first IN load follow no compute. With sync = 1 (p = 1), bus_scale 1, latency_scale 1
+    // and no row activations, a transfer shared by all lasts its round 4 tb (1 + 3 c) (c =
+    // contention), which exceeds its latency path. The TLEs out of step (lockstep 0) transfer
+    // in the gap: the transfer lasts max(its unshared path, round - g); in step (lockstep
+    // -> infinity) they meet. IN: unshared L_first + max(L / 8, 2 tb), L_first = 0.5 + CL 10 +
+    // 2 x 4 = 18.5 tCK; OUT: 0.5 + CWL 8 + 8 = 16.5 tCK.
+    Layer l;
+    l.C = 4;
+    l.K = 1;
+    l.H = l.W = 32;
+    l.R = l.S = 1;
+    const ConvShape c = make_conv_shape(l, 1);
+    NmpParams hw = tso_test::seed_hw();
+    hw.dram.bank_mask = hw.dram.row_mask = 0;  // no row activations
+    REQUIRE(hw.macs_per_cycle == 16);
+    REQUIRE(hw.conv_sw_cycles() == 16);
+    REQUIRE(hw.clock_mhz == 375.0);
+    ConvCostModel m(c, hw, TleSlicing::OFM);
+    ChoiceCost ch;
+    ch.found = true;
+    ch.slicing = TleSlicing::OFM;
+    ch.schedule = TltSchedule::WS;
+    ch.tile = Tile{1, 1, 8, 32, m.t_h(8), m.t_l(32)};
+    ch.counts = m.counts(TltSchedule::WS, ch.tile);
+    REQUIRE(ch.counts.tle_transfers == 6);
+    REQUIRE(tle_burst_counts(c, hw, ch) == std::vector<std::uint64_t>{21, 21, 21, 21});
+
+    const double tck = 1.25e-9, tb = 4.0 * 6240.0 / 6152.0, g = 32.0 / 375e6 / tck;
+    TsoCoefficients k;
+    k.sync = 1.0;
+    TsoCoefficients in_step = k;
+    in_step.lockstep_transfers = 1e9;  // e^(-i / 1e9): in step on every transfer of the layer
+    auto piped_less = [&](const TsoCoefficients& a, const TsoCoefficients& b) {
+        return CalibratedModel(b).replay(c, hw, ch).total_s - CalibratedModel(a).replay(c, hw, ch).total_s;
+    };
+    // contention 1: round 16 tb = 64.9 tCK < g, so each of the four transfers after a gap
+    // lasts its unshared path: 3 x (16 tb - (18.5 + 2 tb)) + (16 tb - (16.5 + 2 tb)).
+    CHECK(16 * tb < g);
+    CHECK(piped_less(k, in_step) / tck == Approx(3 * (14 * tb - 18.5) + (14 * tb - 16.5)).epsilon(1e-6));
+    // contention 3: round 40 tb = 162.3 tCK; round - g = 94.0 exceeds the unshared paths (26.6,
+    // 24.6): each of the four is shorter by g.
+    k.contention = in_step.contention = 3.0;
+    CHECK(40 * tb - g > 18.5 + 2 * tb);
+    CHECK(piped_less(k, in_step) / tck == Approx(4 * g).epsilon(1e-6));
+}
