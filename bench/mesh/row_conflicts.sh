@@ -8,7 +8,8 @@
 # (mapper.fixed_slices = its choice; the 8x8 samples with mesh.width = mesh.height = 8); its cycles
 # must equal the stored ones.
 #   bench/mesh/row_conflicts.sh OUT.csv   (VP_RUN, VP_CALIBRATE, CONFIG = configs/mesh-4x4.yaml,
-#                                          CALIBRATION = configs/calibration/mesh-ddr3-1600.yaml, JOBS = 2, BETA = 0.3)
+#                                          CALIBRATION = configs/calibration/mesh-ddr3-1600.yaml, JOBS = 2, BETA = 0.3,
+#                                          KEEP = a new directory to keep the runs in: r<i>/stats.json, pred.csv)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/mesh/row_conflicts.sh OUT.csv}
@@ -18,7 +19,7 @@ config=${CONFIG:-$here/configs/mesh-4x4.yaml}
 cal=${CALIBRATION:-$here/configs/calibration/mesh-ddr3-1600.yaml}
 jobs=${JOBS:-2}
 beta=${BETA:-0.3}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ -n "${KEEP:-}" ]; then tmp=$KEEP; mkdir "$tmp"; else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 "$vp_cal" "$config" --shapes 48 --jobs "$jobs" --refit "$cal" --out "$tmp/refit.yaml" --row-conflicts "$tmp/pred.csv" > /dev/null
 python3 - "$tmp" <<'PY'
 import csv, json, sys
