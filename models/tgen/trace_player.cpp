@@ -20,7 +20,6 @@ TracePlayer::TracePlayer(sc_module_name name, const TracePlayerParams& p, std::u
       m_peq(this, &TracePlayer::peq_cb),
       m_req([this](tlm_generic_payload& t) { on_response(t); }),
       m_slots(p.max_outstanding),
-      m_free(free_slots(p.max_outstanding)),
       m_stats(parent, p.name),
       m_issued(m_stats, "issued", "transactions issued", "count"),
       m_completed(m_stats, "completed", "transactions completed", "count"),
@@ -81,9 +80,8 @@ void TracePlayer::step() {
                 next_trigger(m_resp_ev);
                 return;
             }
-            if (!m_ended) m_ctrl.end();
-            m_ended = true;
-            return;  // no further trigger: the process stays idle
+            m_ctrl.end();
+            return;  // no trigger set: the method is not run again
         }
         if (m_outstanding >= m_p.max_outstanding) {
             next_trigger(m_resp_ev);
@@ -97,15 +95,12 @@ void TracePlayer::step() {
 void TracePlayer::issue(const dram::TraceRequest& r) {
     if (m_seq == 0) m_first_ps = now_ps();
     tlm_generic_payload* t = m_pool.acquire(r.write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND, r.addr, r.bytes);
-    Slot* slot = &m_slots[m_free.back()];  // a free slot (m_outstanding < max_outstanding)
-    m_free.pop_back();
-    slot->trans = t;
-    slot->issue_ps = now_ps();
+    IssueSlots::Slot& slot = m_slots.take(t, now_ps());  // m_outstanding < max_outstanding
     if (!r.write) {
         ++m_reads;
         if (m_p.verify) {
-            slot->expected.resize(r.bytes);
-            m_shadow.read(r.addr, slot->expected.data(), r.bytes);
+            slot.expected.resize(r.bytes);
+            m_shadow.read(r.addr, slot.expected.data(), r.bytes);
         }
     } else {
         ++m_writes;
@@ -131,20 +126,17 @@ void TracePlayer::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
 }
 
 void TracePlayer::on_response(tlm_generic_payload& t) {
-    std::size_t si = 0;
-    while (m_slots[si].trans != &t) ++si;  // t is in flight, so in a slot
-    Slot* slot = &m_slots[si];
+    IssueSlots::Slot& slot = m_slots.of(t);
     if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
     else if (m_p.verify && t.is_read()) {
         const unsigned char* d = t.get_data_ptr();
         for (unsigned b = 0; b < t.get_data_length(); ++b)
-            if (d[b] != slot->expected[b]) ++m_mismatches;
+            if (d[b] != slot.expected[b]) ++m_mismatches;
     }
     m_last_ps = now_ps();
-    m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
-    if (t.is_read()) m_read_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
-    slot->trans = nullptr;
-    m_free.push_back(unsigned(si));
+    m_latency.sample(double(m_last_ps - slot.issue_ps) * 1e-3);
+    if (t.is_read()) m_read_latency.sample(double(m_last_ps - slot.issue_ps) * 1e-3);
+    m_slots.release(slot);
     t.release();
     --m_outstanding;
     ++m_completed;

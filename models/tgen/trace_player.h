@@ -18,6 +18,7 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/dram/backing_store.h"
+#include "models/tgen/issue_slots.h"
 #include "models/dram/dram_trace_io.h"
 #include "models/tgen/trace_player_params.h"
 
@@ -40,11 +41,6 @@ public:
     unsigned outstanding() const { return m_outstanding; }
 
 private:
-    struct Slot {
-        tlm::tlm_generic_payload* trans = nullptr;
-        std::uint64_t issue_ps = 0;
-        std::vector<unsigned char> expected;
-    };
     void step();
     void issue(const dram::TraceRequest& r);
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -62,18 +58,12 @@ private:
     sc_core::sc_event m_resp_ev;
     unsigned m_outstanding = 0;
     dram::BackingStore m_shadow;
-    std::vector<Slot> m_slots;
-    std::vector<unsigned> m_free;  // indices of the slots without a transaction
-    static std::vector<unsigned> free_slots(unsigned n) {
-        std::vector<unsigned> f(n);
-        for (unsigned i = 0; i < n; ++i) f[i] = n - 1 - i;  // slot 0 is taken first
-        return f;
-    }
+    IssueSlots m_slots;
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
     std::unique_ptr<dram::TraceReader> m_reader;  // opened by the first activation
     dram::TraceRequest m_r;                       // read from the trace, not issued yet (m_have)
     std::uint64_t m_seq = 0;                      // requests issued
-    bool m_have = false, m_eof = false, m_ended = false;
+    bool m_have = false, m_eof = false;
 
     stats::Group m_stats;
     stats::Counter m_issued, m_completed, m_reads, m_writes, m_bytes, m_mismatches, m_errors;

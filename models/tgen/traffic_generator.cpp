@@ -21,7 +21,6 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
       m_step(p.pattern == Pattern::Strided ? p.stride : p.bytes),
       m_span(p.pattern == Pattern::Strided ? (p.range - p.bytes) / p.stride + 1 : p.range / p.bytes),
       m_slots(p.max_outstanding),
-      m_free(free_slots(p.max_outstanding)),
       m_stats(parent, p.name),
       m_issued(m_stats, "issued", "transactions issued", "count"),
       m_completed(m_stats, "completed", "transactions completed", "count"),
@@ -46,12 +45,11 @@ TrafficGenerator::TrafficGenerator(sc_module_name name, const TrafficParams& p, 
 
 std::uint64_t TrafficGenerator::now_ps() const { return sc_time_stamp().value() / m_ps_unit; }
 
-std::uint64_t TrafficGenerator::next_address(std::uint64_t i) {
+std::uint64_t TrafficGenerator::next_address() {
     switch (m_p.pattern) {
     case Pattern::Sequential:
     case Pattern::Strided: {
-        // Slot i mod m_span, counted instead of divided (called with i = 0, 1, 2, ...).
-        if (i == 0) m_wrap = 0;
+        // Request i goes to slot i mod m_span, counted instead of divided.
         const std::uint64_t a = m_p.base + m_wrap * m_step;
         if (++m_wrap == m_span) m_wrap = 0;
         return a;
@@ -87,9 +85,8 @@ void TrafficGenerator::step() {
                 next_trigger(m_resp_ev);
                 return;
             }
-            if (!m_ended) m_ctrl.end();
-            m_ended = true;
-            return;  // no further trigger: the process stays idle
+            m_ctrl.end();
+            return;  // no trigger set: the method is not run again
         }
         if (m_outstanding >= m_p.max_outstanding) {
             next_trigger(m_resp_ev);
@@ -101,18 +98,15 @@ void TrafficGenerator::step() {
 
 void TrafficGenerator::issue(std::uint64_t i) {
     m_issue_time = sc_time_stamp();
-    const std::uint64_t addr = next_address(i);
+    const std::uint64_t addr = next_address();
     const bool read = m_uni(m_rng) < m_p.read_fraction;
     tlm_generic_payload* t = m_pool.acquire(read ? TLM_READ_COMMAND : TLM_WRITE_COMMAND, addr, m_p.bytes);
-    Slot* slot = &m_slots[m_free.back()];  // a free slot (m_outstanding < max_outstanding)
-    m_free.pop_back();
-    slot->trans = t;
-    slot->issue_ps = now_ps();
+    IssueSlots::Slot& slot = m_slots.take(t, now_ps());  // m_outstanding < max_outstanding
     if (read) {
         ++m_reads;
         if (m_p.verify) {
-            slot->expected.resize(m_p.bytes);
-            m_shadow.read(addr, slot->expected.data(), m_p.bytes);
+            slot.expected.resize(m_p.bytes);
+            m_shadow.read(addr, slot.expected.data(), m_p.bytes);
         }
     } else {
         ++m_writes;
@@ -138,19 +132,16 @@ void TrafficGenerator::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
 }
 
 void TrafficGenerator::on_response(tlm_generic_payload& t) {
-    std::size_t si = 0;
-    while (m_slots[si].trans != &t) ++si;  // t is in flight, so in a slot
-    Slot* slot = &m_slots[si];
+    IssueSlots::Slot& slot = m_slots.of(t);
     if (t.get_response_status() != TLM_OK_RESPONSE) ++m_errors;
     else if (m_p.verify && t.is_read()) {
         const unsigned char* d = t.get_data_ptr();
         for (unsigned b = 0; b < m_p.bytes; ++b)
-            if (d[b] != slot->expected[b]) ++m_mismatches;
+            if (d[b] != slot.expected[b]) ++m_mismatches;
     }
     m_last_ps = now_ps();
-    m_latency.sample(double(m_last_ps - slot->issue_ps) * 1e-3);
-    slot->trans = nullptr;
-    m_free.push_back(unsigned(si));
+    m_latency.sample(double(m_last_ps - slot.issue_ps) * 1e-3);
+    m_slots.release(slot);
     t.release();
     --m_outstanding;
     ++m_completed;

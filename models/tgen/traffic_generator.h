@@ -17,6 +17,7 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/dram/backing_store.h"
+#include "models/tgen/issue_slots.h"
 #include "models/tgen/traffic_params.h"
 
 namespace vp::tgen {
@@ -35,17 +36,12 @@ public:
     unsigned outstanding() const { return m_outstanding; }
 
 private:
-    struct Slot {
-        tlm::tlm_generic_payload* trans = nullptr;
-        std::uint64_t issue_ps = 0;
-        std::vector<unsigned char> expected;
-    };
     void step();
     void issue(std::uint64_t i);
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void on_response(tlm::tlm_generic_payload& t);
-    std::uint64_t next_address(std::uint64_t i);
+    std::uint64_t next_address();  // of the next request (call once per request, in order)
     std::uint64_t now_ps() const;
 
     TrafficParams m_p;
@@ -63,15 +59,8 @@ private:
     std::uint64_t m_next = 0;           // the next request's index
     std::uint64_t m_wrap = 0;           // sequential / strided: the next request's slot (< m_span)
     bool m_paced = false;               // the latest request's pacing interval is still to be waited out
-    bool m_ended = false;
     dram::BackingStore m_shadow;
-    std::vector<Slot> m_slots;
-    std::vector<unsigned> m_free;  // indices of the slots without a transaction
-    static std::vector<unsigned> free_slots(unsigned n) {
-        std::vector<unsigned> f(n);
-        for (unsigned i = 0; i < n; ++i) f[i] = n - 1 - i;  // slot 0 is taken first
-        return f;
-    }
+    IssueSlots m_slots;
     std::uint64_t m_first_ps = 0, m_last_ps = 0;
     const sc_core::sc_time::value_type m_ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();  // kernel ticks per ps
 
