@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <systemc>
 #include <tlm>
 
 namespace vp::tgen {
@@ -42,5 +43,23 @@ private:
     std::vector<Slot> m_slots;
     std::vector<unsigned> m_free;  // indices of the slots without a transaction
 };
+
+// The gate of an issuing method's activation (traffic generator, trace player), after its own
+// waits: after the last request (`done`) it waits for the last response and then ends the run
+// (no trigger set: the method is not run again); before it, it waits for a response while all
+// max_outstanding slots are taken. True when the method may issue a request now.
+template <class Control>
+bool may_issue(bool done, unsigned outstanding, unsigned max_outstanding, const sc_core::sc_event& response,
+               Control& ctrl) {
+    if (outstanding > 0 && (done || outstanding >= max_outstanding)) {
+        sc_core::next_trigger(response);
+        return false;
+    }
+    if (done) {
+        ctrl.end();
+        return false;
+    }
+    return true;
+}
 
 }  // namespace vp::tgen

@@ -75,18 +75,7 @@ void TracePlayer::step() {
                 m_eof = true;
             }
         }
-        if (m_eof) {
-            if (m_outstanding > 0) {
-                next_trigger(m_resp_ev);
-                return;
-            }
-            m_ctrl.end();
-            return;  // no trigger set: the method is not run again
-        }
-        if (m_outstanding >= m_p.max_outstanding) {
-            next_trigger(m_resp_ev);
-            return;
-        }
+        if (!may_issue(m_eof, m_outstanding, m_p.max_outstanding, m_resp_ev, m_ctrl)) return;
         m_have = false;
         issue(m_r);
     }

@@ -80,18 +80,7 @@ void TrafficGenerator::step() {
                 return;
             }
         }
-        if (m_next == m_p.requests) {
-            if (m_outstanding > 0) {
-                next_trigger(m_resp_ev);
-                return;
-            }
-            m_ctrl.end();
-            return;  // no trigger set: the method is not run again
-        }
-        if (m_outstanding >= m_p.max_outstanding) {
-            next_trigger(m_resp_ev);
-            return;
-        }
+        if (!may_issue(m_next == m_p.requests, m_outstanding, m_p.max_outstanding, m_resp_ev, m_ctrl)) return;
         issue(m_next++);
     }
 }
