@@ -56,12 +56,7 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
 }
 
 TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once", "[tso][cost]") {
-    Layer l;
-    l.C = 16;
-    l.K = 40;
-    l.H = l.W = 20;
-    l.R = l.S = 3;
-    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    const Layer l = tso_test::square_conv(16, 40, 20, 3, 1);
     const ConvShape c = make_conv_shape(l, 2);
     NmpParams hw = tso_test::seed_hw();
     for (TleSlicing p : kAllSlicings) {
@@ -78,12 +73,7 @@ TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once",
 
 TEST_CASE("IS keeps IN stationary: IN traffic independent of T_M, one OUT store per TLT and (row, col) tile",
           "[tso][cost][is]") {
-    Layer l;
-    l.C = 12;
-    l.K = 40;
-    l.H = l.W = 16;
-    l.R = l.S = 3;
-    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+    const Layer l = tso_test::square_conv(12, 40, 16, 3, 1);
     const ConvShape c = make_conv_shape(l, 1);
     const NmpParams hw = seed_hw();
     ConvCostModel m(c, hw, TleSlicing::KS);  // 40 filters: 10 per TLE, TLTs with 2 or 1
@@ -175,11 +165,7 @@ TEST_CASE("fabric: busiest port bytes by hand and the estimate's fabric term", "
     // 1x1 conv 16 -> 64 channels on 8 x 8, 8 bit, KS / OS, tile T_M 2, T_N 16, T_R 8, T_C 8:
     // every TLE 16 filters, 2 per TLT. A port moves its TLE's IN tile (16 x 8 x 8 = 1,024 B,
     // multicast), its W tile (2 x 16 = 32 B) and its OUT tile (2 x 8 x 8 = 128 B): 3 transfers.
-    Layer l;
-    l.C = 16;
-    l.K = 64;
-    l.H = l.W = 8;
-    l.R = l.S = 1;
+    const Layer l = tso_test::square_conv(16, 64, 8, 1);
     const ConvShape c = make_conv_shape(l, 1);
     NmpParams hw = tso_test::seed_hw();
     hw.clock_mhz = 500;  // 2 ns per cycle
@@ -211,11 +197,7 @@ namespace {
 
 // 1 -> 1 channel, 3x3 on 32 x 32, 8 bit (the calibrated-replay tests below).
 ConvShape one_channel_3x3() {
-    Layer l;
-    l.C = 1;
-    l.K = 1;
-    l.H = l.W = 32;
-    l.R = l.S = 3;
+    const Layer l = tso_test::square_conv(1, 1, 32, 3);
     return make_conv_shape(l, 1);
 }
 
@@ -384,11 +366,7 @@ TEST_CASE("calibrated replay: the WS pipeline, the others' transfers in a comput
     // in the gap: the transfer lasts max(its unshared path, round - g); in step (lockstep
     // -> infinity) they meet. IN: unshared L_first + max(L / 8, 2 tb), L_first = 0.5 + CL 10 +
     // 2 x 4 = 18.5 tCK; OUT: 0.5 + CWL 8 + 8 = 16.5 tCK.
-    Layer l;
-    l.C = 4;
-    l.K = 1;
-    l.H = l.W = 32;
-    l.R = l.S = 1;
+    const Layer l = tso_test::square_conv(4, 1, 32, 1);
     const ConvShape c = make_conv_shape(l, 1);
     NmpParams hw = tso_test::seed_hw();
     hw.dram.bank_mask = hw.dram.row_mask = 0;  // no row activations

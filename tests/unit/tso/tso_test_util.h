@@ -16,6 +16,18 @@ namespace tso_test {
 using namespace vp::mapper;
 using namespace vp::mapper::tso;
 
+// A conv layer of C -> K channels on a square hw x hw input, square r x r kernel, stride 1 and
+// `pad` on every side.
+inline Layer square_conv(int C, int K, int hw, int r, int pad = 0) {
+    Layer l;
+    l.C = C;
+    l.K = K;
+    l.H = l.W = hw;
+    l.R = l.S = r;
+    l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = pad;
+    return l;
+}
+
 inline Layer random_layer(std::mt19937_64& rng, int max_c = 10, int max_k = 24, int max_hw = 12) {
     auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Layer l;
