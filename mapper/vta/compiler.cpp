@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "mapper/common/errors.h"
+#include "mapper/vta/queue_check.h"
 
 namespace vp::mapper::vta {
 
@@ -441,7 +442,7 @@ void Codegen::emit_step(std::size_t n, const Step& st) {
 }
 
 CompiledProgram Codegen::run() {
-    if (m_cfg.batch() != 1) throw InputError("VTA compiler: only BATCH = 1 (log_batch 0) is supported");
+    if (m_cfg.batch() != 1) throw InputError("vta.log_batch: the VTA compiler supports only BATCH = 1 (log_batch 0), found log_batch " + std::to_string(m_cfg.log_batch));
     if (m_opt.dram_base % CompileOptions::kPageBytes != 0) throw InputError("VTA compiler: dram_base must be page aligned");
     m_out.cfg = m_cfg;
     m_out.name = m_p.name;
@@ -498,7 +499,7 @@ CompiledProgram Codegen::run() {
 }
 
 CompiledProgram compile_threads(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
-    if (p.strategy != 0 || !p.has_gemm) return Codegen(p, cfg, opt).run();
+    if (p.strategy != 0 || !p.has_gemm) return checked_queues(Codegen(p, cfg, opt).run(), opt);
     // STRATEGY "auto": rank the four strategies by estimated cycles, then DMA bytes. With two
     // virtual threads every candidate is partitioned for the halved INP/WGT capacities and its
     // estimate replays the overlapped stream, so the ranking is that of the halved buffers.
@@ -514,7 +515,7 @@ CompiledProgram compile_threads(const Program& p, const VtaConfig& cfg, const Co
         Program q = p;
         q.strategy = s;
         try {
-            CompiledProgram c = Codegen(q, cfg, opt).run();
+            CompiledProgram c = checked_queues(Codegen(q, cfg, opt).run(), opt);
             const std::uint64_t cyc = estimate_cycles(c, est).total;
             if (!best || cyc < best_cycles || (cyc == best_cycles && dma(c) < dma(*best))) {
                 best_cycles = cyc;
@@ -529,6 +530,19 @@ CompiledProgram compile_threads(const Program& p, const VtaConfig& cfg, const Co
 }
 
 }  // namespace
+
+CompiledProgram checked_queues(CompiledProgram c, const CompileOptions& opt) {
+    if (!opt.estimate.hw.valid()) return c;
+    const VtaTiming& v = opt.estimate.hw.vta;
+    const QueueCheck q = check_queues(c.insns, v.cmd_queue_depth, v.token_queue_depth);
+    if (q.completes) return c;
+    const std::string what = "the program of " + c.name + " (strategy " + std::to_string(c.strategy) +
+                             (c.virtual_threads > 1 ? ", double buffering" : "") + ") cannot reach FINISH";
+    if (!q.full_queue) throw SimulationError("VTA compiler: " + what + ": " + q.state);
+    throw InputError("vta.token_queue_depth: " + what + " with vta.cmd_queue_depth " + std::to_string(v.cmd_queue_depth) +
+                     " and vta.token_queue_depth " + std::to_string(v.token_queue_depth) + " (" + q.state +
+                     "); raise vta.token_queue_depth or vta.cmd_queue_depth");
+}
 
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {
     cfg.validate("vta");

@@ -32,6 +32,15 @@ inline std::uint64_t page_up(std::uint64_t v) {
 // the instruction fields, vector-vector ALU after an overflowing GEMM, ALU MUL disabled...).
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt = {});
 
+// `c` if it can reach FINISH with the core's command and token queue depths (opt.estimate's
+// figures; queue_check.h), else vp::InputError naming vta.token_queue_depth and
+// vta.cmd_queue_depth (the instruction that would free a full token queue waits behind a full
+// command queue), or vp::SimulationError for a stall without a full queue (a compiler fault).
+// compile() and compile_direct_conv() apply it to what they return, so that STRATEGY auto, the
+// direct lowering and double buffering fall back as for a program that does not fit the buffers.
+// Nothing is checked when the options carry no timing (unit tests of the code generator).
+CompiledProgram checked_queues(CompiledProgram c, const CompileOptions& opt);
+
 // The counters of an instruction stream (instructions per kind, DMA bytes per memory, GEMM/ALU
 // micro-op executions, MACs); `steps` and `uops` (micro-op words) are left 0.
 CompileStats count_program(const std::vector<Insn>& insns, const VtaConfig& cfg);

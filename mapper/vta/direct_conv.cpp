@@ -320,7 +320,7 @@ void DirectCodegen::emit_tile(int p0, int q0, int kb0, const std::vector<AluOpSp
 CompiledProgram DirectCodegen::run(const std::vector<std::int8_t>& in, const std::vector<std::int8_t>& w,
                                    const std::vector<std::int32_t>& bias, const Requant& q) {
     const Dims& d = m_d;
-    if (m_cfg.batch() != 1) throw InputError("VTA compiler: only BATCH = 1 (log_batch 0) is supported");
+    if (m_cfg.batch() != 1) throw InputError("vta.log_batch: the VTA compiler supports only BATCH = 1 (log_batch 0), found log_batch " + std::to_string(m_cfg.log_batch));
     if (m_opt.dram_base % CompileOptions::kPageBytes != 0) throw InputError("VTA compiler: dram_base must be page aligned");
     if (in.size() != std::size_t(d.C) * d.H * d.W || w.size() != std::size_t(d.K) * d.C * d.RS || bias.size() != std::size_t(d.K))
         throw InputError("layer " + m_l.name + ": tensor sizes do not match the layer shape");
@@ -442,7 +442,7 @@ CompiledProgram compile_direct_conv(const Layer& l, const std::vector<std::int8_
     std::string why;
     if (!direct_conv_supported(l, &why)) throw InputError("layer " + l.name + ": no direct convolution (" + why + ")");
     if (tiling.tp == 0) tiling = choose_direct_tiling(l, cfg, opt.double_buffer);
-    return DirectCodegen(l, cfg, opt, tiling).run(input, weights, bias, q);
+    return checked_queues(DirectCodegen(l, cfg, opt, tiling).run(input, weights, bias, q), opt);
 }
 
 }  // namespace vp::mapper::vta

@@ -162,13 +162,21 @@ InsnLayout::InsnLayout(const VtaConfig& cfg) {
 bool InsnLayout::fits(std::string* why) const {
     // Instructions are 128 bits (two 64-bit words), micro-ops 32 bits (VTA_INS_WIDTH, VTA_UOP_WIDTH):
     // a struct that the packing rule makes longer is not a VTA instruction.
-    struct Named { const Field* f; const char* name; int limit_bits; };
-    const Named all[] = {{&x_pad1, "x_pad_1", 128},          {&wgt_factor_in, "wgt_factor_in", 128},
-                         {&imm, "alu imm", 128},             {&uop_wgt, "uop wgt_idx", 32}};
+    // keys: the configuration keys whose buffer depths (log2 of the entries, less log_block and
+    // log_batch) size the fields before the last one of the struct.
+    struct Named { const Field* f; const char* name; int limit_bits; const char* keys; };
+    const Named all[] = {
+        {&x_pad1, "x_pad_1", 128, nullptr},
+        {&wgt_factor_in, "wgt_factor_in", 128, "log_uop_buff_size, log_acc_buff_size, log_inp_buff_size, log_wgt_buff_size"},
+        {&imm, "alu imm", 128, "log_uop_buff_size, log_acc_buff_size"},
+        {&uop_wgt, "uop wgt_idx", 32, "log_acc_buff_size, log_inp_buff_size, log_wgt_buff_size"}};
     for (const auto& n : all) {
         const int end = n.f->word * 64 + n.f->end();
         if (end > n.limit_bits) {
-            if (why) *why = std::string(n.name) + " ends at bit " + std::to_string(end) + " > " + std::to_string(n.limit_bits);
+            if (why) {
+                *why = std::string(n.name) + " ends at bit " + std::to_string(end) + " > " + std::to_string(n.limit_bits);
+                if (n.keys) *why += " (its index fields grow with " + std::string(n.keys) + ": lower one of them, or raise log_block)";
+            }
             return false;
         }
     }

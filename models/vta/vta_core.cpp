@@ -90,6 +90,8 @@ VtaCore::VtaCore(sc_module_name name, const VtaParams& p, stats::Group& parent, 
 
 void VtaCore::set_state(int m, State s, int queue, bool full) {
     m_state[m] = s;
+    m_wait_queue[m] = queue;
+    m_wait_full[m] = full;
     m_mod_state[std::size_t(m)]->set(unsigned(s), now_ps());
     if (!m_sig_state[m]) return;
     char buf[9] = "idle";
@@ -99,6 +101,7 @@ void VtaCore::set_state(int m, State s, int queue, bool full) {
 }
 
 void VtaCore::set_fetch_state(unsigned s, int cmd_queue) {
+    m_fetch_full = s == 2 ? cmd_queue : -1;
     m_mod_state[3]->set(s, now_ps());
     if (!m_sig_state[3]) return;
     const char* full[3] = {"full_ld", "full_cp", "full_st"};
@@ -154,6 +157,7 @@ void VtaCore::fetch_thread() {
                     return;
                 }
                 c.index = n;
+                m_fetch_index = n;
                 wait_cycles(1);  // decode II = 1
                 ++m_fetch_busy;
                 const int qi = int(mapper::vta::route(c.insn));
@@ -310,21 +314,36 @@ void VtaCore::watchdog_thread() {
         const bool busy = m_state[0] == State::Busy || m_state[1] == State::Busy || m_state[2] == State::Busy;
         if (!busy && m_progress == last) {
             std::string msg = "deadlock: no progress for " + std::to_string(m_p.watchdog_cycles) + " cycles before FINISH;";
-            const char* names[4] = {"l2c", "c2l", "c2s", "s2c"};
+            int full_token_queue = -1;
             for (int m = 0; m < 3; ++m) {
                 msg += std::string(" ") + mapper::vta::to_string(Module(m)) + ": ";
                 if (m_state[m] != State::WaitToken) {
-                    msg += "idle;";
+                    msg += "idle (waits for an instruction);";
                     continue;
                 }
                 const Insn& in = m_current[m].insn;
-                msg += "insn #" + std::to_string(m_current[m].index) + " " + in.to_string() + " waits on";
-                for (bool prev : {true, false}) {
-                    const int q = mapper::vta::pop_queue(Module(m), prev);
-                    if (q >= 0 && (prev ? in.dep.pop_prev : in.dep.pop_next) && m_tok[q].n == 0) msg += std::string(" ") + names[q];
+                msg += "insn #" + std::to_string(m_current[m].index) + " " + in.to_string();
+                const int q = m_wait_queue[m];
+                const char* qn = q >= 0 ? kQueueNames[q] : "?";
+                if (m_wait_full[m]) {
+                    msg += std::string(" waits to push a token into ") + qn + " (full: token_queue_depth " +
+                           std::to_string(m_p.token_queue_depth) + ");";
+                    full_token_queue = q;
+                } else {
+                    msg += std::string(" waits for a token in ") + qn + ";";
                 }
-                msg += ";";
             }
+            msg += " fetch: ";
+            if (m_fetch_full >= 0)
+                msg += "insn #" + std::to_string(m_fetch_index) + " waits for room in the " +
+                       mapper::vta::to_string(Module(m_fetch_full)) + " command queue (full: cmd_queue_depth " +
+                       std::to_string(m_p.cmd_queue_depth) + ")";
+            else
+                msg += "not blocked";
+            if (full_token_queue >= 0 && m_fetch_full >= 0)
+                msg += std::string(". The program keeps more tokens in ") + kQueueNames[full_token_queue] +
+                       " than vta.token_queue_depth allows while the instruction that would take one waits behind "
+                       "a full command queue: raise vta.token_queue_depth or vta.cmd_queue_depth";
             fail(msg);
             return;
         }

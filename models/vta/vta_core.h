@@ -82,6 +82,10 @@ private:
     std::vector<std::unique_ptr<sc_core::sc_fifo<Cmd>>> m_cmd;  // load, compute, store
     Tokens m_tok[4];
     State m_state[3] = {State::Idle, State::Idle, State::Idle};
+    int m_wait_queue[3] = {-1, -1, -1};       // the token queue of a WaitToken state (set_state)
+    bool m_wait_full[3] = {false, false, false};  // ... to push into (full), else to pop from
+    int m_fetch_full = -1;                    // the command queue fetch waits on (-1: none)
+    std::uint32_t m_fetch_index = 0;          // the instruction fetch dispatches
     Cmd m_current[3];
     std::uint64_t m_progress = 0;
     std::uint64_t m_insn_addr = 0;
