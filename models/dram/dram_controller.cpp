@@ -286,8 +286,15 @@ bool DramController::has_room(tlm_generic_payload& t) const {
     if (m_channels.size() == 1) return m_channels[0]->occupancy() + m_staged_parts[0] < m_p.queue_depth;
     m_need.assign(m_channels.size(), 0);
     parts_per_channel(t, m_need);
-    for (std::size_t c = 0; c < m_channels.size(); ++c)
-        if (m_need[c] && m_channels[c]->occupancy() + m_staged_parts[c] + m_need[c] > m_p.queue_depth) return false;
+    for (std::size_t c = 0; c < m_channels.size(); ++c) {
+        if (!m_need[c]) continue;
+        const std::size_t used = m_channels[c]->occupancy() + m_staged_parts[c];
+        // A request with more parts in a channel than its queue holds (channels interleaved
+        // below the request size, e.g. row_col_bank: a 512-B request is 4 parts per channel of
+        // 2) could never be admitted: it enters an empty queue, which it then holds alone,
+        // beyond queue_depth, until its parts drain.
+        if (used + m_need[c] > m_p.queue_depth && !(m_need[c] > m_p.queue_depth && used == 0)) return false;
+    }
     return true;
 }
 
