@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Random platform configurations for vp-run: crash, hang and error-message checks.
+
+For each seed, draws random values (valid ones, boundary ones and some out of range) for the
+parameters of one platform (mesh, nmp, vta, dram), runs `vp-run CONFIG WORKLOAD --set ...` with a
+time limit and classifies the outcome:
+
+  ok        exit 0 and stats.json / mapping outputs present and parseable
+  rejected  exit 2 with a message that names the key (`--set KEY` or the key's path) and says
+            what was expected: the drawn value was refused as bad input
+  FINDING   anything else: exit 1 or 3, a signal, the time limit, exit 2 without naming the key,
+            exit 0 without complete outputs, or (--determinism) two runs of one draw whose
+            stats.json differ
+
+  scripts/random_configs.py [--vp-run BIN] [--platform mesh|nmp|vta|dram|all] [--seeds A:B]
+                            [--timeout S] [--determinism] [--out DIR] [--keep]
+
+Exit code 1 when there is a FINDING, else 0. Each FINDING prints the command that reproduces it.
+Standard library only; the draws depend only on the seed and the platform.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def pick(rng, *choices):
+    return rng.choice(choices)
+
+
+def node(rng, w, h):
+    return [rng.randrange(w), rng.randrange(h)]
+
+
+def draw_mesh(rng):
+    w, h = rng.randint(1, 6), rng.randint(1, 5)
+    s = {"mesh.width": w, "mesh.height": h}
+    # Place the master and the DRAM interface(s) on distinct nodes when there is room.
+    nodes = [[x, y] for y in range(h) for x in range(w)]
+    rng.shuffle(nodes)
+    n_if = 1 if len(nodes) < 6 or rng.random() < 0.7 else 2
+    if len(nodes) >= 2:
+        s["mesh.master"] = nodes[0]
+        s["mesh.dram_ifs"] = nodes[1:1 + n_if]
+    s["noc.buffer_depth"] = pick(rng, 1, 2, 3, 4, 8, 16)
+    s["noc.num_vcs"] = pick(rng, 1, 2, 2, 3, 4, 6)
+    s["noc.router_stages"] = pick(rng, 1, 2, 3, 4, 5)
+    s["noc.link_latency"] = pick(rng, 1, 2, 3)
+    s["noc.credit_delay"] = pick(rng, 1, 1, 2, 3)
+    s["noc.eject_depth"] = pick(rng, 1, 2, 4, 16, 32)
+    s["noc.inject_depth"] = pick(rng, 1, 2, 4, 16, 32)
+    s["noc.dram_if_outstanding"] = pick(rng, 1, 2, 4, 16, 64)
+    s["noc.routing"] = pick(rng, "xy", "west_first", "odd_even")
+    s["noc.stepping"] = pick(rng, "active", "all")
+    s["noc.message_classes"] = "shared" if s["noc.num_vcs"] == 1 else pick(rng, "separate", "shared")
+    s["mesh.noc_mhz"] = pick(rng, 200, 500, 1000, 1500)
+    s["mesh.packet.flit_bits"] = pick(rng, 32, 64, 128, 256)
+    s["mesh.packet.header_flits"] = pick(rng, 1, 2)
+    s["mesh.packet.max_payload_bytes"] = pick(rng, 16, 32, 64, 128, 256)
+    s["mesh.packet.write_ack"] = pick(rng, "true", "false")
+    s["core.p_ox"] = pick(rng, 1, 2, 4, 8, 16, 32)
+    s["core.p_of"] = pick(rng, 1, 2, 4, 8, 16)
+    s["core.sram_bytes"] = pick(rng, 16384, 65536, 262144, 1048576)
+    s["core.dma_max_outstanding"] = pick(rng, 1, 2, 4, 16, 32)
+    s["core.dma_setup_cycles"] = pick(rng, 0, 2, 10)
+    s["core.core_mhz"] = pick(rng, 100, 500, 1000)
+    s["mapper.mode"] = pick(rng, "waving", "all-cores", "whole-layer")
+    s["mapper.objective"] = pick(rng, "min-comp", "min-dram")
+    s["mapper.mesh_model"] = pick(rng, "phased", "phased-slices", "calibrated", "queueing", "paper")
+    return s
+
+
+def draw_dram(rng, s):
+    preset = pick(rng, "ddr3-1600", "ddr4-2400")
+    s["dram.preset"] = preset
+    s["dram.scheduler"] = pick(rng, "fcfs", "frfcfs")
+    s["dram.page_policy"] = pick(rng, "open", "closed")
+    s["dram.address_mapping"] = pick(rng, "row_bank_col", "bank_row_col", "row_col_bank")
+    s["dram.queue_depth"] = pick(rng, 1, 2, 8, 32, 64)
+    s["dram.refresh"] = pick(rng, "true", "false")
+    s["dram.channels"] = pick(rng, 1, 1, 2)
+    return preset
+
+
+def draw_nmp(rng):
+    s = {
+        "nmp.n_tle": pick(rng, 1, 2, 3, 4, 5, 8),
+        "nmp.n_tlt": pick(rng, 1, 2, 3, 8, 16),
+        "nmp.mb0_bytes": pick(rng, 1024, 4096, 8192, 65536),
+        "nmp.mb1_bytes": pick(rng, 1024, 4096, 8192, 65536),
+        "nmp.mb2_bytes": pick(rng, 1024, 4096, 8192, 65536),
+        "nmp.macs_per_cycle": pick(rng, 1, 4, 16, 64),
+        "nmp.clock_mhz": pick(rng, 100, 375, 1000),
+        "nmp.burst_bytes": pick(rng, 32, 64, 128, 256),
+        "nmp.dma_max_outstanding": pick(rng, 1, 2, 8, 32),
+        "nmp.dma_txn_bytes": pick(rng, 0, 64, 128, 256),
+        "nmp.double_buffer": pick(rng, "true", "false"),
+        "nmp.ring.width_bytes": pick(rng, 4, 16, 64),
+        "nmp.ring.hop_cycles": pick(rng, 1, 2, 5),
+        "nmp.control.dma_issue_cycles": pick(rng, 0, 4),
+        "nmp.control.sync_cycles": pick(rng, 0, 3),
+        "nmp.control.loop_cycles": pick(rng, 0, 2),
+        "tso.dram_model": pick(rng, "calibrated", "burst", "noburst"),
+        "tso.ifm_channel_slicing": pick(rng, "true", "false"),
+    }
+    if rng.random() < 0.3:
+        s["tso.fixed_slicing"] = pick(rng, "KS", "KS&OFM", "OFM", "IFM-CH")
+    if rng.random() < 0.3:
+        s["tso.fixed_schedule"] = pick(rng, "IS", "OS", "WS")
+    return s
+
+
+def draw_vta(rng):
+    return {
+        "vta.log_block": pick(rng, 3, 4, 4, 5),
+        "vta.log_batch": pick(rng, 0, 0, 0, 0, 1),
+        "vta.log_inp_buff_size": pick(rng, 13, 14, 15),
+        "vta.log_wgt_buff_size": pick(rng, 16, 17, 18),
+        "vta.log_acc_buff_size": pick(rng, 15, 16, 17),
+        "vta.log_uop_buff_size": pick(rng, 12, 14, 15),
+        "vta.clock_mhz": pick(rng, 100, 200, 500),
+        "vta.dma_bus_bits": pick(rng, 32, 64, 128),
+        "vta.dma_burst_bytes": pick(rng, 64, 256, 1024),
+        "vta.dma_outstanding": pick(rng, 1, 2, 8, 32),
+        "vta.cmd_queue_depth": pick(rng, 1, 2, 8, 64),
+        "vta.token_queue_depth": pick(rng, 1, 2, 8),
+        "vta.gemm_cycles_per_uop": pick(rng, 1, 2),
+        "vta.alu_cycles_per_uop": pick(rng, 1, 2, 4),
+        "vta.pipeline_latency": pick(rng, 0, 4, 10),
+        "vta_compiler.strategy": pick(rng, "auto", 1, 2, 3, 4),
+        "vta_compiler.double_buffer": pick(rng, "true", "false"),
+        "vta_compiler.conv_lowering": pick(rng, "auto", "im2row", "direct"),
+        "vta_compiler.estimate_model": pick(rng, "calibrated", "serial"),
+    }
+
+
+PLATFORMS = {
+    # platform: (config, workloads to draw from)
+    "mesh": ("configs/mesh-4x4.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json"]),
+    "nmp": ("configs/nmp.yaml", ["workloads/lenet5.json", "workloads/lenet5_full.json", "workloads/resnet20.json"]),
+    "vta": ("configs/vta.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json"]),
+    "dram": ("configs/dram-ddr3.yaml", ["workloads/traffic/mixed.json", "workloads/traffic/random.json"]),
+}
+
+
+def draw(platform, seed):
+    rng = random.Random(f"{platform}:{seed}")
+    if platform == "mesh":
+        s = draw_mesh(rng)
+    elif platform == "nmp":
+        s = draw_nmp(rng)
+    elif platform == "vta":
+        s = draw_vta(rng)
+    else:
+        s = {}
+    preset = draw_dram(rng, s) if platform == "dram" or rng.random() < 0.5 else None
+    # A calibration file is made for one DRAM preset: another preset with the shipped file is
+    # refused (exit 2) by design; drop the file in most such draws so that the run itself is tested.
+    if preset and preset != "ddr3-1600" and rng.random() < 0.8:
+        if platform == "mesh":
+            s["mapper.calibration"] = "none"
+        elif platform == "vta":
+            s["vta_compiler.calibration"] = "none"
+        elif platform == "nmp":
+            s["tso.calibration"] = "none"
+    # A few draws take one key out of range on purpose (must be exit 2 naming it).
+    if s and rng.random() < 0.15:
+        k = rng.choice(sorted(s))
+        s[k] = pick(rng, -1, 0, 10**12, "x")
+    cfg, workloads = PLATFORMS[platform]
+    return cfg, rng.choice(workloads), s
+
+
+def fmt(v):
+    if isinstance(v, list):
+        return json.dumps(v).replace(" ", "")
+    return str(v)
+
+
+def run(vp_run, cfg, wl, sets, out, timeout):
+    cmd = [vp_run, os.path.join(ROOT, cfg), os.path.join(ROOT, wl), "--out", out, "--quiet"]
+    for k, v in sets.items():
+        cmd += ["--set", f"{k}={fmt(v)}"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return cmd, p.returncode, p.stderr
+    except subprocess.TimeoutExpired:
+        return cmd, "timeout", ""
+
+
+def classify(rc, err, out, sets):
+    if rc == 0:
+        try:
+            with open(os.path.join(out, "stats.json")) as f:
+                json.load(f)
+        except (OSError, ValueError) as e:
+            return "FINDING", f"exit 0 but stats.json unreadable: {e}"
+        return "ok", ""
+    if rc == 2:
+        lines = [l for l in err.strip().splitlines() if "error:" in l]
+        first = lines[0] if lines else ""
+        # The message names the key (a drawn one, or the one of the file it conflicts with) or the
+        # workload's offending member.
+        named = bool(re.search(r"\b[a-z_]+(\.[a-z_0-9]+)+\b", first)) or "/layers/" in first
+        if not first or not named:
+            return "FINDING", f"exit 2 without naming the key: {first!r}"
+        return "rejected", first
+    if rc == "timeout":
+        return "FINDING", "time limit"
+    tail = err.strip().splitlines()[-1] if err.strip() else ""
+    return "FINDING", f"exit {rc}: {tail}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--vp-run", default=os.path.join(ROOT, "build/platform/vp-run"))
+    ap.add_argument("--platform", default="all", choices=["all", *PLATFORMS])
+    ap.add_argument("--seeds", default="1:20", help="A:B, the seeds A..B-1")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--determinism", action="store_true", help="run each accepted draw twice and compare stats.json")
+    ap.add_argument("--out", default=None, help="folder for the run folders (default: a temporary one, removed)")
+    ap.add_argument("--keep", action="store_true", help="keep the run folders of findings")
+    a = ap.parse_args()
+    try:
+        lo, hi = (int(x) for x in a.seeds.split(":"))
+    except ValueError:
+        print(f"random_configs: --seeds: expected A:B (integers), found {a.seeds!r}", file=sys.stderr)
+        return 2
+    if not os.access(a.vp_run, os.X_OK):
+        print(f"random_configs: {a.vp_run}: not an executable (build first or pass --vp-run)", file=sys.stderr)
+        return 2
+    base = a.out or tempfile.mkdtemp(prefix="random_configs.")
+    os.makedirs(base, exist_ok=True)
+    platforms = list(PLATFORMS) if a.platform == "all" else [a.platform]
+    counts, findings = {}, 0
+    for platform in platforms:
+        for seed in range(lo, hi):
+            cfg, wl, sets = draw(platform, seed)
+            out = os.path.join(base, f"{platform}_{seed}")
+            shutil.rmtree(out, ignore_errors=True)
+            cmd, rc, err = run(a.vp_run, cfg, wl, sets, out, a.timeout)
+            kind, why = classify(rc, err, out, sets)
+            if kind == "ok" and a.determinism:
+                out2 = out + "_again"
+                shutil.rmtree(out2, ignore_errors=True)
+                _, rc2, _ = run(a.vp_run, cfg, wl, sets, out2, a.timeout)
+                same = rc2 == 0 and open(os.path.join(out, "stats.json"), "rb").read() == open(
+                    os.path.join(out2, "stats.json"), "rb").read()
+                if not same:
+                    kind, why = "FINDING", "two runs of the same draw differ (stats.json)"
+                shutil.rmtree(out2, ignore_errors=True)
+            counts[(platform, kind)] = counts.get((platform, kind), 0) + 1
+            line = f"{platform:5s} seed {seed:4d} {kind:8s} {why}"
+            print(line, flush=True)
+            if kind == "FINDING":
+                findings += 1
+                print("   reproduce: " + " ".join(shlex.quote(c) for c in cmd), flush=True)
+            if kind != "FINDING" or not a.keep:
+                shutil.rmtree(out, ignore_errors=True)
+    print("summary: " + ", ".join(f"{p} {k} {n}" for (p, k), n in sorted(counts.items())))
+    if not a.out and not (a.keep and findings):
+        shutil.rmtree(base, ignore_errors=True)
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
