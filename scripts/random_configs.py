@@ -144,9 +144,12 @@ def draw_vta(rng):
 
 PLATFORMS = {
     # platform: (config, workloads to draw from)
-    "mesh": ("configs/mesh-4x4.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json"]),
-    "nmp": ("configs/nmp.yaml", ["workloads/lenet5.json", "workloads/lenet5_full.json", "workloads/resnet20.json"]),
-    "vta": ("configs/vta.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json"]),
+    "mesh": ("configs/mesh-4x4.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json", "workloads/lenet5.json",
+                                       "workloads/resnet20.json"]),
+    "nmp": ("configs/nmp.yaml", ["workloads/lenet5.json", "workloads/lenet5_full.json", "workloads/resnet20.json",
+                                 "workloads/squeezenet1_1.json"]),
+    "vta": ("configs/vta.yaml", ["workloads/lenet5.json", "workloads/lenet_caffe.json", "workloads/lenet5.json",
+                                 "workloads/resnet20.json"]),
     "dram": ("configs/dram-ddr3.yaml", ["workloads/traffic/mixed.json", "workloads/traffic/random.json"]),
 }
 
