@@ -178,8 +178,19 @@ def draw(platform, seed):
     if s and rng.random() < 0.15:
         k = rng.choice(sorted(s))
         s[k] = pick(rng, -1, 0, 10**12, "x")
+    # Outputs beyond the statistics: epochs, waveforms (VCD or FST), the timeline.
+    flags = []
+    if rng.random() < 0.4:
+        clock = {"mesh": pick(rng, "noc", "core"), "nmp": "core", "vta": "vta", "dram": "dram"}[platform]
+        s["stats.epoch"] = pick(rng, "auto", "off", "100ns", "1us", f"1000 {clock} cycles", f"7 {clock} cycles")
+    if rng.random() < 0.25:
+        flags.append("--trace")
+        if rng.random() < 0.3:
+            s["trace.format"] = "fst"
+    if rng.random() < 0.25:
+        flags.append("--timeline")
     cfg, workloads = PLATFORMS[platform]
-    return cfg, rng.choice(workloads), s
+    return cfg, rng.choice(workloads), s, flags
 
 
 def fmt(v):
@@ -188,8 +199,8 @@ def fmt(v):
     return str(v)
 
 
-def run(vp_run, cfg, wl, sets, out, timeout):
-    cmd = [vp_run, os.path.join(ROOT, cfg), os.path.join(ROOT, wl), "--out", out, "--quiet"]
+def run(vp_run, cfg, wl, sets, flags, out, timeout):
+    cmd = [vp_run, os.path.join(ROOT, cfg), os.path.join(ROOT, wl), "--out", out, "--quiet", *flags]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={fmt(v)}"]
     try:
@@ -199,13 +210,26 @@ def run(vp_run, cfg, wl, sets, out, timeout):
         return cmd, "timeout", ""
 
 
-def classify(rc, err, out, sets):
+def classify(rc, err, out, sets, flags):
     if rc == 0:
-        try:
-            with open(os.path.join(out, "stats.json")) as f:
-                json.load(f)
-        except (OSError, ValueError) as e:
-            return "FINDING", f"exit 0 but stats.json unreadable: {e}"
+        wanted = ["stats.json", "config.yaml", "run.json", "report.html"]
+        if sets.get("stats.epoch", "auto") != "off":
+            wanted.append("timeseries.csv")
+        if "--trace" in flags:
+            wanted.append("trace.fst" if sets.get("trace.format") == "fst" else "trace.vcd")
+        if "--timeline" in flags:
+            wanted.append("timeline.json")
+        for f in wanted:
+            path = os.path.join(out, f)
+            if not os.path.isfile(path) or os.path.getsize(path) == 0:
+                return "FINDING", f"exit 0 but {f} missing or empty"
+        for f in ("stats.json", "run.json", "timeline.json"):
+            if f in wanted:
+                try:
+                    with open(os.path.join(out, f)) as fh:
+                        json.load(fh)
+                except (OSError, ValueError) as e:
+                    return "FINDING", f"exit 0 but {f} unreadable: {e}"
         return "ok", ""
     if rc == 2:
         lines = [l for l in err.strip().splitlines() if "error:" in l]
@@ -246,15 +270,15 @@ def main():
     counts, findings = {}, 0
     for platform in platforms:
         for seed in range(lo, hi):
-            cfg, wl, sets = draw(platform, seed)
+            cfg, wl, sets, flags = draw(platform, seed)
             out = os.path.join(base, f"{platform}_{seed}")
             shutil.rmtree(out, ignore_errors=True)
-            cmd, rc, err = run(a.vp_run, cfg, wl, sets, out, a.timeout)
-            kind, why = classify(rc, err, out, sets)
+            cmd, rc, err = run(a.vp_run, cfg, wl, sets, flags, out, a.timeout)
+            kind, why = classify(rc, err, out, sets, flags)
             if kind == "ok" and a.determinism:
                 out2 = out + "_again"
                 shutil.rmtree(out2, ignore_errors=True)
-                _, rc2, _ = run(a.vp_run, cfg, wl, sets, out2, a.timeout)
+                _, rc2, _ = run(a.vp_run, cfg, wl, sets, flags, out2, a.timeout)
                 same = rc2 == 0 and open(os.path.join(out, "stats.json"), "rb").read() == open(
                     os.path.join(out2, "stats.json"), "rb").read()
                 if not same:
