@@ -13,7 +13,7 @@ time limit and classifies the outcome:
             stats.json differ
 
   scripts/random_configs.py [--vp-run BIN] [--platform mesh|nmp|vta|dram|all] [--seeds A:B]
-                            [--timeout S] [--determinism] [--out DIR] [--keep]
+                            [--timeout S] [--determinism] [--quick] [--out DIR] [--keep]
 
 Exit code 1 when there is a FINDING, else 0. Each FINDING prints the command that reproduces it.
 Standard library only; the draws depend only on the seed and the platform.
@@ -154,7 +154,11 @@ PLATFORMS = {
 }
 
 
-def draw(platform, seed):
+SMALL = {"workloads/lenet5.json", "workloads/lenet_caffe.json", "workloads/lenet5_full.json",
+         "workloads/traffic/mixed.json", "workloads/traffic/random.json"}
+
+
+def draw(platform, seed, quick=False):
     rng = random.Random(f"{platform}:{seed}")
     if platform == "mesh":
         s = draw_mesh(rng)
@@ -190,7 +194,10 @@ def draw(platform, seed):
     if rng.random() < 0.25:
         flags.append("--timeline")
     cfg, workloads = PLATFORMS[platform]
-    return cfg, rng.choice(workloads), s, flags
+    wl = rng.choice(workloads)
+    if quick and wl not in SMALL:
+        wl = workloads[0]  # --quick: the small networks only (the draw of everything else is kept)
+    return cfg, wl, s, flags
 
 
 def fmt(v):
@@ -255,6 +262,7 @@ def main():
     ap.add_argument("--determinism", action="store_true", help="run each accepted draw twice and compare stats.json")
     ap.add_argument("--out", default=None, help="folder for the run folders (default: a temporary one, removed)")
     ap.add_argument("--keep", action="store_true", help="keep the run folders of findings")
+    ap.add_argument("--quick", action="store_true", help="small networks only (LeNets, short traffic)")
     a = ap.parse_args()
     try:
         lo, hi = (int(x) for x in a.seeds.split(":"))
@@ -270,7 +278,7 @@ def main():
     counts, findings = {}, 0
     for platform in platforms:
         for seed in range(lo, hi):
-            cfg, wl, sets, flags = draw(platform, seed)
+            cfg, wl, sets, flags = draw(platform, seed, a.quick)
             out = os.path.join(base, f"{platform}_{seed}")
             shutil.rmtree(out, ignore_errors=True)
             cmd, rc, err = run(a.vp_run, cfg, wl, sets, flags, out, a.timeout)

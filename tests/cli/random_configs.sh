@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Random platform configurations (scripts/random_configs.py): for seeds 1-24 on every platform
+# Random platform configurations (scripts/random_configs.py --quick): for seeds 1-24 on every platform
 # (mesh, nmp, vta, dram), vp-run with random valid, boundary and out-of-range parameters either
 # succeeds with complete outputs (and, with --determinism, byte-identical stats.json on a second
 # run) or refuses the input with exit 2 naming the key; never exit 1/3, a signal or a hang.
@@ -10,7 +10,7 @@
 set -euo pipefail
 vp_run=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-python3 "$root/scripts/random_configs.py" --vp-run "$vp_run" --seeds 1:25 --timeout 120 --determinism --out "$tmp/rc"
+python3 "$root/scripts/random_configs.py" --vp-run "$vp_run" --seeds 1:25 --timeout 120 --determinism --quick --out "$tmp/rc"
 for w in lenet5 lenet_caffe; do
   "$vp_run" "$root/configs/vta.yaml" "$root/workloads/$w.json" --out "$tmp/q_$w" --quiet \
     --set vta.cmd_queue_depth=4 --set vta.token_queue_depth=1 2> "$tmp/err" ||
