@@ -126,25 +126,41 @@ unsigned Router::step(std::uint64_t c) {
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;
     if (m_buffered > m_ctr.occupancy_max) m_ctr.occupancy_max = m_buffered;
-    m_next_wake = moved || m_va_won || m_rc_pending ? c + 1 : pipeline_wake(c);
+    m_next_wake = wake_after(c);
     return moved;
 }
 
-// Nothing moved and no output VC was allocated in cycle c, so the allocation state is frozen
-// until a flit or credit arrives (the links wake the router then): a waiting VC found every
-// admissible output VC held, an active VC found no credit or no flit. Only pipeline delays
-// still running can make a VC eligible later: the earliest t_va / t_sa after c, or 0.
-std::uint64_t Router::pipeline_wake(std::uint64_t c) const {
-    std::uint64_t w = ~std::uint64_t(0);
-    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
-        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
-        if (iv.t_va > c && iv.t_va < w) w = iv.t_va;
-    }
+// After the step of cycle c: would a step in c + 1 with nothing arriving change any state other
+// than the per-cycle counters? It would when a head waits for route computation, when an
+// active VC with a flit has a credit (every such VC requests the switch in c + 1: its t_sa is at
+// most c + 1, as a VC allocated in c has t_sa = c + m_sa_lead), or when VC allocation runs in
+// c + 1 and a waiting VC that may request then finds a free output VC of its request. Otherwise
+// the state is frozen until a flit or credit arrives (the links wake the router then) or a
+// waiting VC's t_va passes: the router sleeps until the earliest t_va after c + 1 (0: none), and
+// its credit stalls per sleeping cycle are those a step in c + 1 would count (the outputs of
+// the active VCs without credit), which settle() adds.
+std::uint64_t Router::wake_after(std::uint64_t c) {
+    const std::uint64_t n = c + 1;
+    if (m_rc_pending) return n;
+    std::uint32_t stalled = 0;
     for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
         const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
-        if (iv.t_sa > c && iv.t_sa < w) w = iv.t_sa;
+        assert(iv.t_sa <= n);
+        if (m_credits[iv.out_ov] > 0) return n;
+        stalled |= std::uint32_t(1) << iv.out_port;
     }
-    return w == ~std::uint64_t(0) ? 0 : w;
+    std::uint64_t w = kNever;
+    const bool va_runs = n >= m_va_from;
+    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_va > n) {
+            if (iv.t_va < w) w = iv.t_va;
+        } else if (va_runs && (iv.req_ovcs & ~m_ovc_busy)) {
+            return n;
+        }
+    }
+    m_stalled = stalled;
+    return w == kNever ? 0 : w;
 }
 
 // VC allocation: one iteration of iSLIP (as BookSim2's default "islip" allocator).

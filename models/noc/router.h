@@ -74,9 +74,11 @@ public:
     unsigned step(std::uint64_t c);
     // After step(c): the next cycle in which the router can act without anything arriving
     // (0: none; it sleeps until a flit or credit arrives, which wakes it through its links).
-    // c + 1 when a flit moved or an output VC was allocated; otherwise the earliest pipeline
-    // time (t_va, t_sa) still ahead. A router that returns 0 has every occupied VC waiting for a
-    // credit, for an output VC held by a blocked packet, or for body flits.
+    // c + 1 when a step in c + 1 would change more than the per-cycle counters (route
+    // computation due, an active VC with a flit and a credit, a VC allocation that grants);
+    // otherwise the earliest t_va after c + 1 (a waiting VC that may request then). A router that
+    // returns 0 has every occupied VC waiting for a credit, for an output VC held by a blocked
+    // packet, or for body flits (wake_after).
     std::uint64_t next_wake() const { return m_next_wake; }
     // Accounts the cycles [since the last step, now) in which the router was not stepped because
     // it slept (next_wake() was 0 or later): per cycle the same counter updates as a step that
@@ -120,7 +122,7 @@ private:
 
     void absorb(std::uint64_t c);
     void allocate_vcs(std::uint64_t c);
-    std::uint64_t pipeline_wake(std::uint64_t c) const;
+    std::uint64_t wake_after(std::uint64_t c);
     template <bool kOneVc>
     unsigned allocate_switch(std::uint64_t c);
 
