@@ -32,6 +32,9 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     m_va_rr.assign(n, 0);
     m_va_acc_rr.assign(n, 0);
     for (unsigned i = 0; i < n; ++i) m_port_of[i] = static_cast<std::uint8_t>(i / m_vcs);
+    for (unsigned m = 0; m <= kPortMaskAll; ++m)
+        for (unsigned o = 0; o < kNumPorts; ++o)
+            if (m & port_bit(o)) m_port_spread[m] |= std::uint64_t(1) << (o * m_vcs);
     // An output VC carries requests or responses (separate classes), or anything (shared classes,
     // one VC); synthetic packets (kAny) may take every VC.
     const bool separate = p.separate_classes() && m_vcs > 1;
@@ -100,11 +103,12 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
                            int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
         iv.route_mask = m_routing(q);
         // The output VCs VA may give this packet: those of its message class on each admissible port.
+        // m_port_spread has bit o * vcs for each admissible port o; class_vcs < 2^vcs, so the
+        // product is class_vcs shifted to each of those ports, without carries.
         const std::uint64_t class_vcs = m_class_vcs[m_type_class[unsigned(f.type)]];
-        std::uint64_t req = 0;
-        for (unsigned o = 0; o < kNumPorts; ++o)
-            if (iv.route_mask & port_bit(o)) req |= class_vcs << (o * m_vcs);
+        const std::uint64_t req = m_port_spread[iv.route_mask & kPortMaskAll] * class_vcs;
         iv.req_ovcs = req;
+        m_va_req |= req;
         iv.state = VcState::kWaitVa;
         iv.t_va = c + m_va_lead;
         ++m_waiting_va;
@@ -176,9 +180,11 @@ void Router::allocate_vcs(std::uint64_t c) {
     std::uint64_t wanted = 0;    // free output VCs with at least one requester
     std::uint64_t requesters[64];  // [output vc] input VCs requesting it (valid for the bits of wanted)
     std::uint64_t held_until = kNever;  // earliest t_va of the waiting VCs that may not request yet
+    std::uint64_t req_all = 0;  // output VCs requested by any waiting VC
     for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
         const unsigned i = unsigned(__builtin_ctzll(m));
         const InputVc& iv = m_ivc[i];
+        req_all |= iv.req_ovcs;
         if (iv.t_va > c) {
             if (iv.t_va < held_until) held_until = iv.t_va;
             continue;
@@ -191,9 +197,10 @@ void Router::allocate_vcs(std::uint64_t c) {
         }
     }
     if (!wanted) {
-        // Nothing can be granted before a held-back VC may request, an output VC is freed or a
-        // VC starts waiting (the last two lower m_va_from).
+        // Nothing can be granted before a held-back VC may request, an output VC that a waiting
+        // VC requests is freed, or a VC starts waiting (the last two lower m_va_from).
         m_va_from = held_until;
+        m_va_req = req_all;
         return;
     }
     m_va_from = 0;
@@ -335,7 +342,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
         if (f.tail() || !iv.count) m_sa_cand &= ~(std::uint64_t(1) << i);
         if (f.tail()) {
             m_ovc_busy &= ~(std::uint64_t(1) << ov);
-            m_va_from = 0;
+            if (m_va_req & (std::uint64_t(1) << ov)) m_va_from = 0;
             iv.state = VcState::kIdle;
             if (iv.count) m_rc_pending |= std::uint64_t(1) << i;  // routes in the next cycle
         }

@@ -147,6 +147,8 @@ private:
     const Flit& front(unsigned i) const { return m_flits[(i << m_buf_shift) + m_ivc[i].head]; }
     std::int32_t m_credits[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] free slots downstream
     std::uint8_t m_port_of[kNumPorts * kMaxVcs] = {};  // [port * vcs + vc] port
+    static constexpr unsigned kPortMaskAll = (1u << kNumPorts) - 1;
+    std::uint64_t m_port_spread[kPortMaskAll + 1] = {};  // [port mask] bit port * vcs for each port in the mask
     std::uint64_t m_ovc_busy = 0;            // bit port * vcs + vc: output VC allocated to a packet
     std::vector<std::uint16_t> m_va_rr;      // [output vc] grant pointer over input VCs
     std::vector<std::uint16_t> m_va_acc_rr;  // [input vc] accept pointer over output VCs
@@ -160,6 +162,9 @@ private:
     // state) would grant nothing again until a held-back VC reaches its t_va, an output VC is
     // freed (-> 0) or a VC starts waiting (-> its t_va at the latest). 0 after a VA with grants.
     std::uint64_t m_va_from = 0;
+    // Output VCs that a waiting VC may request (a superset: set by route computation, recomputed by
+    // a VC allocation that grants nothing): freeing one of them lets VC allocation run again.
+    std::uint64_t m_va_req = 0;
     std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
     std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
