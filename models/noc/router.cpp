@@ -125,7 +125,10 @@ unsigned Router::step(std::uint64_t c) {
     m_va_won = 0;
     if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
     m_stalled = 0;
-    const unsigned moved = !m_sa_cand ? 0 : m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
+    const unsigned moved = !m_sa_cand                        ? 0
+                           : !(m_sa_cand & (m_sa_cand - 1)) ? switch_one(c)
+                           : m_vcs == 1                     ? allocate_switch<true>(c)
+                                                            : allocate_switch<false>(c);
     m_last_out = moved;
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;
@@ -322,32 +325,58 @@ unsigned Router::allocate_switch(std::uint64_t c) {
         const unsigned p = unsigned(__builtin_ctz(granted));
         // With one VC an input port requests one output, so it has one grant to accept.
         const unsigned o = kOneVc ? unsigned(__builtin_ctz(grants[p])) : pick_round_robin(grants[p], m_sa_acc_rr[p]);
-        m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
-        m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
         const unsigned v = kOneVc ? 0 : req_vc[p][o];
-        if (!kOneVc) m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
-        const unsigned i = kOneVc ? p : p * m_vcs + v;
-        InputVc& iv = m_ivc[i];
-        Flit f = front(i);
-        iv.head = static_cast<std::uint16_t>((iv.head + 1) & m_buf_mask);
-        --iv.count;
-        --m_buffered;
-        const unsigned ov = iv.out_ov;
-        --m_credits[ov];
-        f.vc = iv.out_vc;
-        m_out[o]->push(TimedFlit{f, c + m_flit_delay});
-        m_credit_out[p]->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_credit_delay});
-        ++m_ctr.flits_out[o];
+        traverse(c, p, v, o);
         ++moved;
-        if (f.tail() || !iv.count) m_sa_cand &= ~(std::uint64_t(1) << i);
-        if (f.tail()) {
-            m_ovc_busy &= ~(std::uint64_t(1) << ov);
-            if (m_va_req & (std::uint64_t(1) << ov)) m_va_from = 0;
-            iv.state = VcState::kIdle;
-            if (iv.count) m_rc_pending |= std::uint64_t(1) << i;  // routes in the next cycle
-        }
     }
     return moved;
+}
+
+// Switch allocation when a single input VC is a candidate (m_sa_cand has one bit), the common
+// case in a congestion tree: it requests its output unless it is not switch-ready or has no
+// credit (a credit stall), and as the only requester it is granted and accepts. The same state
+// changes as allocate_switch (no conflict to count; the pointers move as after its grant and accept).
+unsigned Router::switch_one(std::uint64_t c) {
+    const unsigned i = unsigned(__builtin_ctzll(m_sa_cand));
+    const InputVc& iv = m_ivc[i];
+    if (iv.t_sa > c) return 0;
+    const unsigned o = iv.out_port;
+    if (m_credits[iv.out_ov] <= 0) {
+        ++m_ctr.credit_stall[o];
+        m_stalled = std::uint32_t(1) << o;
+        return 0;
+    }
+    const unsigned p = m_port_of[i];
+    traverse(c, p, i - p * m_vcs, o);
+    return 1;
+}
+
+// The flit at the front of input VC v of port p, granted output o, traverses the crossbar in
+// cycle c: it leaves the buffer, goes on the output link with its output VC, and its slot goes
+// upstream as a credit; the pointers of the grant and accept move past the winner.
+[[gnu::always_inline]] inline void Router::traverse(std::uint64_t c, unsigned p, unsigned v, unsigned o) {
+    m_sa_out_rr[o] = static_cast<std::uint16_t>(p + 1 == kNumPorts ? 0 : p + 1);
+    m_sa_acc_rr[p] = static_cast<std::uint16_t>(o + 1 == kNumPorts ? 0 : o + 1);
+    m_sa_in_rr[p] = static_cast<std::uint16_t>(v + 1 == m_vcs ? 0 : v + 1);
+    const unsigned i = p * m_vcs + v;
+    InputVc& iv = m_ivc[i];
+    Flit f = front(i);
+    iv.head = static_cast<std::uint16_t>((iv.head + 1) & m_buf_mask);
+    --iv.count;
+    --m_buffered;
+    const unsigned ov = iv.out_ov;
+    --m_credits[ov];
+    f.vc = iv.out_vc;
+    m_out[o]->push(TimedFlit{f, c + m_flit_delay});
+    m_credit_out[p]->push(TimedCredit{static_cast<std::uint8_t>(v), c + m_credit_delay});
+    ++m_ctr.flits_out[o];
+    if (f.tail() || !iv.count) m_sa_cand &= ~(std::uint64_t(1) << i);
+    if (f.tail()) {
+        m_ovc_busy &= ~(std::uint64_t(1) << ov);
+        if (m_va_req & (std::uint64_t(1) << ov)) m_va_from = 0;
+        iv.state = VcState::kIdle;
+        if (iv.count) m_rc_pending |= std::uint64_t(1) << i;  // routes in the next cycle
+    }
 }
 
 std::uint32_t Router::count_buffered() const {

@@ -125,6 +125,8 @@ private:
     std::uint64_t wake_after(std::uint64_t c);
     template <bool kOneVc>
     unsigned allocate_switch(std::uint64_t c);
+    unsigned switch_one(std::uint64_t c);
+    void traverse(std::uint64_t c, unsigned p, unsigned v, unsigned o);
 
     const NocParams& m_p;
     unsigned m_id, m_x, m_y, m_vcs;
