@@ -125,10 +125,10 @@ unsigned Router::step(std::uint64_t c) {
     m_va_won = 0;
     if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
     m_stalled = 0;
-    const unsigned moved = !m_sa_cand                        ? 0
-                           : !(m_sa_cand & (m_sa_cand - 1)) ? switch_one(c)
-                           : m_vcs == 1                     ? allocate_switch<true>(c)
-                                                            : allocate_switch<false>(c);
+    const unsigned moved = !m_sa_cand                                          ? 0
+                           : !(m_sa_cand & (m_sa_cand - 1)) && !m_general_sa ? switch_one(c)
+                           : m_vcs == 1                                       ? allocate_switch<true>(c)
+                                                                              : allocate_switch<false>(c);
     m_last_out = moved;
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;

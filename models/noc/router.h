@@ -99,6 +99,9 @@ public:
     const RouterCounters& counters() const { return m_ctr; }
     // Flits sent in cycle c (0 when the router was not stepped in c).
     std::uint32_t flits_out_in(std::uint64_t c) const { return m_last_step == c ? m_last_out : 0; }
+    // Tests: allocate the switch with the general iSLIP allocator also when a single input VC is
+    // a candidate (switch_one is the fast path; both give the same state).
+    void set_general_switch_allocation(bool on) { m_general_sa = on; }
     // Human-readable description of buffered packets (deadlock report).
     void describe_blocked(std::string& out) const;
 
@@ -177,6 +180,7 @@ private:
     std::uint64_t m_sa_cand = 0;
     std::uint64_t m_rc_pending = 0;  // bit i: idle input VC i holds a head flit that needs route computation
     std::uint32_t m_last_out = 0;
+    bool m_general_sa = false;  // set_general_switch_allocation
     std::uint64_t m_last_step = ~std::uint64_t(0);
     mutable std::uint64_t m_idle_from = 0;  // first cycle not accounted in m_ctr (settle())
     mutable RouterCounters m_ctr;
