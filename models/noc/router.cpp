@@ -146,7 +146,7 @@ unsigned Router::step(std::uint64_t c) {
 // waiting VC's t_va passes: the router sleeps until the earliest t_va after c + 1 (0: none), and
 // its credit stalls per sleeping cycle are those a step in c + 1 would count (the outputs of
 // the active VCs without credit), which settle() adds.
-std::uint64_t Router::wake_after(std::uint64_t c) {
+[[gnu::always_inline]] inline std::uint64_t Router::wake_after(std::uint64_t c) {
     const std::uint64_t n = c + 1;
     if (m_rc_pending) return n;
     std::uint32_t stalled = 0;
@@ -206,7 +206,6 @@ void Router::allocate_vcs(std::uint64_t c) {
         m_va_req = req_all;
         return;
     }
-    m_va_from = 0;
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
     for (std::uint64_t m = wanted; m; m &= m - 1) {
@@ -247,6 +246,23 @@ void Router::allocate_vcs(std::uint64_t c) {
         ++m_va_won;
         ++m_ctr.packets_routed;
     }
+    // The next VC allocation that can grant: in c + 1 if a VC still waiting may request then and
+    // finds a free output VC of its request (it lost this iteration); otherwise not before a
+    // held-back VC may request, an output VC that a waiting VC requests is freed or a VC starts
+    // waiting (as after an allocation without grants).
+    std::uint64_t from = kNever, req_left = 0;
+    for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
+        const InputVc& iv = m_ivc[unsigned(__builtin_ctzll(m))];
+        if (iv.t_va > c + 1) {
+            if (iv.t_va < from) from = iv.t_va;
+        } else if (iv.req_ovcs & ~m_ovc_busy) {
+            from = c + 1;  // m_va_req stays a superset
+            break;
+        }
+        req_left |= iv.req_ovcs;
+    }
+    m_va_from = from;
+    if (from != c + 1) m_va_req = req_left;
 }
 
 // Switch allocation: one iteration of iSLIP over input ports x output ports. An input port
