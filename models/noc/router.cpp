@@ -125,10 +125,11 @@ unsigned Router::step(std::uint64_t c) {
     m_va_won = 0;
     if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
     m_stalled = 0;
-    const unsigned moved = !m_sa_cand                                          ? 0
-                           : !(m_sa_cand & (m_sa_cand - 1)) && !m_general_sa ? switch_one(c)
-                           : m_vcs == 1                                       ? allocate_switch<true>(c)
-                                                                              : allocate_switch<false>(c);
+    unsigned moved = !m_sa_cand                       ? 0
+                     : m_general_sa                   ? kConflict
+                     : !(m_sa_cand & (m_sa_cand - 1)) ? switch_one(c)
+                                                      : switch_conflict_free(c);
+    if (moved == kConflict) moved = m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
     m_last_out = moved;
     m_last_step = c;
     m_ctr.occupancy_sum += m_buffered;
@@ -365,6 +366,41 @@ unsigned Router::switch_one(std::uint64_t c) {
     const unsigned p = m_port_of[i];
     traverse(c, p, i - p * m_vcs, o);
     return 1;
+}
+
+// Switch allocation of several candidate VCs without conflicts (after switch_one the common case;
+// general allocations are rare in the mesh platform's runs): when the switch-ready VCs that have a credit come from different input ports and go
+// to different outputs, each is the only requester of its output and gets the only grant of its
+// input port, so iSLIP grants every one of them. Then the requests, credit stalls, pointer moves
+// and traversals are those of allocate_switch, without its request/grant/accept arrays (no
+// conflict to count). Returns kConflict, having changed nothing, when two requesters share an
+// input port or an output (allocate_switch decides then).
+unsigned Router::switch_conflict_free(std::uint64_t c) {
+    std::uint32_t ports = 0, outs = 0, stalled = 0;
+    unsigned req[kNumPorts];  // requesting input VCs, in index (= port) order
+    unsigned n = 0;
+    for (std::uint64_t m = m_sa_cand; m; m &= m - 1) {
+        const unsigned i = unsigned(__builtin_ctzll(m));
+        const InputVc& iv = m_ivc[i];
+        if (iv.t_sa > c) continue;
+        const std::uint32_t obit = std::uint32_t(1) << iv.out_port;
+        if (m_credits[iv.out_ov] <= 0) {
+            stalled |= obit;
+            continue;
+        }
+        const std::uint32_t pbit = std::uint32_t(1) << m_port_of[i];
+        if ((ports & pbit) | (outs & obit)) return kConflict;
+        ports |= pbit;
+        outs |= obit;
+        req[n++] = i;
+    }
+    for (std::uint32_t s = stalled; s; s &= s - 1) ++m_ctr.credit_stall[__builtin_ctz(s)];
+    m_stalled = stalled;
+    for (unsigned k = 0; k < n; ++k) {
+        const unsigned i = req[k], p = m_port_of[i];
+        traverse(c, p, i - p * m_vcs, m_ivc[i].out_port);
+    }
+    return n;
 }
 
 // The flit at the front of input VC v of port p, granted output o, traverses the crossbar in

@@ -99,8 +99,9 @@ public:
     const RouterCounters& counters() const { return m_ctr; }
     // Flits sent in cycle c (0 when the router was not stepped in c).
     std::uint32_t flits_out_in(std::uint64_t c) const { return m_last_step == c ? m_last_out : 0; }
-    // Tests: allocate the switch with the general iSLIP allocator also when a single input VC is
-    // a candidate (switch_one is the fast path; both give the same state).
+    // Tests: allocate the switch with the general iSLIP allocator also for a single candidate VC
+    // or requests without conflicts (the fast paths switch_one and switch_conflict_free; all give
+    // the same state).
     void set_general_switch_allocation(bool on) { m_general_sa = on; }
     // Human-readable description of buffered packets (deadlock report).
     void describe_blocked(std::string& out) const;
@@ -128,7 +129,9 @@ private:
     std::uint64_t wake_after(std::uint64_t c);
     template <bool kOneVc>
     unsigned allocate_switch(std::uint64_t c);
+    static constexpr unsigned kConflict = ~0u;
     unsigned switch_one(std::uint64_t c);
+    unsigned switch_conflict_free(std::uint64_t c);
     void traverse(std::uint64_t c, unsigned p, unsigned v, unsigned o);
 
     const NocParams& m_p;

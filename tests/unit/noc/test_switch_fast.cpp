@@ -1,10 +1,11 @@
-// Switch allocation of a single candidate VC (Router::switch_one) is a fast path of the general
-// iSLIP allocator (allocate_switch): a network using it must end every cycle in the same state as
-// one that always runs the general allocator. Compared under synthetic traffic below and past
-// saturation (where most routers hold one candidate stalled on credits), with 1 to 3 VCs and
-// XY and odd-even routing: every router counter, read at intervals and at the end, the delivered
-// flits and packets, the latency statistics and the number of router steps. A third network
-// stepping every router in every cycle checks the wake-up times (Router::wake_after) as well.
+// Switch allocation of a single candidate VC (Router::switch_one) and of requests without conflicts
+// (Router::switch_conflict_free) are fast paths of the general iSLIP allocator (allocate_switch):
+// a network using them must end every cycle in the same state as one that always runs the
+// general allocator. Compared under synthetic traffic below and past saturation (where most
+// routers hold one candidate stalled on credits), with 1 to 3 VCs and XY and odd-even routing:
+// every router counter, read at intervals and at the end, the delivered flits and packets, the
+// latency statistics and the number of router steps. A third network stepping every router in
+// every cycle checks the wake-up times (Router::wake_after) as well.
 #include <catch2/catch.hpp>
 
 #include "models/noc/synthetic_traffic.h"
@@ -32,7 +33,7 @@ void require_same(const Network& a, const Network& b) {
 }
 }  // namespace
 
-TEST_CASE("single-candidate switch allocation equals the general allocator", "[noc][switch]") {
+TEST_CASE("fast switch allocation (one candidate, no conflicts) equals the general allocator", "[noc][switch]") {
     for (const char* routing : {"xy", "odd_even"}) {
         for (unsigned vcs : {1u, 2u, 3u}) {
             for (const char* pattern : {"hotspot", "transpose", "uniform"}) {
