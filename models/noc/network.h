@@ -105,9 +105,9 @@ public:
     std::size_t num_flit_links() const { return m_flit_links.size(); }
     const FlitLink& flit_link(std::size_t i) const { return m_flit_links[i]; }
 
-    // Tests: every router allocates its switch with the general allocator (Router::set_general_switch_allocation).
-    void set_general_switch_allocation(bool on) {
-        for (auto& r : m_routers) r.set_general_switch_allocation(on);
+    // Tests: every router allocates its switch with the general allocator (Router::set_general_allocation).
+    void set_general_allocation(bool on) {
+        for (auto& r : m_routers) r.set_general_allocation(on);
     }
     // Human-readable list of blocked routers and packets (also used by the watchdog).
     std::string blocked_report() const;

@@ -24,6 +24,7 @@ Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
     std::uint32_t slots = 2;
     while (slots <= m_flit_delay || slots <= m_credit_delay) slots <<= 1;
     m_arrivals.assign(slots, 0);
+    m_arrival_mask = slots - 1;
     const unsigned n = kNumPorts * m_vcs;
     m_ivc.resize(n);
     while ((1u << m_buf_shift) < p.buffer_depth) ++m_buf_shift;
@@ -64,7 +65,7 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
 [[gnu::always_inline]] inline void Router::absorb(std::uint64_t c) {
     // The lines that deliver in cycle c, one item each (bit order: flit links of ports 0..4, then
     // credit lines; flits and credits touch disjoint state, so the order cannot change the result).
-    std::uint32_t& due = m_arrivals[c & (m_arrivals.size() - 1)];
+    std::uint32_t& due = m_arrivals[c & m_arrival_mask];
     for (std::uint32_t m = due; m; m &= m - 1) {
         const unsigned b = unsigned(__builtin_ctz(m));
         if (b < kNumPorts) {
@@ -126,7 +127,7 @@ unsigned Router::step(std::uint64_t c) {
     if (m_waiting_va && c >= m_va_from) allocate_vcs(c);
     m_stalled = 0;
     unsigned moved = !m_sa_cand                       ? 0
-                     : m_general_sa                   ? kConflict
+                     : m_general_alloc                   ? kConflict
                      : !(m_sa_cand & (m_sa_cand - 1)) ? switch_one(c)
                                                       : switch_conflict_free(c);
     if (moved == kConflict) moved = m_vcs == 1 ? allocate_switch<true>(c) : allocate_switch<false>(c);
@@ -182,9 +183,9 @@ unsigned Router::step(std::uint64_t c) {
 void Router::allocate_vcs(std::uint64_t c) {
     const unsigned n = kNumPorts * m_vcs;  // <= 64 (NocParams::validate limits num_vcs)
     std::uint64_t wanted = 0;    // free output VCs with at least one requester
-    std::uint64_t requesters[64];  // [output vc] input VCs requesting it (valid for the bits of wanted)
     std::uint64_t held_until = kNever;  // earliest t_va of the waiting VCs that may not request yet
     std::uint64_t req_all = 0;  // output VCs requested by any waiting VC
+    std::uint64_t requesting = 0;  // waiting VCs that request at least one free output VC
     for (std::uint64_t m = m_wait_mask; m; m &= m - 1) {
         const unsigned i = unsigned(__builtin_ctzll(m));
         const InputVc& iv = m_ivc[i];
@@ -193,11 +194,9 @@ void Router::allocate_vcs(std::uint64_t c) {
             if (iv.t_va < held_until) held_until = iv.t_va;
             continue;
         }
-        const std::uint64_t b = std::uint64_t(1) << i;
-        for (std::uint64_t r = iv.req_ovcs & ~m_ovc_busy; r; r &= r - 1) {
-            const unsigned ov = unsigned(__builtin_ctzll(r));
-            requesters[ov] = wanted & (std::uint64_t(1) << ov) ? requesters[ov] | b : b;
-            wanted |= std::uint64_t(1) << ov;
+        if (const std::uint64_t r = iv.req_ovcs & ~m_ovc_busy) {
+            wanted |= r;
+            requesting |= std::uint64_t(1) << i;
         }
     }
     if (!wanted) {
@@ -209,12 +208,30 @@ void Router::allocate_vcs(std::uint64_t c) {
     }
     std::uint64_t grants[64];  // [input vc] mask of output VCs granting it
     std::uint64_t granted_inputs = 0;
-    for (std::uint64_t m = wanted; m; m &= m - 1) {
-        const unsigned ov = unsigned(__builtin_ctzll(m));
-        const unsigned i = pick_round_robin(requesters[ov], m_va_rr[ov]);
-        if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
-        granted_inputs |= std::uint64_t(1) << i;
-        grants[i] |= std::uint64_t(1) << ov;
+    if (!(requesting & (requesting - 1)) && !m_general_alloc) {
+        // One requester (the common case): every output VC it asks for grants it.
+        const unsigned i = unsigned(__builtin_ctzll(requesting));
+        grants[i] = wanted;
+        granted_inputs = requesting;
+    } else {
+        std::uint64_t requesters[64];  // [output vc] input VCs requesting it (valid for the bits of wanted)
+        std::uint64_t asked = 0;
+        for (std::uint64_t m = requesting; m; m &= m - 1) {
+            const unsigned i = unsigned(__builtin_ctzll(m));
+            const std::uint64_t b = std::uint64_t(1) << i;
+            for (std::uint64_t r = m_ivc[i].req_ovcs & ~m_ovc_busy; r; r &= r - 1) {
+                const unsigned ov = unsigned(__builtin_ctzll(r));
+                requesters[ov] = asked & (std::uint64_t(1) << ov) ? requesters[ov] | b : b;
+                asked |= std::uint64_t(1) << ov;
+            }
+        }
+        for (std::uint64_t m = wanted; m; m &= m - 1) {
+            const unsigned ov = unsigned(__builtin_ctzll(m));
+            const unsigned i = pick_round_robin(requesters[ov], m_va_rr[ov]);
+            if (!(granted_inputs & (std::uint64_t(1) << i))) grants[i] = 0;
+            granted_inputs |= std::uint64_t(1) << i;
+            grants[i] |= std::uint64_t(1) << ov;
+        }
     }
     while (granted_inputs) {
         const unsigned i = unsigned(__builtin_ctzll(granted_inputs));
@@ -234,8 +251,8 @@ void Router::allocate_vcs(std::uint64_t c) {
         const unsigned w = unsigned(best);
         InputVc& iv = m_ivc[i];
         iv.state = VcState::kActive;
-        iv.out_port = static_cast<std::uint8_t>(w / m_vcs);
-        iv.out_vc = static_cast<std::uint8_t>(w % m_vcs);
+        iv.out_port = m_port_of[w];
+        iv.out_vc = static_cast<std::uint8_t>(w - m_port_of[w] * m_vcs);
         iv.out_ov = static_cast<std::uint8_t>(w);
         iv.t_sa = c + m_sa_lead;
         m_ovc_busy |= std::uint64_t(1) << w;

@@ -100,9 +100,9 @@ public:
     // Flits sent in cycle c (0 when the router was not stepped in c).
     std::uint32_t flits_out_in(std::uint64_t c) const { return m_last_step == c ? m_last_out : 0; }
     // Tests: allocate the switch with the general iSLIP allocator also for a single candidate VC
-    // or requests without conflicts (the fast paths switch_one and switch_conflict_free; all give
-    // the same state).
-    void set_general_switch_allocation(bool on) { m_general_sa = on; }
+    // or requests without conflicts (the fast paths switch_one and switch_conflict_free), and VCs
+    // with the general grant stage also for a single requester; all give the same state.
+    void set_general_allocation(bool on) { m_general_alloc = on; }
     // Human-readable description of buffered packets (deadlock report).
     void describe_blocked(std::string& out) const;
 
@@ -177,13 +177,14 @@ private:
     std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
     std::vector<std::uint32_t> m_arrivals;   // arrivals(): [cycle & (slots - 1)] lines delivering in that cycle
+    std::uint32_t m_arrival_mask = 0;        // slots - 1
     std::uint32_t m_buffered = 0;
     // Bit i: input VC i is kActive and holds a flit, i.e. takes part in switch allocation (kept up
     // to date where flits arrive and leave and VCs change state, so that SA visits only these).
     std::uint64_t m_sa_cand = 0;
     std::uint64_t m_rc_pending = 0;  // bit i: idle input VC i holds a head flit that needs route computation
     std::uint32_t m_last_out = 0;
-    bool m_general_sa = false;  // set_general_switch_allocation
+    bool m_general_alloc = false;  // set_general_allocation
     std::uint64_t m_last_step = ~std::uint64_t(0);
     mutable std::uint64_t m_idle_from = 0;  // first cycle not accounted in m_ctr (settle())
     mutable RouterCounters m_ctr;

@@ -1,7 +1,7 @@
 // Switch allocation of a single candidate VC (Router::switch_one) and of requests without conflicts
-// (Router::switch_conflict_free) are fast paths of the general iSLIP allocator (allocate_switch):
-// a network using them must end every cycle in the same state as one that always runs the
-// general allocator. Compared under synthetic traffic below and past saturation (where most
+// (Router::switch_conflict_free) are fast paths of the general iSLIP allocator (allocate_switch),
+// and VC allocation grants a single requester without the grant stage's arrays: a network using
+// them must end every cycle in the same state as one that always runs the general allocators. Compared under synthetic traffic below and past saturation (where most
 // routers hold one candidate stalled on credits), with 1 to 3 VCs and XY and odd-even routing:
 // every router counter, read at intervals and at the end, the delivered flits and packets, the
 // latency statistics and the number of router steps. A third network stepping every router in
@@ -33,7 +33,7 @@ void require_same(const Network& a, const Network& b) {
 }
 }  // namespace
 
-TEST_CASE("fast switch allocation (one candidate, no conflicts) equals the general allocator", "[noc][switch]") {
+TEST_CASE("fast switch and VC allocation equal the general allocators", "[noc][switch]") {
     for (const char* routing : {"xy", "odd_even"}) {
         for (unsigned vcs : {1u, 2u, 3u}) {
             for (const char* pattern : {"hotspot", "transpose", "uniform"}) {
@@ -48,7 +48,7 @@ TEST_CASE("fast switch allocation (one candidate, no conflicts) equals the gener
                     NocParams pa = p;
                     pa.stepping = "all";
                     Network fast(p), general(p), eager(pa);
-                    general.set_general_switch_allocation(true);
+                    general.set_general_allocation(true);
                     TrafficParams t;
                     t.rate = rate;
                     t.packet_flits = 3;
