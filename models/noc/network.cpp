@@ -173,13 +173,8 @@ unsigned Network::step_active(std::uint64_t c) {
     m_term_cursor = 0;
     std::uint64_t* rs = m_router_wheel.slot(c);
     for (unsigned w = 0; w < words; ++w) {
-        for (std::uint64_t due = rs[w]; due; due &= due - 1) {
-            const unsigned b = unsigned(__builtin_ctzll(due));
-            Router& r = m_routers[w * 64 + b];
-            moved += r.step(c);
-            ++m_router_steps;
-            if (const std::uint64_t nw = r.next_wake()) m_router_wheel.wake(w * 64 + b, nw);
-        }
+        if (!rs[w]) continue;
+        moved += Router::step_due(m_routers.data(), w * 64, rs[w], c, m_router_wheel, m_router_steps);
         rs[w] = 0;
     }
     return moved;

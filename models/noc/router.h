@@ -29,6 +29,7 @@
 #include "models/noc/link.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/routing.h"
+#include "models/noc/wake_wheel.h"
 
 namespace vp::noc {
 
@@ -72,6 +73,11 @@ public:
 
     // Simulates cycle c; returns the number of flits that left input buffers.
     unsigned step(std::uint64_t c);
+    // Steps routers[base + b] for every bit b of `due`, in bit order, in cycle c, and marks each
+    // router's next_wake() in `wheel` (Network::step_active); returns the flits moved and counts
+    // the steps into `steps`.
+    static unsigned step_due(Router* routers, unsigned base, std::uint64_t due, std::uint64_t c, WakeWheel& wheel,
+                             std::uint64_t& steps);
     // After step(c): the next cycle in which the router can act without anything arriving
     // (0: none; it sleeps until a flit or credit arrives, which wakes it through its links).
     // c + 1 when a step in c + 1 would change more than the per-cycle counters (route
@@ -124,6 +130,7 @@ private:
         std::uint64_t t_sa = 0;     // first cycle SA may be requested (head)
     };
 
+    unsigned step_here(std::uint64_t c);
     void absorb(std::uint64_t c);
     void allocate_vcs(std::uint64_t c);
     std::uint64_t wake_after(std::uint64_t c);
