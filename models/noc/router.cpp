@@ -386,7 +386,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
 // case in a congestion tree: it requests its output unless it is not switch-ready or has no
 // credit (a credit stall), and as the only requester it is granted and accepts. The same state
 // changes as allocate_switch (no conflict to count; the pointers move as after its grant and accept).
-unsigned Router::switch_one(std::uint64_t c) {
+[[gnu::always_inline]] inline unsigned Router::switch_one(std::uint64_t c) {
     const unsigned i = unsigned(__builtin_ctzll(m_sa_cand));
     const InputVc& iv = m_ivc[i];
     if (iv.t_sa > c) return 0;
