@@ -408,7 +408,7 @@ unsigned Router::allocate_switch(std::uint64_t c) {
 // and traversals are those of allocate_switch, without its request/grant/accept arrays (no
 // conflict to count). Returns kConflict, having changed nothing, when two requesters share an
 // input port or an output (allocate_switch decides then).
-unsigned Router::switch_conflict_free(std::uint64_t c) {
+[[gnu::always_inline]] inline unsigned Router::switch_conflict_free(std::uint64_t c) {
     std::uint32_t ports = 0, outs = 0, stalled = 0;
     unsigned req[kNumPorts];  // requesting input VCs, in index (= port) order
     unsigned n = 0;
