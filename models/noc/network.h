@@ -105,7 +105,7 @@ public:
     std::size_t num_flit_links() const { return m_flit_links.size(); }
     const FlitLink& flit_link(std::size_t i) const { return m_flit_links[i]; }
 
-    // Tests: every router allocates its switch with the general allocator (Router::set_general_allocation).
+    // Tests: every router uses the general switch and VC allocators (Router::set_general_allocation).
     void set_general_allocation(bool on) {
         for (auto& r : m_routers) r.set_general_allocation(on);
     }

@@ -402,12 +402,12 @@ unsigned Router::allocate_switch(std::uint64_t c) {
 }
 
 // Switch allocation of several candidate VCs without conflicts (after switch_one the common case;
-// general allocations are rare in the mesh platform's runs): when the switch-ready VCs that have a credit come from different input ports and go
-// to different outputs, each is the only requester of its output and gets the only grant of its
-// input port, so iSLIP grants every one of them. Then the requests, credit stalls, pointer moves
-// and traversals are those of allocate_switch, without its request/grant/accept arrays (no
-// conflict to count). Returns kConflict, having changed nothing, when two requesters share an
-// input port or an output (allocate_switch decides then).
+// general allocations are rare in the mesh platform's runs): when the switch-ready VCs that have a
+// credit come from different input ports and go to different outputs, each is the only requester of
+// its output and gets the only grant of its input port, so iSLIP grants every one of them. Then the
+// requests, credit stalls, pointer moves and traversals are those of allocate_switch, without its
+// request/grant/accept arrays (no conflict to count). Returns kConflict, having changed nothing,
+// when two requesters share an input port or an output (allocate_switch decides then).
 [[gnu::always_inline]] inline unsigned Router::switch_conflict_free(std::uint64_t c) {
     std::uint32_t ports = 0, outs = 0, stalled = 0;
     unsigned req[kNumPorts];  // requesting input VCs, in index (= port) order

@@ -174,13 +174,16 @@ private:
     std::uint64_t m_wait_mask = 0;           // bit i: input VC i is in kWaitVa
     std::uint32_t m_va_won = 0;              // output VCs allocated in the current step
     // VA cannot grant anything before this cycle: a VA that granted nothing (and so changed no
-    // state) would grant nothing again until a held-back VC reaches its t_va, an output VC is
-    // freed (-> 0) or a VC starts waiting (-> its t_va at the latest). 0 after a VA with grants.
+    // state) would grant nothing again until a held-back VC reaches its t_va, an output VC that a
+    // waiting VC requests is freed (-> 0) or a VC starts waiting (-> its t_va at the latest). After
+    // a VA with grants: the next cycle if a VC that lost may still be granted, else as after none.
     std::uint64_t m_va_from = 0;
     // Output VCs that a waiting VC may request (a superset: set by route computation, recomputed by
-    // a VC allocation that grants nothing): freeing one of them lets VC allocation run again.
+    // VC allocation): freeing one of them lets VC allocation run again.
     std::uint64_t m_va_req = 0;
-    std::uint32_t m_stalled = 0;             // bit o: a switch-ready flit found no credit at output o (last step)
+    // Bit o: a switch-ready flit found no credit at output o in the last step; while the router
+    // sleeps, the outputs stalled in every slept cycle (wake_after).
+    std::uint32_t m_stalled = 0;
     std::uint64_t m_next_wake = 0;           // next_wake()
     std::uint32_t m_incoming = 0;            // items in links/credit lines towards this router
     std::vector<std::uint32_t> m_arrivals;   // arrivals(): [cycle & (slots - 1)] lines delivering in that cycle

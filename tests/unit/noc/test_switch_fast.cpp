@@ -1,11 +1,12 @@
 // Switch allocation of a single candidate VC (Router::switch_one) and of requests without conflicts
 // (Router::switch_conflict_free) are fast paths of the general iSLIP allocator (allocate_switch),
 // and VC allocation grants a single requester without the grant stage's arrays: a network using
-// them must end every cycle in the same state as one that always runs the general allocators. Compared under synthetic traffic below and past saturation (where most
-// routers hold one candidate stalled on credits), with 1 to 3 VCs and XY and odd-even routing:
-// every router counter, read at intervals and at the end, the delivered flits and packets, the
-// latency statistics and the number of router steps. A third network stepping every router in
-// every cycle checks the wake-up times (Router::wake_after) as well.
+// them must end every cycle in the same state as one that always runs the general allocators.
+// Compared under synthetic traffic below and past saturation (where most routers hold one candidate
+// stalled on credits), with 1 to 3 VCs and XY and odd-even routing: every router counter, read at
+// intervals and at the end, the delivered flits and packets, the latency statistics and the number
+// of router steps. A third network stepping every router in every cycle checks the wake-up times
+// (Router::wake_after) as well.
 #include <catch2/catch.hpp>
 
 #include "models/noc/synthetic_traffic.h"
