@@ -10,7 +10,9 @@ namespace vp::refine {
 
 nlohmann::json single_layer_workload(const nlohmann::json& doc, std::size_t index) {
     nlohmann::json w = doc;
-    const nlohmann::json layer = doc.at("layers").at(index);
+    nlohmann::json layer = doc.at("layers").at(index);
+    layer.erase("inputs");  // the child has no graph: its one layer reads the network input
+    w.erase("batch");       // one sample of the layer
     w["layers"] = nlohmann::json::array({layer});
     w["name"] = doc.value("name", std::string("workload")) + "/" + layer.value("name", std::string("layer"));
     return w;

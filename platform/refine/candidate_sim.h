@@ -38,7 +38,8 @@ struct SimSetup {
 std::vector<CandidateResult> simulate_candidates(const config::PlatformSpec& spec, const SimSetup& setup,
                                                  const std::vector<CandidateJob>& jobs);
 
-// A workload document with only layer `index` of `doc` (same precision and name + suffix).
+// A workload document with only layer `index` of `doc` (same precision, name + suffix), one
+// sample (no batch), the layer without producers (it reads the network input).
 nlohmann::json single_layer_workload(const nlohmann::json& doc, std::size_t index);
 
 }  // namespace vp::refine

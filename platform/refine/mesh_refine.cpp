@@ -1,5 +1,6 @@
 #include "platform/refine/mesh_refine.h"
 
+#include <algorithm>
 #include <map>
 
 #include "mapper/common/errors.h"
@@ -143,6 +144,9 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
     if (k < 1) throw InputError("mapper.refine: expected a number of candidates >= 1");
     const auto& layers = wl.network.layers;
     const std::size_t n_doc = wl.doc.at("layers").size();
+    r.per_layer.assign(map.layers.size(), json());
+    if (std::none_of(map.layers.begin(), map.layers.end(), [](const wv::LayerMapping& l) { return l.mapped; }))
+        return r;  // nothing mapped, nothing to refine (network stays null)
     // One job per candidate of every distinct mapped shape (its first layer).
     std::vector<CandidateJob> jobs;
     std::vector<std::pair<std::size_t, int>> job_of;  // (layer index, candidate)
@@ -153,11 +157,9 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
         owner[i] = ins.first->second;
         const wv::LayerMapping& l = map.layers[i];
         if (!ins.second || !l.mapped) continue;
-        if (int(l.ranked.size()) < k)
-            throw InputError("mapper.refine = " + std::to_string(k) + ": layer \"" + l.name + "\" has only " +
-                             std::to_string(l.ranked.size()) + " (T, k) candidate(s)");
         const json layer_wl = single_layer_workload(wl.doc, i % n_doc);
-        for (int j = 0; j < k; ++j) {
+        // K best, or every candidate of a shape that has fewer (a 1x1 fc may have one)
+        for (int j = 0; j < std::min(k, int(l.ranked.size())); ++j) {
             jobs.push_back({layer_wl, {mesh_choice_set(l.ranked[std::size_t(j)].choice)}});
             job_of.emplace_back(i, j);
         }
@@ -174,7 +176,6 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
                                   std::to_string(job_of[j].second) + ": " + res[j].error);
         sim[job_of[j].first].push_back(res[j].value);
     }
-    r.per_layer.assign(map.layers.size(), json());
     const std::vector<wv::LayerMapping> unrefined = map.layers;
     std::map<std::size_t, wv::LayerMapping> picked;  // owner layer -> refined mapping
     wv::MapperOptions opt = mesh_mapper_options(spec);
@@ -182,7 +183,7 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
         const wv::LayerMapping& l = map.layers[i];
         int pick = 0;
         json cands = json::array();
-        for (int j = 0; j < k; ++j) {
+        for (int j = 0; j < int(s.size()); ++j) {
             const wv::RankedChoice& c = l.ranked[std::size_t(j)];
             if (s[std::size_t(j)] < s[std::size_t(pick)]) pick = j;  // ties keep the better estimate
             cands.push_back({{"T_of", c.choice.t_of},

@@ -34,7 +34,8 @@ struct MeshRefinement {
 // Refined whole-network simulations at most (bound of the revert rounds' fixed point).
 constexpr int kMeshNetworkRounds = 6;
 
-// The candidate count must be >= k for every mapped shape (vp::InputError naming the layer).
+// A shape with fewer than k candidates has all of them simulated; a network without mapped
+// layers is returned unrefined (network null).
 MeshRefinement refine_mesh(mapper::waving::NetworkMapping& map, const workload::Workload& wl,
                            const config::PlatformSpec& spec, const std::string& vp_run);
 

@@ -9,6 +9,7 @@
 #include "mapper/tso/tle_slicing.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "platform/refine/mesh_refine.h"
 
 namespace vp::refine {
 
@@ -87,19 +88,23 @@ constexpr int kNetworkRounds = 6;  // refined whole-network simulations at most 
 
 void network_check(TsoRefinement& r, mapper::tso::TsoResult& map, const workload::Workload& wl,
                    const config::PlatformSpec& spec, SimSetup setup) {
-    json doc = wl.doc;
-    auto& layers = doc.at("layers");
-    for (std::size_t i = 0; i < layers.size(); ++i) layers[i] = child_layer(layers[i], ("l" + std::to_string(i)).c_str());
+    // The layers renamed l<j> (j = index in the document), batch kept: conv i of the mapping
+    // (an index into the expanded network) is network_child_layer_name(i, document layers).
+    const json doc = network_child_workload(wl.doc);
+    const std::size_t n_doc = wl.doc.at("layers").size();
     const std::size_t n = map.convs.size();
+    auto child_name = [&](const mapper::tso::ConvMapping& c) {
+        return network_child_layer_name(std::size_t(c.layer_index), n_doc);
+    };
     auto fixed = [&](bool refined) {
         std::string f;
         for (const auto& c : map.convs)
-            f += (f.empty() ? "l" : ";l") + std::to_string(c.layer_index) + "=" + choice_text(refined ? c.best : c.ranked[0]);
+            f += (f.empty() ? "" : ";") + child_name(c) + "=" + choice_text(refined ? c.best : c.ranked[0]);
         return "tso.fixed_layers=" + f;
     };
     setup.stat_path = "nmp.cycles";
     setup.extra_stats.clear();
-    for (const auto& c : map.convs) setup.extra_stats.push_back("nmp.layer[l" + std::to_string(c.layer_index) + "].cycles");
+    for (const auto& c : map.convs) setup.extra_stats.push_back("nmp.layer[" + child_name(c) + "].cycles");
     auto run = [&](std::vector<CandidateJob> jobs) {
         const auto res = simulate_candidates(spec, setup, jobs);
         for (const auto& x : res)
@@ -169,17 +174,17 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
     r.k = spec.mapper.refine;
     const int k = r.k;
     if (k < 1) throw InputError("mapper.refine: expected a number of candidates >= 1");
-    for (const auto& c : map.convs)
-        if (int(c.ranked.size()) < k)
-            throw InputError("mapper.refine = " + std::to_string(k) + ": layer \"" + c.layer_name + "\" has only " +
-                             std::to_string(c.ranked.size()) + " candidate(s)");
+    r.per_conv.assign(map.convs.size(), json());
+    r.pick_est.assign(map.convs.size(), 0);
+    r.pick_sim.assign(map.convs.size(), 0);
+    if (map.convs.empty()) return r;  // nothing mapped, nothing to refine (network stays null)
     SimSetup setup;
     setup.vp_run = vp_run;
     setup.stat_path = "nmp.layer[cand].cycles";  // the candidate layer only, not its predecessor
     setup.parallel = parallel_limit(spec.sim.threads);
-    r.per_conv.assign(map.convs.size(), json());
-    r.pick_est.assign(map.convs.size(), 0);
-    r.pick_sim.assign(map.convs.size(), 0);
+    // Layer i of the mapping is an index into the network with its batch copies expanded; the
+    // document lists one sample (mapper::expand_batch repeats it).
+    const std::size_t n_doc = wl.doc.at("layers").size();
     // A layer's simulated time depends on the DRAM state its predecessor leaves, so every
     // candidate runs after the previous conv/fc layer mapped with that layer's (refined) pick,
     // in network order. Equal (predecessor shape and pick, layer shape) contexts are the same
@@ -189,7 +194,9 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
     std::string prev_key;
     for (std::size_t i = 0; i < map.convs.size(); ++i) {
         auto& c = map.convs[i];
-        const json& layer = wl.doc.at("layers").at(std::size_t(c.layer_index));
+        const json& layer = wl.doc.at("layers").at(std::size_t(c.layer_index) % n_doc);
+        // K best, or every candidate of a layer that has fewer (a 1x1 fc may have one)
+        const int kc = std::min(k, int(c.ranked.size()));
         const std::string shape = wl.network.layers.at(std::size_t(c.layer_index)).shape_key();
         const mapper::tso::ConvMapping* prev = i > 0 ? &map.convs[i - 1] : nullptr;
         const std::string key = (prev ? prev_key + "=" + choice_text(prev->best) + " > " : "") + shape;
@@ -198,12 +205,14 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
             json doc = wl.doc;
             doc["name"] = wl.doc.value("name", std::string("workload")) + "/" + c.layer_name;
             doc["layers"] = json::array();
-            if (prev) doc["layers"].push_back(child_layer(wl.doc.at("layers").at(std::size_t(prev->layer_index)), "pred"));
+            doc.erase("batch");  // the pair once: the candidate after its predecessor
+            if (prev)
+                doc["layers"].push_back(child_layer(wl.doc.at("layers").at(std::size_t(prev->layer_index) % n_doc), "pred"));
             doc["layers"].push_back(child_layer(layer, "cand"));
             std::vector<CandidateJob> jobs;
-            std::vector<std::size_t> job_of(static_cast<std::size_t>(k));  // candidate -> job (same operations: same job)
+            std::vector<std::size_t> job_of(static_cast<std::size_t>(kc));  // candidate -> job (same operations: same job)
             std::vector<std::uint64_t> prints;
-            for (int j = 0; j < k; ++j) {
+            for (int j = 0; j < kc; ++j) {
                 const std::uint64_t fp = op_fingerprint(c.conv, map.hw, c.ranked[std::size_t(j)]);
                 const auto same = std::find(prints.begin(), prints.end(), fp);
                 if (same != prints.end()) {
@@ -218,7 +227,7 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
             }
             const auto res = simulate_candidates(spec, setup, jobs);
             std::vector<double> sim;
-            for (int j = 0; j < k; ++j) {
+            for (int j = 0; j < kc; ++j) {
                 const CandidateResult& x = res[job_of[std::size_t(j)]];
                 if (!x.ok)
                     throw SimulationError("refinement of layer \"" + c.layer_name + "\", candidate " + std::to_string(j) +
@@ -231,7 +240,7 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
         const std::vector<double>& s = it->second;
         int pick = 0;
         json cands = json::array();
-        for (int j = 0; j < k; ++j) {
+        for (int j = 0; j < kc; ++j) {
             const ChoiceCost& cc = c.ranked[std::size_t(j)];
             if (s[std::size_t(j)] < s[std::size_t(pick)]) pick = j;  // ties keep the better estimate
             cands.push_back({{"slicing", to_string(cc.slicing)},

@@ -28,7 +28,8 @@ struct TsoRefinement {
     nlohmann::json network;
 };
 
-// The candidate count must be >= k for every shape (vp::InputError naming the layer).
+// A layer with fewer than k candidates has all of them simulated; a network without conv/fc
+// layers is returned unrefined (network null).
 TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& wl, const config::PlatformSpec& spec,
                          const std::string& vp_run);
 

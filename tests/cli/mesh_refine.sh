@@ -6,9 +6,10 @@
 #    cycles equal those runs; the unrefined pick is candidate 0; layers of the same shape share
 #    the pick; the mapping uses it; trust figures are present;
 #  * vp-map --refine 3 records the same picks;
-#  * bad input (exit 2, message naming the problem): --refine 0, K beyond a layer's candidate
-#    count, a calibration file made for another platform (the nmp file) or another DRAM preset,
-#    an unknown time model, a malformed or impossible mapper.fixed_slices.
+#  * K beyond a layer's candidate count simulates all of them; a graph with a batch; vp-map
+#    --refine of a network without conv/fc layers;
+#  * bad input (exit 2, message naming the problem): --refine 0, a calibration file made for
+#    another platform (the nmp file) or another DRAM preset, an unknown time model, a malformed or impossible mapper.fixed_slices.
 set -u
 vp_run=$1; root=$2; bindir=$3
 vp_map=$bindir/vp-map
@@ -78,7 +79,29 @@ bad() {  # bad NAME PATTERN CMD...
 bad "--refine 0" "expected a number of candidates K >= 1" "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --refine 0
 bad "vp-map --refine -1" "expected a number of candidates K >= 1" "$vp_map" "$cfg" "$tmp/net.json" --refine -1
 echo '{"name": "tiny", "layers": [{"name": "fc1", "type": "fc", "in": 16, "out": 8}]}' > "$tmp/tiny.json"
-bad "K beyond the candidates" 'layer \"fc1\" has only' "$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/x" --refine 40
+# Random networks (scripts/random_networks.py) found these: K beyond a layer's candidates takes
+# all of them (it was exit 2 for the whole network); a graph whose layers name producers that the
+# single-layer children lack; a batch; a network without conv/fc layers (vp-map: nothing to refine).
+"$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/k40" --refine 40 --quiet 2> "$tmp/e"
+ok "K beyond the candidates: exit 0 (got $?)" '[ -s "$tmp/k40/mapping.json" ]'
+ok "K beyond the candidates: the layer's candidates all simulated" \
+  '[ "$(jq ".layers[0].refine.candidates | length" "$tmp/k40/mapping.json")" -ge 1 ] && [ "$(jq ".layers[0].refine.candidates | length" "$tmp/k40/mapping.json")" -lt 40 ]'
+cat > "$tmp/graph.json" <<'JSON'
+{"name": "graph", "precision": 8, "batch": 2, "layers": [
+  {"name": "p0", "type": "pool", "op": "max", "C": 3, "H": 12, "W": 12, "R": 2, "S": 2, "stride": 2, "inputs": ["input"]},
+  {"name": "c1", "type": "conv", "C": 3, "K": 8, "H": 6, "W": 6, "R": 3, "S": 3, "pad": 1, "inputs": ["p0"]},
+  {"name": "c2", "type": "conv", "C": 8, "K": 8, "H": 6, "W": 6, "R": 1, "S": 1, "inputs": ["c1"]},
+  {"name": "a3", "type": "eltwise", "op": "add", "C": 8, "H": 6, "W": 6, "inputs": ["c2", "c1"]},
+  {"name": "f4", "type": "fc", "in": 288, "out": 10, "inputs": ["a3"]}]}
+JSON
+"$vp_run" "$cfg" "$tmp/graph.json" --out "$tmp/graph" --refine 2 --quiet 2> "$tmp/e"
+ok "graph with producers and batch 2, --refine 2: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/graph/mapping.json" ]'
+ok "graph: the batch copies are refined and checked in the network" \
+  '[ "$(jq "[.layers[] | select(.refine.network_cycles != null)] | length" "$tmp/graph/mapping.json")" -eq 6 ]'
+echo '{"name": "nomacs", "layers": [{"name": "p", "type": "pool", "C": 2, "H": 4, "W": 4, "R": 2, "S": 2, "stride": 2}]}' > "$tmp/nomacs.json"
+"$vp_map" "$cfg" "$tmp/nomacs.json" --out "$tmp/nomacs_map.json" --refine 2 > /dev/null 2> "$tmp/e"
+ok "vp-map --refine, no conv/fc layer: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/nomacs_map.json" ]'
+bad "vp-run --refine, no conv/fc layer" "no conv or fc layer" "$vp_run" "$cfg" "$tmp/nomacs.json" --out "$tmp/x" --refine 2
 bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
