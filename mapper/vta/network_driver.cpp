@@ -92,6 +92,15 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 if (l.eltwise_op != EltwiseOp::Add) throw InputError(where + "only eltwise add runs on the VTA");
                 if (m_g.inputs[i].size() != 2)
                     throw InputError(where + "an eltwise add on the VTA takes two operands, got " + std::to_string(m_g.inputs[i].size()));
+                for (int s : m_g.inputs[i]) {  // a broadcast operand (fewer elements) is valid in a workload
+                    if (s == NetGraph::kGenerated) continue;
+                    const std::uint64_t e = s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+                    if (e != layer_in_elems(l))
+                        throw InputError(where + "a broadcast operand (" + std::to_string(e) + " elements from " +
+                                         (s >= 0 ? m_g.net.layers[std::size_t(s)].name : std::string("input")) + ", the add has " +
+                                         std::to_string(layer_in_elems(l)) +
+                                         ") does not run on the VTA: its eltwise add takes two operands of C x H x W");
+                }
                 break;
             case LayerKind::Pool:
                 if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
