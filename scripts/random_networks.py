@@ -1,0 +1,756 @@
+#!/usr/bin/env python3
+"""Random valid networks for the tools (docs/fuzzing.md, "Random networks").
+
+  random_networks.py gen  --seed S [--out FILE]            a network workload (JSON) on stdout / FILE
+  random_networks.py onnx --seed S --out FILE.onnx         an ONNX model (needs python3-onnx: /usr/bin/python3)
+  random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
+                          [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
+
+`gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
+every network through `vp-map` (nmp, mesh-4x4) and `vp-run` (each platform), classifies each run and
+exits 1 when one of them is a bug:
+
+  ok        exit 0, the outputs exist, stats.json is valid JSON (and byte-identical on a rerun
+            for every --repeat-every-th seed)
+  rejected  exit 2 with a message naming the workload file and the layer / JSON pointer
+  BUG       exit 2 without them, exit 1 / 3, a signal, a timeout, missing or invalid outputs,
+            a rerun whose stats.json differs
+
+It also lists the layers whose |simulated / estimated - 1| exceeds 50 % in mapping.json
+(accuracy outliers: findings, not failures).
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+PRIMES = [2, 3, 5, 7, 11, 13, 17]
+
+
+def divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+class Net:
+    """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
+
+    def __init__(self, rng, graph=True):
+        self.rng = rng
+        self.layers = []
+        self.tensors = []
+        self.graph = graph
+
+    def spatial(self):
+        r = self.rng.random()
+        if r < 0.1:
+            return 1
+        if r < 0.3:
+            return self.rng.choice(PRIMES + [9, 15])
+        return self.rng.randint(2, 20)
+
+    def channels(self, hi=24):
+        r = self.rng.random()
+        if r < 0.15:
+            return 1
+        if r < 0.35:
+            return self.rng.choice([2, 3, 5, 7, 11, 13])
+        if r < 0.45:
+            return self.rng.choice([32, 48, 64, 96, 128])
+        return self.rng.randint(2, hi)
+
+    def add(self, layer, C, H, W, inputs):
+        layer["name"] = "l%d_%s" % (len(self.layers), layer["type"])
+        if self.graph:
+            layer["inputs"] = inputs
+        self.layers.append(layer)
+        self.tensors.append((layer["name"], C, H, W))
+
+    def pick(self):
+        # Mostly the latest tensor (a chain), sometimes an earlier one (a branch).
+        if not self.tensors or (self.graph and self.rng.random() < 0.15 and len(self.tensors) > 1):
+            return self.rng.choice(self.tensors) if self.tensors else None
+        return self.tensors[-1]
+
+    def window(self, H, W, square_bias=0.6):
+        """R, S, stride, pad with R <= padded H, S <= padded W; some edge cases."""
+        rng = self.rng
+        r = rng.random()
+        if r < 0.3:
+            pt = pb = pl = pr = rng.choice([0, 0, 1, 2])
+        else:
+            pt, pb, pl, pr = (rng.choice([0, 0, 1, 2, 3]) for _ in range(4))
+        Hp, Wp = H + pt + pb, W + pl + pr
+        e = rng.random()
+        if e < 0.1:  # kernel = padded input
+            R, S = Hp, Wp
+        elif e < 0.2:
+            R, S = 1, 1
+        else:
+            R = rng.randint(1, min(Hp, 7))
+            S = R if rng.random() < square_bias and R <= Wp else rng.randint(1, min(Wp, 7))
+        if R > Hp or S > Wp:
+            R, S = min(R, Hp), min(S, Wp)
+        s = rng.random()
+        if s < 0.5:
+            sh = sw = 1
+        elif s < 0.8:
+            sh = sw = rng.choice([2, 3])
+        elif s < 0.9:  # stride > kernel
+            sh = sw = max(R, S) + rng.randint(1, 2)
+        else:
+            sh, sw = rng.randint(1, 4), rng.randint(1, 4)
+        return R, S, (sh, sw), (pt, pb, pl, pr)
+
+    @staticmethod
+    def out(H, W, R, S, st, pad):
+        pt, pb, pl, pr = pad
+        return (H + pt + pb - R) // st[0] + 1, (W + pl + pr - S) // st[1] + 1
+
+    @staticmethod
+    def enc_stride(st):
+        return st[0] if st[0] == st[1] else [st[0], st[1]]
+
+    @staticmethod
+    def enc_pad(p):
+        pt, pb, pl, pr = p
+        if pt == pb == pl == pr:
+            return pt
+        if pt == pb and pl == pr:
+            return [pt, pl]
+        return {"top": pt, "bottom": pb, "left": pl, "right": pr}
+
+    def conv(self, t):
+        name, C, H, W = t
+        rng = self.rng
+        g = rng.random()
+        if g < 0.15:  # depthwise
+            groups, K = C, C
+        elif g < 0.3 and C > 1:
+            groups = rng.choice([d for d in divisors(C) if d > 1] or [1])
+            K = groups * rng.randint(1, 4)
+        else:
+            groups, K = 1, self.channels()
+        R, S, st, pad = self.window(H, W)
+        P, Q = self.out(H, W, R, S, st, pad)
+        l = {"type": "conv", "C": C, "K": K, "H": H, "W": W, "R": R, "S": S}
+        if st != (1, 1) or rng.random() < 0.3:
+            l["stride"] = self.enc_stride(st)
+        if any(pad) or rng.random() < 0.2:
+            l["pad"] = self.enc_pad(pad)
+        if groups != 1 or rng.random() < 0.2:
+            l["groups"] = groups
+        a = rng.random()
+        if a < 0.5:
+            l["relu"] = True
+        elif a < 0.6:
+            l["act"] = "relu6"
+        self.add(l, K, P, Q, [name])
+
+    def fc(self, t):
+        name, C, H, W = t
+        n = C * H * W
+        out = self.rng.choice([1, 2, 10, self.rng.randint(3, 200)])
+        l = {"type": "fc", "in": n, "out": out}
+        if self.rng.random() < 0.5:
+            l["relu"] = True
+        self.add(l, out, 1, 1, [name])
+
+    def pool(self, t):
+        name, C, H, W = t
+        R, S, st, pad = self.window(H, W)
+        # pads of a pool stay below the window (as ONNX requires)
+        pad = tuple(min(p, (R if i < 2 else S) - 1) for i, p in enumerate(pad))
+        R, S = min(R, H + pad[0] + pad[1]), min(S, W + pad[2] + pad[3])
+        P, Q = self.out(H, W, R, S, st, pad)
+        l = {"type": "pool", "op": self.rng.choice(["max", "avg"]), "C": C, "H": H, "W": W, "R": R, "S": S}
+        if st != (1, 1):
+            l["stride"] = self.enc_stride(st)
+        if any(pad):
+            l["pad"] = self.enc_pad(pad)
+        self.add(l, C, P, Q, [name])
+
+    def eltwise(self, t):
+        name, C, H, W = t
+        same = [u for u in self.tensors if u[1:] == (C, H, W) and u[0] != name]
+        e = self.rng.random()
+        if e < 0.15:  # one producer: the other operand is a constant of the model
+            self.add({"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}, C, H, W, [name])
+            return
+        bcast = [u for u in self.tensors if u[0] != name and (C * H * W) % (u[1] * u[2] * u[3]) == 0 and u[1:] != (C, H, W)]
+        if e < 0.3 and bcast:  # a broadcast operand (its elements divide the layer's)
+            self.add({"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}, C, H, W,
+                     [name, self.rng.choice(bcast)[0]])
+            return
+        if not same:
+            # a second branch of the same shape: a 1x1 or 3x3 same conv of t
+            self.add({"type": "conv", "C": C, "K": C, "H": H, "W": W, "R": 1, "S": 1, "relu": True}, C, H, W,
+                     [name])
+            other = self.tensors[-1][0]
+        else:
+            other = self.rng.choice(same)[0]
+        l = {"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}
+        if self.rng.random() < 0.5:
+            l["relu"] = True
+        self.add(l, C, H, W, [other, name])
+
+    def concat(self, t):
+        name, C, H, W = t
+        same = [u for u in self.tensors if u[2:] == (H, W) and u[0] != name]
+        ins = [t]
+        if same:
+            ins += self.rng.sample(same, min(len(same), self.rng.randint(1, 3)))
+        else:
+            K = self.channels(12)
+            self.add({"type": "conv", "C": C, "K": K, "H": H, "W": W, "R": 1, "S": 1}, K, H, W, [name])
+            ins.append(self.tensors[-1])
+        self.rng.shuffle(ins)
+        Csum = sum(u[1] for u in ins)
+        self.add({"type": "concat", "C": Csum, "H": H, "W": W}, Csum, H, W, [u[0] for u in ins])
+
+    def resize(self, t):
+        name, C, H, W = t
+        rng = self.rng
+        if rng.random() < 0.8:
+            f = rng.choice([2, 2, 3])
+            P, Q = H * f, W * f
+            mode = "nearest"
+        else:
+            P, Q = rng.randint(1, 24), rng.randint(1, 24)
+            mode = rng.choice(["nearest", "linear"])
+        if P * Q > 1600:
+            P, Q = H, W
+        self.add({"type": "resize", "mode": mode, "C": C, "H": H, "W": W, "P": P, "Q": Q}, C, P, Q, [name])
+
+
+    def slice(self, t):
+        name, C, H, W = t
+        K = self.rng.randint(1, C)
+        off = self.rng.randint(0, C - K)
+        self.add({"type": "slice", "C": C, "K": K, "offset": off, "H": H, "W": W}, K, H, W, [name])
+
+    def pad(self, t):
+        name, C, H, W = t
+        pt, pb, pl, pr = (self.rng.randint(0, 2) for _ in range(4))
+        self.add({"type": "pad", "C": C, "H": H, "W": W, "pad": self.enc_pad((pt, pb, pl, pr))}, C, H + pt + pb,
+                 W + pl + pr, [name])
+
+    def deconv(self, t):
+        """A transposed convolution as its equivalent convolution (zero_insert z, H - 1 divisible by z)."""
+        name, C, H, W = t
+        z = self.rng.choice([2, 3])
+        Hz, Wz = (H - 1) * z + 1, (W - 1) * z + 1
+        R = self.rng.randint(1, 4)
+        p = R - 1
+        K = self.channels(16)
+        P, Q = Hz + 2 * p - R + 1, Wz + 2 * p - R + 1
+        self.add({"type": "conv", "C": C, "K": K, "H": Hz, "W": Wz, "R": R, "S": R, "pad": p, "zero_insert": z}, K, P, Q,
+                 [name])
+
+
+def gen_network(seed):
+    rng = random.Random(seed)
+    graph = rng.random() < 0.8
+    net = Net(rng, graph)
+    C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
+    H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 48)
+    W0 = H0 if rng.random() < 0.7 else net.spatial()
+    net.tensors.append(("input", C0, H0, W0))
+    n = rng.randint(1, 10)
+    kinds = ["conv"] * 5 + ["pool"] * 2 + ["fc"]
+    if graph:
+        kinds += ["eltwise"] * 2 + ["concat"] * 2 + ["resize"]
+        if rng.random() < 0.3:  # layers the VTA does not run (docs/onnx-import.md) and the mappers skip
+            kinds += ["slice", "pad", "deconv"]
+    for _ in range(n):
+        t = net.pick()
+        k = rng.choice(kinds)
+        if not graph:
+            t = net.tensors[-1]
+        if k == "fc" and t[1] * t[2] * t[3] > 4096:
+            k = "conv"
+        if k in ("resize", "deconv") and t[2] * t[3] > 400:
+            k = "conv"
+        if k == "conv" and t[1] * t[2] * t[3] > 40000:
+            k = "pool"
+        getattr(net, k)(t)
+    doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
+    if rng.random() < 0.2:
+        doc["batch"] = rng.randint(2, 3)
+    doc["layers"] = net.layers
+    return doc
+
+
+# ---------------------------------------------------------------------------------------------
+# ONNX models (onnx.helper; float weights, values from the seed)
+
+def gen_onnx(seed, path):
+    import onnx
+    from onnx import TensorProto, helper
+    rng = random.Random(seed)
+    nodes, inits = [], []
+    C = rng.choice([1, 3, rng.randint(2, 8)])
+    H = rng.randint(3, 16)
+    W = H if rng.random() < 0.7 else rng.randint(3, 16)
+    cur, shape = "x", (C, H, W)  # the tensor we build on (rank 4), or rank 2 after a Flatten
+    rank2 = False
+    n = [0]
+
+    def name(p):
+        n[0] += 1
+        return "%s%d" % (p, n[0])
+
+    def init(nm, dims):
+        cnt = 1
+        for d in dims:
+            cnt *= d
+        inits.append(helper.make_tensor(nm, TensorProto.FLOAT, dims, [rng.uniform(-1, 1) for _ in range(cnt)]))
+        return nm
+
+    branch = {}  # shape -> tensor names usable for Add / Concat
+    for step in range(rng.randint(2, 9)):
+        op = "Conv" if step == 0 else rng.choice(["Conv", "Conv", "Conv", "ConvAuto", "Pool", "PoolCeil", "GAP", "Add", "Mul", "Concat", "Resize",
+                         "ResizeSizes", "BN", "Relu", "Clip", "Leaky", "Pad", "Gemm"])
+        if rank2:
+            op = rng.choice(["Gemm", "Relu"])
+        c, h, w = shape
+        out = name("t")
+        if op == "Conv":
+            g = rng.random()
+            groups = c if g < 0.2 else (rng.choice([d for d in divisors(c)]) if g < 0.35 else 1)
+            k = c if g < 0.2 else groups * rng.randint(1, max(1, 12 // groups))
+            r = rng.randint(1, min(5, h + 2))
+            s = rng.randint(1, min(5, w + 2))
+            pads = [rng.randint(0, 2) for _ in range(4)]
+            r, s = min(r, h + pads[0] + pads[2]), min(s, w + pads[1] + pads[3])
+            st = [rng.choice([1, 1, 2, 3]), rng.choice([1, 1, 2])]
+            wt = init(name("w"), [k, c // groups, r, s])
+            ins = [cur, wt]
+            if rng.random() < 0.5:
+                ins.append(init(name("b"), [k]))
+            nodes.append(helper.make_node("Conv", ins, [out], kernel_shape=[r, s], pads=pads, strides=st,
+                                          group=groups))
+            shape = (k, (h + pads[0] + pads[2] - r) // st[0] + 1, (w + pads[1] + pads[3] - s) // st[1] + 1)
+        elif op == "Pool":
+            r, s = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
+            st = [rng.randint(1, 3), rng.randint(1, 3)]
+            kind = rng.choice(["MaxPool", "AveragePool"])
+            nodes.append(helper.make_node(kind, [cur], [out], kernel_shape=[r, s], strides=st))
+            shape = (c, (h - r) // st[0] + 1, (w - s) // st[1] + 1)
+        elif op == "ConvAuto":  # auto_pad SAME_UPPER / SAME_LOWER / VALID, square kernel
+            mode = rng.choice(["SAME_UPPER", "SAME_LOWER", "VALID"])
+            r = rng.randint(1, min(5, h, w))
+            st = rng.choice([1, 2])
+            k = rng.randint(1, 16)
+            wt = init(name("w"), [k, c, r, r])
+            nodes.append(helper.make_node("Conv", [cur, wt], [out], kernel_shape=[r, r], strides=[st, st], auto_pad=mode))
+            if mode == "VALID":
+                shape = (k, (h - r) // st + 1, (w - r) // st + 1)
+            else:
+                shape = (k, -(-h // st), -(-w // st))
+        elif op == "PoolCeil":  # ceil_mode, pads (below the window), count_include_pad
+            r, s_ = rng.randint(2, min(4, h + 1)), rng.randint(2, min(4, w + 1))
+            pads = [rng.randint(0, r - 1), rng.randint(0, s_ - 1), rng.randint(0, r - 1), rng.randint(0, s_ - 1)]
+            r, s_ = min(r, h + pads[0] + pads[2]), min(s_, w + pads[1] + pads[3])
+            st = [rng.randint(1, 3), rng.randint(1, 3)]
+            kind = rng.choice(["MaxPool", "AveragePool"])
+            attrs = dict(kernel_shape=[r, s_], strides=st, pads=pads, ceil_mode=1)
+            if kind == "AveragePool":
+                attrs["count_include_pad"] = rng.randint(0, 1)
+            nodes.append(helper.make_node(kind, [cur], [out], **attrs))
+
+            def ceil_out(n, p0, p1, kk, ss):  # as ONNX 1.12's shape inference (no last-window rule)
+                return -(-(n + p0 + p1 - kk) // ss) + 1
+            shape = (c, ceil_out(h, pads[0], pads[2], r, st[0]), ceil_out(w, pads[1], pads[3], s_, st[1]))
+        elif op == "Mul":
+            same = branch.get(shape, [])
+            other = rng.choice(same) if same and rng.random() < 0.3 else init(name("k"), [c, 1, 1])
+            nodes.append(helper.make_node(rng.choice(["Mul", "Sub"]), [cur, other], [out]))
+        elif op == "ResizeSizes":
+            oh, ow = rng.randint(1, 2 * h), rng.randint(1, 2 * w)
+            sz = name("sz")
+            inits.append(helper.make_tensor(sz, TensorProto.INT64, [4], [1, c, oh, ow]))
+            nodes.append(helper.make_node("Resize", [cur, "", "", sz], [out], mode=rng.choice(["nearest", "linear"])))
+            shape = (c, oh, ow)
+        elif op == "Leaky":
+            nodes.append(helper.make_node("LeakyRelu", [cur], [out], alpha=0.1))
+        elif op == "Pad":
+            pv = [0, 0, rng.randint(0, 2), rng.randint(0, 2), 0, 0, rng.randint(0, 2), rng.randint(0, 2)]
+            pn = name("pd")
+            inits.append(helper.make_tensor(pn, TensorProto.INT64, [8], pv))
+            nodes.append(helper.make_node("Pad", [cur, pn], [out], mode="constant"))
+            shape = (c, h + pv[2] + pv[6], w + pv[3] + pv[7])
+        elif op == "GAP":
+            nodes.append(helper.make_node("GlobalAveragePool", [cur], [out]))
+            shape = (c, 1, 1)
+        elif op == "Add":
+            same = branch.get(shape, [])
+            other = rng.choice(same) if same else init(name("k"), [1, c, 1, 1])
+            nodes.append(helper.make_node("Add", [cur, other], [out]))
+        elif op == "Concat":
+            same = [t for (cc, hh, ww), ts in branch.items() if (hh, ww) == (h, w) for t in ts]
+            if not same:
+                continue
+            other = rng.choice(same)
+            oc = [cc for (cc, hh, ww), ts in branch.items() if other in ts][0]
+            nodes.append(helper.make_node("Concat", [cur, other], [out], axis=1))
+            shape = (c + oc, h, w)
+        elif op == "Resize":
+            f = rng.choice([2, 2, 3])
+            scales = init(name("sc"), [4])
+            inits[-1] = helper.make_tensor(scales, TensorProto.FLOAT, [4], [1.0, 1.0, float(f), float(f)])
+            nodes.append(helper.make_node("Resize", [cur, "", scales], [out], mode="nearest"))
+            shape = (c, h * f, w * f)
+        elif op == "BN":
+            ps = [init(name(p), [c]) for p in ("g", "be", "m")]
+            v = name("v")
+            inits.append(helper.make_tensor(v, TensorProto.FLOAT, [c], [rng.uniform(0.5, 2) for _ in range(c)]))
+            nodes.append(helper.make_node("BatchNormalization", [cur] + ps + [v], [out]))
+        elif op == "Relu":
+            nodes.append(helper.make_node("Relu", [cur], [out]))
+        elif op == "Clip":
+            lo, hi = name("lo"), name("hi")
+            inits.append(helper.make_tensor(lo, TensorProto.FLOAT, [], [0.0]))
+            inits.append(helper.make_tensor(hi, TensorProto.FLOAT, [], [6.0]))
+            nodes.append(helper.make_node("Clip", [cur, lo, hi], [out]))
+        elif op == "Gemm":
+            if not rank2:
+                flat = name("f")
+                if rng.random() < 0.5:
+                    nodes.append(helper.make_node("Flatten", [cur], [flat], axis=1))
+                else:
+                    sh = name("s")
+                    inits.append(helper.make_tensor(sh, TensorProto.INT64, [2], [1, c * h * w]))
+                    nodes.append(helper.make_node("Reshape", [cur, sh], [flat]))
+                cur, rank2 = flat, True
+                shape = (c * h * w, 1, 1)
+            k = rng.choice([1, 10, rng.randint(2, 64)])
+            wt = init(name("w"), [k, shape[0]])
+            bs = init(name("b"), [k])
+            nodes.append(helper.make_node("Gemm", [cur, wt, bs], [out], transB=1))
+            shape = (k, 1, 1)
+        cur = out
+        if not rank2:
+            branch.setdefault(shape, []).append(cur)
+    if not nodes:
+        nodes.append(helper.make_node("Relu", ["x"], ["t0"]))
+        cur = "t0"
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, C, H, W])
+    y = helper.make_tensor_value_info(cur, TensorProto.FLOAT, [1, shape[0]] if rank2 else [1] + list(shape))
+    g = helper.make_graph(nodes, "rand%d" % seed, [x], [y], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="random_networks")
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# the driver
+
+PLATFORMS = {"nmp": "configs/nmp.yaml", "mesh-4x4": "configs/mesh-4x4.yaml", "mesh-8x8": "configs/mesh-8x8.yaml",
+             "mesh-3x1": "configs/mesh-3x1.yaml", "vta": "configs/vta.yaml"}
+MAPPED = ("nmp", "mesh-4x4", "mesh-8x8", "mesh-3x1")
+
+
+def run_cmd(cmd, timeout):
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.time() - t0
+    except subprocess.TimeoutExpired as e:
+        return "timeout", "", (e.stderr or b"").decode("utf-8", "replace"), time.time() - t0
+
+
+def layer_names(wl):
+    try:
+        with open(wl) as f:
+            return [l["name"] for l in json.load(f).get("layers", [])]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+# Exit-2 messages for what docs/workload-format.md, docs/onnx-import.md ("What the platforms run")
+# and docs/vta.md say a platform does not run: "unsupported", not findings.
+DOCUMENTED = (
+    "the network has no conv or fc layer for the",
+    "the workload gives the platform nothing to run",
+    "the VTA platform runs int8 networks",
+    "do not run on the VTA",
+    "does not run on the VTA",
+    "only eltwise add runs on the VTA",
+    "nearest-neighbour resizes by integer factors only",
+    "a broadcast operand",
+)
+
+
+def classify_rejection(err, wl, names):
+    """An exit-2 message must name the workload file and a layer or JSON pointer."""
+    first = err.strip().splitlines()[-1] if err.strip() else ""
+    base = os.path.basename(wl)
+    names_file = base in err
+    names_where = any(n in err for n in names) or "/layers/" in err or "layer" in err or ": /" in err
+    return names_file and names_where, first
+
+
+def accuracy_outliers(layers_json):
+    """Layers of OUT/layers.json (est_cycles, sim_cycles) with |sim/est - 1| > 50 %."""
+    out = []
+    try:
+        with open(layers_json) as f:
+            rows = json.load(f).get("layers", [])
+    except (OSError, ValueError, AttributeError):
+        return out
+    for o in rows:
+        est, sim = o.get("est_cycles"), o.get("sim_cycles")
+        if isinstance(est, (int, float)) and isinstance(sim, (int, float)) and est > 0 and abs(sim / est - 1) > 0.5:
+            out.append((o.get("name", "?"), est, sim))
+    return out
+
+
+def expected_macs(wl):
+    """Closed-form MACs of the conv and fc layers times the batch (docs/workload-format.md)."""
+    with open(wl) as f:
+        d = json.load(f)
+    total = 0
+    for l in d["layers"]:
+        if l["type"] == "fc":
+            total += l["in"] * l["out"]
+        elif l["type"] == "conv":
+            st = l.get("stride", 1)
+            sh, sw = (st, st) if isinstance(st, int) else st
+            p = l.get("pad", 0)
+            if isinstance(p, int):
+                pt = pb = pl = pr = p
+            elif isinstance(p, list):
+                pt = pb = p[0]
+                pl = pr = p[1]
+            else:
+                pt, pb, pl, pr = p["top"], p["bottom"], p["left"], p["right"]
+            zi = l.get("zero_insert", 1)
+            zh, zw = (zi, zi) if isinstance(zi, int) else zi
+            P = (l["H"] + pt + pb - l["R"]) // sh + 1
+            Q = (l["W"] + pl + pr - l["S"]) // sw + 1
+            total += l["C"] // l.get("groups", 1) * l["K"] * l["R"] * l["S"] * P * Q
+    return total * d.get("batch", 1)
+
+
+def simulated_macs(stats_json, plat):
+    """MACs the simulation executed: nmp.macs, or the mesh cores' macs summed; None elsewhere."""
+    with open(stats_json) as f:
+        st = json.load(f)["stats"]
+    if plat == "nmp":
+        return st["nmp"]["macs"]["value"]
+    if plat.startswith("mesh"):
+        return sum(v["macs"]["value"] for k, v in st["mesh"].items() if k.startswith("core["))
+    return None
+
+
+def vta_variant(wl):
+    """The network at 8 bit with padded average pools as max pools (what the VTA runs)."""
+    with open(wl) as f:
+        d = json.load(f)
+    d["precision"] = 8
+    for l in d["layers"]:
+        if l["type"] == "pool" and l.get("op") == "avg" and l.get("pad"):
+            l["op"] = "max"
+    out = wl[:-len(".json")] + "_vta.json"
+    with open(out, "w") as f:
+        json.dump(d, f, indent=1)
+    return out
+
+
+def shape_of(wl, layer):
+    base = layer.split("@")[0]
+    try:
+        with open(wl) as f:
+            for l in json.load(f)["layers"]:
+                if l["name"] == base:
+                    return {k: v for k, v in l.items() if k not in ("name", "inputs")}
+    except (OSError, ValueError, KeyError):
+        pass
+    return {}
+
+
+def driver(a):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    bindir = os.path.abspath(a.bindir)
+    vp_run, vp_map, vp_import = (os.path.join(bindir, t) for t in ("vp-run", "vp-map", "vp-import"))
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    for tool in (vp_run, vp_map):
+        if not os.access(tool, os.X_OK):
+            print("skipped: no %s (build the tools: vp-run vp-map vp-import)" % tool)
+            return 77
+    onnx_ok = a.onnx_every > 0 and os.access(vp_import, os.X_OK) and subprocess.call(
+        [a.onnx_python, "-c", "import onnx.helper"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    if a.onnx_every > 0 and not onnx_ok:
+        print("note: ONNX seeds run as JSON networks (needs %s with python3-onnx and %s)" % (a.onnx_python, vp_import))
+    lo, _, hi = a.seeds.partition(":")
+    seeds = range(int(lo), int(hi or lo) + 1)
+    plats = a.platforms.split(",")
+    counts, bugs, rejections, outliers, unsupported = {}, [], [], [], {}
+
+    def note(tool, plat, cls):
+        counts.setdefault((tool, plat), {}).setdefault(cls, 0)
+        counts[(tool, plat)][cls] += 1
+
+    for seed in seeds:
+        onnx_mode = onnx_ok and seed % a.onnx_every == 0
+        if onnx_mode:
+            model = os.path.join(work, "rand%d.onnx" % seed)
+            # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
+            rc = subprocess.call([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
+                                  "--out", model])
+            if rc != 0:
+                bugs.append("seed %d: the ONNX generator failed (exit %s)" % (seed, rc))
+                continue
+            wl = os.path.join(work, "rand%d_onnx.json" % seed)
+            rc, out, err, _ = run_cmd([vp_import, model, "-o", wl, "--quiet"], a.timeout)
+            if rc != 0:
+                ok, first = classify_rejection(err, model, [])
+                cls = "rejected" if rc == 2 and ok else "BUG"
+                note("vp-import", "-", cls)
+                (bugs if cls == "BUG" else rejections).append(
+                    "seed %d vp-import %s: exit %s: %s" % (seed, model, rc, first))
+                continue
+            note("vp-import", "-", "ok")
+        else:
+            wl = os.path.join(work, "rand%d.json" % seed)
+            with open(wl, "w") as f:
+                json.dump(gen_network(seed), f, indent=1)
+        names = layer_names(wl)
+        wl_all = wl
+        for plat in plats:
+            cfg = os.path.join(root, PLATFORMS[plat])
+            wl = wl_all
+            if plat == "vta" and not onnx_mode:
+                # the VTA runs int8 and no padded average pools (docs/vta.md): run what it can
+                wl = vta_variant(wl_all)
+            if plat in MAPPED:
+                mp = os.path.join(work, "map_%d_%s.json" % (seed, plat))
+                rc, out, err, _ = run_cmd([vp_map, cfg, wl, "--out", mp, "--quiet"], a.timeout)
+                cls = "ok" if rc == 0 and os.path.exists(mp) else None
+                if cls is None:
+                    ok, first = classify_rejection(err, wl, names)
+                    cls = "rejected" if rc == 2 and ok else "BUG"
+                    (bugs if cls == "BUG" else rejections).append(
+                        "seed %d vp-map %s: exit %s: %s" % (seed, plat, rc, first))
+                note("vp-map", plat, cls)
+            od = os.path.join(work, "out_%d_%s" % (seed, plat))
+            shutil.rmtree(od, ignore_errors=True)
+            cmd = [vp_run, cfg, wl, "--out", od, "--quiet"] + a.run_args.split()
+            rc, out, err, dt = run_cmd(cmd, a.timeout)
+            if rc == 0:
+                problems = []
+                for fn in ("stats.json", "stats.csv", "config.yaml", "report.html"):
+                    if not os.path.exists(os.path.join(od, fn)):
+                        problems.append("missing " + fn)
+                try:
+                    with open(os.path.join(od, "stats.json")) as f:
+                        json.load(f)
+                except (OSError, ValueError) as e:
+                    problems.append("stats.json: %s" % e)
+                if not problems:
+                    try:
+                        sm, em = simulated_macs(os.path.join(od, "stats.json"), plat), expected_macs(wl)
+                        if sm is not None and sm != em:
+                            problems.append("simulated MACs %s != closed form %s" % (sm, em))
+                    except (KeyError, TypeError, ValueError) as e:
+                        problems.append("MAC check: %r" % e)
+                if plat in MAPPED and not os.path.exists(os.path.join(od, "mapping.json")):
+                    problems.append("missing mapping.json")
+                for name, est, sim in accuracy_outliers(os.path.join(od, "layers.json")):
+                    outliers.append("seed %d %s %s est %.0f sim %.0f cycles (sim/est %.2f) %s" % (
+                        seed, plat, name, est, sim, sim / est, json.dumps(shape_of(wl, name))))
+                if a.repeat_every > 0 and seed % a.repeat_every == 0 and not problems:
+                    od2 = od + "_again"
+                    shutil.rmtree(od2, ignore_errors=True)
+                    rc2, _, err2, _ = run_cmd([vp_run, cfg, wl, "--out", od2, "--quiet"] + a.run_args.split(), a.timeout)
+                    try:
+                        with open(os.path.join(od, "stats.json"), "rb") as f1, \
+                                open(os.path.join(od2, "stats.json"), "rb") as f2:
+                            if rc2 != 0 or f1.read() != f2.read():
+                                problems.append("rerun: exit %s or stats.json differs" % rc2)
+                    except OSError as e:
+                        problems.append("rerun: %s" % e)
+                    shutil.rmtree(od2, ignore_errors=True)
+                cls = "BUG" if problems else "ok"
+                if problems:
+                    bugs.append("seed %d vp-run %s: %s" % (seed, plat, "; ".join(problems)))
+            else:
+                ok, first = classify_rejection(err, wl, names)
+                cls = "rejected" if rc == 2 and ok else "BUG"
+                if cls == "rejected" and any(d in first for d in DOCUMENTED):
+                    cls = "unsupported"
+                    key = plat + ": " + re.sub(r"^.*?\.json: (layer \S+: )?", "", first)
+                    unsupported[key] = unsupported.get(key, 0) + 1
+                else:
+                    (bugs if cls == "BUG" else rejections).append(
+                        "seed %d vp-run %s: exit %s (%.1f s): %s" % (seed, plat, rc, dt, first))
+            note("vp-run", plat, cls)
+            if not a.keep and cls == "ok":
+                shutil.rmtree(od, ignore_errors=True)
+            if a.verbose:
+                print("seed %d %s %s %.1f s" % (seed, plat, cls, dt), flush=True)
+    print("== counts (tool, platform: outcome)")
+    for (tool, plat), c in sorted(counts.items()):
+        print("  %-9s %-9s %s" % (tool, plat, ", ".join("%s %d" % kv for kv in sorted(c.items()))))
+    print("== unsupported (exit 2 for what the docs say the platform does not run): message, count")
+    for m, n in sorted(unsupported.items(), key=lambda kv: -kv[1]):
+        print("  %4d  %s" % (n, m[:160]))
+    print("== other rejections (exit 2 naming file and layer: review them)")
+    for r in rejections:
+        print("  " + r)
+    print("== accuracy outliers (|sim/est - 1| > 50 %%): %d" % len(outliers))
+    for o in outliers:
+        print("  " + o)
+    print("== bugs: %d" % len(bugs))
+    for b in bugs[:a.max_listed]:
+        print("  " + b)
+    if len(bugs) > a.max_listed:
+        print("  ... %d more" % (len(bugs) - a.max_listed))
+    return 1 if bugs else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen")
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--out")
+    o = sub.add_parser("onnx")
+    o.add_argument("--seed", type=int, required=True)
+    o.add_argument("--out", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
+    r.add_argument("--bindir", default="build/platform")
+    r.add_argument("--work", default="random-networks")
+    r.add_argument("--platforms", default="nmp,mesh-4x4,vta")
+    r.add_argument("--timeout", type=float, default=60)
+    r.add_argument("--onnx-every", type=int, default=4, help="every N-th seed is an ONNX model (0: none)")
+    r.add_argument("--repeat-every", type=int, default=5, help="rerun every N-th seed, compare stats.json")
+    r.add_argument("--onnx-python", default="/usr/bin/python3", help="an interpreter with onnx (python3-onnx)")
+    r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
+    r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
+    r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
+    r.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args()
+    if a.cmd == "gen":
+        text = json.dumps(gen_network(a.seed), indent=1) + "\n"
+        if a.out:
+            with open(a.out, "w") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    if a.cmd == "onnx":
+        gen_onnx(a.seed, a.out)
+        return 0
+    return driver(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
