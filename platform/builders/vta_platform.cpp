@@ -63,6 +63,9 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
         g.bias_values = wl.bias_values;
         if (spec.mapper.refine > 0) {  // simulation in the loop: per-layer strategies
+            // The driver's checks first (a layer the VTA does not run: exit 2 naming the file and
+            // the layer), before the candidates are ranked and simulated.
+            { const mv::NetworkDriver check(g, spec.vta.core, m_opt); }
             m_refine = refine::refine_vta(g, m_opt, spec, refine::sibling_program("vp-run"));
             m_opt.layer_strategy = m_refine->strategy;
             m_opt.layer_lowering = m_refine->lowering;
