@@ -112,7 +112,7 @@ void Ctx::fuse_into(int layer, const std::string& out) {
     info[std::size_t(layer)].out = out;
 }
 
-int Ctx::fusable(const std::string& tensor, std::initializer_list<LayerKind> kinds) const {
+int Ctx::fusable(const std::string& tensor, std::initializer_list<LayerKind> kinds, bool with_act) const {
     auto v = values.find(tensor);
     if (v == values.end() || v->second.kind != ValueKind::Activation || v->second.producer < 0) return -1;
     const int p = v->second.producer;
@@ -120,7 +120,7 @@ int Ctx::fusable(const std::string& tensor, std::initializer_list<LayerKind> kin
     if (u == uses.end() || u->second != 1) return -1;
     if (info[std::size_t(p)].out != tensor) return -1;
     const Layer& l = net.layers[std::size_t(p)];
-    if (l.act != mapper::Activation::None) return -1;
+    if (l.act != mapper::Activation::None && !with_act) return -1;
     for (LayerKind k : kinds)
         if (l.kind == k) return p;
     return -1;

@@ -96,8 +96,9 @@ struct Ctx {
     // Producer of an activation input (layer index or kNetInput).
     int producer(const onnx::NodeProto& n, int k) const { return in(n, k).producer; }
     // Can a node consuming `tensor` fuse into the layer producing it? (only consumer, not a graph
-    // output, the layer's latest output, of one of `kinds`, no activation fused yet).
-    int fusable(const std::string& tensor, std::initializer_list<mapper::LayerKind> kinds) const;
+    // output, the layer's latest output, of one of `kinds`, no activation fused yet unless
+    // `with_act`).
+    int fusable(const std::string& tensor, std::initializer_list<mapper::LayerKind> kinds, bool with_act = false) const;
     // Records the precision of a quantized tensor type.
     void note_quant_type(int type);
 };

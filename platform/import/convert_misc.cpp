@@ -221,6 +221,17 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         ++c.stats.fused_act;
         return;
     }
+    // relu / relu6 after a layer that already clamps with relu / relu6 (Relu after Relu, Clip(0, 6)
+    // after Relu, ...): the composition is the tighter clamp, fused as well.
+    const auto clamp = [](Activation a) { return a == Activation::Relu || a == Activation::Relu6; };
+    const int q = clamp(act) ? c.fusable(n.input(0), {LayerKind::Conv, LayerKind::FullyConnected, LayerKind::Eltwise}, true) : -1;
+    if (q >= 0 && clamp(c.net.layers[std::size_t(q)].act)) {
+        Layer& l = c.net.layers[std::size_t(q)];
+        if (act == Activation::Relu6) l.act = Activation::Relu6;
+        c.fuse_into(q, n.output(0));
+        ++c.stats.fused_act;
+        return;
+    }
     Layer l = shaped(c, LayerKind::Activation, n.input(0), label);
     l.act = act;
     l.inputs = {c.producer(n, 0)};

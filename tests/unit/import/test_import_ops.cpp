@@ -208,6 +208,29 @@ TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]")
     CHECK((n.layers[1].act == Activation::LeakyRelu && !n.layers[1].relu));
 }
 
+// Found by scripts/random_networks.py: a second clamp after a fused relu stayed an "act" layer
+// (which the VTA refuses) although relu after relu is relu and relu6 after relu is relu6.
+TEST_CASE("Relu / Clip(0, 6) after a fused relu fuse too (the tighter clamp); after leaky_relu they stay layers", "[import]") {
+    Model m(11);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("w2", {4, 4, 1, 1}).floats("lo", {0.0f}, true).floats("hi", {6.0f}, true);
+    m.output("r4");
+    m.node("Conv", {"x", "w"}, {"c"}, "c1");
+    m.node("Relu", {"c"}, {"r1"}, "relu_a");
+    m.node("Relu", {"r1"}, {"r2"}, "relu_b");
+    m.node("Clip", {"r2", "lo", "hi"}, {"r3"}, "relu6");
+    m.node("Relu", {"r3"}, {"r3b"}, "relu_c");
+    m.node("Conv", {"r3b", "w2"}, {"c2"}, "c2");
+    m.node("LeakyRelu", {"c2"}, {"l"}, "leaky");
+    m.node("Relu", {"l"}, {"r4"}, "relu_d");
+    const auto r = import_onnx(m.save("clamps.onnx"), {});
+    const Network& n = r.net;
+    REQUIRE(n.layers.size() == 3);
+    CHECK((n.layers[0].kind == LayerKind::Conv && n.layers[0].act == Activation::Relu6 && n.layers[0].relu));
+    CHECK((n.layers[1].kind == LayerKind::Conv && n.layers[1].act == Activation::LeakyRelu));
+    CHECK((n.layers[2].kind == LayerKind::Activation && n.layers[2].act == Activation::Relu));
+    CHECK(r.stats.fused_act == 5);
+}
+
 TEST_CASE("Shape subgraphs fold to constants; Flatten / Reshape are layout only", "[import]") {
     Model m;
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).init("fcw", {10, 144}).output("y");
