@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-"""Random valid networks for the tools (docs/fuzzing.md, "Random networks").
+"""Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
   random_networks.py gen  --seed S [--out FILE]            a network workload (JSON) on stdout / FILE
   random_networks.py onnx --seed S --out FILE.onnx         an ONNX model (needs python3-onnx: /usr/bin/python3)
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
+                          [--run-args "--refine 2"]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
-every network through `vp-map` (nmp, mesh-4x4) and `vp-run` (each platform), classifies each run and
-exits 1 when one of them is a bug:
+every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
+`vp-import`, and on nmp and vta also as `vp-run CONFIG MODEL.onnx`), classifies each run and exits
+1 when one of them is a bug (77 when the tools are not built):
 
-  ok        exit 0, the outputs exist, stats.json is valid JSON (and byte-identical on a rerun
-            for every --repeat-every-th seed)
-  rejected  exit 2 with a message naming the workload file and the layer / JSON pointer
-  BUG       exit 2 without them, exit 1 / 3, a signal, a timeout, missing or invalid outputs,
-            a rerun whose stats.json differs
+  ok           exit 0, the outputs exist, stats.json is valid JSON, the MACs the nmp / mesh
+               simulation executed equal the closed form, and stats.json is byte-identical on a
+               rerun for every --repeat-every-th seed
+  unsupported  exit 2 with a message docs/onnx-import.md lists ("What the platforms run")
+  rejected     another exit 2 naming the workload file and the layer / JSON pointer: to review
+  BUG          exit 2 without them, exit 1 / 3, a signal, a timeout, missing or invalid outputs,
+               MACs off, a rerun whose stats.json differs
 
-It also lists the layers whose |simulated / estimated - 1| exceeds 50 % in mapping.json
-(accuracy outliers: findings, not failures).
+It also lists the layers whose |simulated / estimated - 1| exceeds 50 % in OUT/layers.json
+(accuracy outliers: findings, not failures) and the slowest runs. docs/fuzzing.md describes it.
 """
 import argparse
 import json
@@ -264,7 +268,7 @@ def gen_network(seed):
     kinds = ["conv"] * 5 + ["pool"] * 2 + ["fc"]
     if graph:
         kinds += ["eltwise"] * 2 + ["concat"] * 2 + ["resize"]
-        if rng.random() < 0.3:  # layers the VTA does not run (docs/onnx-import.md) and the mappers skip
+        if rng.random() < 0.3:  # the mappers skip slice and pad, the VTA copies them; it refuses zero-inserted convs
             kinds += ["slice", "pad", "deconv"]
     for _ in range(n):
         t = net.pick()
@@ -462,6 +466,8 @@ def run_cmd(cmd, timeout):
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.time() - t0
     except subprocess.TimeoutExpired as e:
         return "timeout", "", (e.stderr or b"").decode("utf-8", "replace"), time.time() - t0
+    except OSError as e:  # e.g. the binary is being relinked
+        return "not started", "", str(e), time.time() - t0
 
 
 def layer_names(wl):
@@ -483,6 +489,7 @@ DOCUMENTED = (
     "only eltwise add runs on the VTA",
     "nearest-neighbour resizes by integer factors only",
     "a broadcast operand",
+    "exceeds the VTA accumulator",
 )
 
 
@@ -591,7 +598,7 @@ def driver(a):
     lo, _, hi = a.seeds.partition(":")
     seeds = range(int(lo), int(hi or lo) + 1)
     plats = a.platforms.split(",")
-    counts, bugs, rejections, outliers, unsupported = {}, [], [], [], {}
+    counts, bugs, rejections, outliers, unsupported, times = {}, [], [], [], {}, []
 
     def note(tool, plat, cls):
         counts.setdefault((tool, plat), {}).setdefault(cls, 0)
@@ -691,13 +698,30 @@ def driver(a):
                     (bugs if cls == "BUG" else rejections).append(
                         "seed %d vp-run %s: exit %s (%.1f s): %s" % (seed, plat, rc, dt, first))
             note("vp-run", plat, cls)
+            times.append((dt, "seed %d %s %s" % (seed, plat, cls)))
             if not a.keep and cls == "ok":
                 shutil.rmtree(od, ignore_errors=True)
             if a.verbose:
                 print("seed %d %s %s %.1f s" % (seed, plat, cls, dt), flush=True)
+            if onnx_mode and plat in ("nmp", "vta"):
+                # the model itself: imported on the fly (vta: with the model's own float weights,
+                # quantised), same outcome as the imported workload, OUT/workload.json written
+                od = os.path.join(work, "out_%d_%s_onnx" % (seed, plat))
+                shutil.rmtree(od, ignore_errors=True)
+                rc2, _, err2, dt2 = run_cmd([vp_run, cfg, model, "--out", od, "--quiet"] + a.run_args.split(), a.timeout)
+                ok2 = (rc2 == 0 and os.path.exists(os.path.join(od, "workload.json"))) if cls == "ok" else rc2 == 2
+                c2 = "ok" if ok2 and rc2 == 0 else ("unsupported" if ok2 else "BUG")
+                if c2 == "BUG":
+                    bugs.append("seed %d vp-run %s %s: exit %s (the imported workload: %s): %s" % (
+                        seed, plat, model, rc2, cls, (err2.strip().splitlines() or [""])[-1]))
+                note("vp-run .onnx", plat, c2)
+                if not a.keep:
+                    shutil.rmtree(od, ignore_errors=True)
     print("== counts (tool, platform: outcome)")
     for (tool, plat), c in sorted(counts.items()):
-        print("  %-9s %-9s %s" % (tool, plat, ", ".join("%s %d" % kv for kv in sorted(c.items()))))
+        print("  %-12s %-9s %s" % (tool, plat, ", ".join("%s %d" % kv for kv in sorted(c.items()))))
+    times.sort(reverse=True)
+    print("== slowest vp-run: " + ", ".join("%s %.1f s" % (n, t) for t, n in times[:5]))
     print("== unsupported (exit 2 for what the docs say the platform does not run): message, count")
     for m, n in sorted(unsupported.items(), key=lambda kv: -kv[1]):
         print("  %4d  %s" % (n, m[:160]))
