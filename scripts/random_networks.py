@@ -517,31 +517,54 @@ def accuracy_outliers(layers_json):
     return out
 
 
+def layer_macs(l):
+    """Closed-form MACs of one workload layer (docs/workload-format.md); 0 without MACs."""
+    if l["type"] == "fc":
+        return l["in"] * l["out"]
+    if l["type"] != "conv":
+        return 0
+    st = l.get("stride", 1)
+    sh, sw = (st, st) if isinstance(st, int) else st
+    p = l.get("pad", 0)
+    if isinstance(p, int):
+        pt = pb = pl = pr = p
+    elif isinstance(p, list):
+        pt = pb = p[0]
+        pl = pr = p[1]
+    else:
+        pt, pb, pl, pr = p["top"], p["bottom"], p["left"], p["right"]
+    P = (l["H"] + pt + pb - l["R"]) // sh + 1
+    Q = (l["W"] + pl + pr - l["S"]) // sw + 1
+    return l["C"] // l.get("groups", 1) * l["K"] * l["R"] * l["S"] * P * Q
+
+
 def expected_macs(wl):
-    """Closed-form MACs of the conv and fc layers times the batch (docs/workload-format.md)."""
+    """Closed-form MACs of the conv and fc layers times the batch."""
     with open(wl) as f:
         d = json.load(f)
-    total = 0
-    for l in d["layers"]:
-        if l["type"] == "fc":
-            total += l["in"] * l["out"]
-        elif l["type"] == "conv":
-            st = l.get("stride", 1)
-            sh, sw = (st, st) if isinstance(st, int) else st
-            p = l.get("pad", 0)
-            if isinstance(p, int):
-                pt = pb = pl = pr = p
-            elif isinstance(p, list):
-                pt = pb = p[0]
-                pl = pr = p[1]
-            else:
-                pt, pb, pl, pr = p["top"], p["bottom"], p["left"], p["right"]
-            zi = l.get("zero_insert", 1)
-            zh, zw = (zi, zi) if isinstance(zi, int) else zi
-            P = (l["H"] + pt + pb - l["R"]) // sh + 1
-            Q = (l["W"] + pl + pr - l["S"]) // sw + 1
-            total += l["C"] // l.get("groups", 1) * l["K"] * l["R"] * l["S"] * P * Q
-    return total * d.get("batch", 1)
+    return sum(layer_macs(l) for l in d["layers"]) * d.get("batch", 1)
+
+
+def layers_json_problems(od, wl, check_macs):
+    """OUT/layers.json: per layer the closed-form MACs (nmp, mesh; the VTA's are the GEMM unit's,
+    padding included), layers in time order."""
+    try:
+        with open(wl) as f:
+            by = {l["name"]: l for l in json.load(f)["layers"]}
+        with open(os.path.join(od, "layers.json")) as f:
+            rows = json.load(f)["layers"]
+    except (OSError, ValueError, KeyError) as e:
+        return ["layers.json: %r" % e]
+    out, end = [], 0.0
+    for r in rows:
+        base = r["name"].split("@")[0]
+        if check_macs and base in by and "macs" in r and r["macs"] != layer_macs(by[base]) and by[base]["type"] in ("conv", "fc"):
+            out.append("layers.json %s: %s MACs, closed form %s" % (r["name"], r["macs"], layer_macs(by[base])))
+        if r.get("begin_ns", end) < end - 1e-9 or r.get("end_ns", 0) < r.get("begin_ns", 0):
+            out.append("layers.json %s: [%s, %s] before the previous layer's end %s" % (
+                r["name"], r.get("begin_ns"), r.get("end_ns"), end))
+        end = max(end, r.get("end_ns", end))
+    return out[:3]
 
 
 def simulated_macs(stats_json, plat):
@@ -553,6 +576,36 @@ def simulated_macs(stats_json, plat):
     if plat.startswith("mesh"):
         return sum(v["macs"]["value"] for k, v in st["mesh"].items() if k.startswith("core["))
     return None
+
+
+def timeseries_problems(od):
+    """docs/observability.md: per statistic, the sum of timeseries.csv over the intervals equals
+    the end-of-run value (the dictionary's total and stats.json where the path resolves)."""
+    import csv
+    try:
+        with open(os.path.join(od, "timeseries.columns.json")) as f:
+            cols = json.load(f)
+        with open(os.path.join(od, "stats.json")) as f:
+            st = json.load(f)["stats"]
+        sums = {}
+        with open(os.path.join(od, "timeseries.csv")) as f:
+            for r in csv.DictReader(f):
+                k = (r["module"], r["statistic"])
+                sums[k] = sums.get(k, 0.0) + float(r["value"])
+    except (OSError, ValueError, KeyError) as e:
+        return ["timeseries: %r" % e]
+    out = []
+    for s in cols.get("statistics", []):
+        k, tot = (s["module"], s["statistic"]), s["total"]
+        if abs(sums.get(k, 0.0) - tot) > 1e-6 * max(1.0, abs(tot)):
+            out.append("timeseries %s.%s sums to %s, total %s" % (k[0], k[1], sums.get(k, 0.0), tot))
+        node = st
+        for part in k[0].split(".") + k[1].split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and isinstance(node.get("value"), (int, float)) and \
+                abs(node["value"] - tot) > 1e-6 * max(1.0, abs(tot)):
+            out.append("timeseries total of %s.%s %s != stats.json %s" % (k[0], k[1], tot, node["value"]))
+    return out[:3]
 
 
 def vta_variant(wl):
@@ -660,6 +713,10 @@ def driver(a):
                         json.load(f)
                 except (OSError, ValueError) as e:
                     problems.append("stats.json: %s" % e)
+                if not problems and os.path.exists(os.path.join(od, "layers.json")):
+                    problems += layers_json_problems(od, wl, plat != "vta")
+                if not problems and os.path.exists(os.path.join(od, "timeseries.csv")):
+                    problems += timeseries_problems(od)
                 if not problems:
                     try:
                         sm, em = simulated_macs(os.path.join(od, "stats.json"), plat), expected_macs(wl)
