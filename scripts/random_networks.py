@@ -43,8 +43,9 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True):
+    def __init__(self, rng, graph=True, large=False):
         self.rng = rng
+        self.large = large
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -64,8 +65,8 @@ class Net:
         if r < 0.35:
             return self.rng.choice([2, 3, 5, 7, 11, 13])
         if r < 0.45:
-            return self.rng.choice([32, 48, 64, 96, 128])
-        return self.rng.randint(2, hi)
+            return self.rng.choice([32, 48, 64, 96, 128] + ([192, 256, 384] if self.large else []))
+        return self.rng.randint(2, hi * (4 if self.large else 1))
 
     def add(self, layer, C, H, W, inputs):
         layer["name"] = "l%d_%s" % (len(self.layers), layer["type"])
@@ -256,12 +257,13 @@ class Net:
                  [name])
 
 
-def gen_network(seed):
+def gen_network(seed, large=False):
+    """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
-    net = Net(rng, graph)
+    net = Net(rng, graph, large)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
-    H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 48)
+    H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
     net.tensors.append(("input", C0, H0, W0))
     n = rng.randint(1, 10)
@@ -279,7 +281,7 @@ def gen_network(seed):
             k = "conv"
         if k in ("resize", "deconv") and t[2] * t[3] > 400:
             k = "conv"
-        if k == "conv" and t[1] * t[2] * t[3] > 40000:
+        if k == "conv" and t[1] * t[2] * t[3] > (400000 if large else 40000):
             k = "pool"
         getattr(net, k)(t)
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
@@ -680,7 +682,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed), f, indent=1)
+                json.dump(gen_network(seed, a.large), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -802,6 +804,7 @@ def main():
     g = sub.add_parser("gen")
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--out")
+    g.add_argument("--large", action="store_true")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -815,12 +818,13 @@ def main():
     r.add_argument("--repeat-every", type=int, default=5, help="rerun every N-th seed, compare stats.json")
     r.add_argument("--onnx-python", default="/usr/bin/python3", help="an interpreter with onnx (python3-onnx)")
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
+    r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)

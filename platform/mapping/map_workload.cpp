@@ -23,6 +23,19 @@ const mapper::Network& require_network(const config::PlatformSpec& spec, const w
                          ") maps network workloads (a \"layers\" list)");
     return wl.network;
 }
+
+// The mappers' layer errors do not name the file: named here as vp-run names them
+// (nmp_platform.cpp: the errors with a layer's JSON pointer; mesh_platform.cpp: all).
+template <class F>
+auto naming_file(const workload::Workload& wl, bool layer_errors_only, F&& map) {
+    try {
+        return map();
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        if (layer_errors_only && m.rfind("at /layers/", 0) != 0) throw;
+        throw InputError(wl.path + ": " + m);
+    }
+}
 }  // namespace
 
 MappingReport map_workload(const config::PlatformSpec& spec, const workload::Workload& wl) {
@@ -32,7 +45,7 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
     case config::PlatformKind::Nmp: {
         auto opt = spec.tso.options(spec.sim.threads);
         opt.keep_candidates = std::max(1, spec.mapper.refine);
-        auto res = mapper::tso::run_tso(require_network(spec, wl), spec.nmp.arch, opt);
+        auto res = naming_file(wl, true, [&] { return mapper::tso::run_tso(require_network(spec, wl), spec.nmp.arch, opt); });
         if (spec.mapper.refine > 0) {  // simulation in the loop (vp-run next to vp-map)
             const auto ref = refine::refine_tso(res, wl, spec, refine::sibling_program("vp-run"));
             r.json = mapper::tso::to_json(res);
@@ -57,7 +70,8 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
     }
     case config::PlatformKind::Mesh: {
         const auto opt = refine::mesh_mapper_options(spec);
-        auto res = mapper::waving::map_network(require_network(spec, wl), spec.core, spec.mesh, spec.energy, opt);
+        auto res = naming_file(
+            wl, false, [&] { return mapper::waving::map_network(require_network(spec, wl), spec.core, spec.mesh, spec.energy, opt); });
         if (spec.mapper.refine > 0) {  // simulation in the loop (vp-run next to vp-map)
             const auto ref = refine::refine_mesh(res, wl, spec, refine::sibling_program("vp-run"));
             r.json = mapper::waving::to_json(res);

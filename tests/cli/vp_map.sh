@@ -21,6 +21,12 @@ ok "no mapper for the dram platform: exit 2" "[ $? -eq 2 ] && [ ! -e '$tmp/x.jso
 ok "0 TLEs: exit 2 naming nmp.n_tle" "[ $? -eq 2 ] && grep -q 'nmp.n_tle' '$tmp/err'"
 "$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/traffic/stream.json" --out "$tmp/x.json" 2>"$tmp/err"
 ok "traffic workload on the mesh mapper: exit 2" "[ $? -eq 2 ]"
+# A layer the NMP's TLT memories cannot hold (scripts/random_networks.py --large): the message
+# names the workload file as vp-run's does (vp-map's named only the JSON pointer).
+echo '{"name": "bigk", "precision": 16, "layers": [{"name": "c", "type": "conv", "C": 3, "K": 52, "H": 76, "W": 76, "R": 76, "S": 78, "pad": 1}]}' > "$tmp/bigk.json"
+"$vp_map" "$root/configs/nmp.yaml" "$tmp/bigk.json" --out "$tmp/x.json" 2>"$tmp/err"
+ok "a kernel beyond the TLT memories: exit 2 naming the file and the layer" \
+  "[ $? -eq 2 ] && grep -q 'bigk.json: at /layers/0: layer \"c\": no TLT tile fits' '$tmp/err'"
 "$vp_map" --help | grep -q "usage: vp-map"; ok "--help" "[ $? -eq 0 ]"
 ok "vp-map does not link SystemC" "! ldd '$vp_map' | grep -qi systemc"
 echo "$pass passed, $fail failed"
