@@ -493,6 +493,7 @@ DOCUMENTED = (
     "a broadcast operand",
     "exceeds the VTA accumulator",
     "no TLT tile fits the TLT memories",  # docs/nmp.md: a layer whose smallest tile exceeds MB0-MB2
+    "beyond every layer's",  # --refine K with more candidates than any layer has (docs/configuration.md)
 )
 
 

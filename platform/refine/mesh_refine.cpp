@@ -147,6 +147,16 @@ MeshRefinement refine_mesh(wv::NetworkMapping& map, const workload::Workload& wl
     r.per_layer.assign(map.layers.size(), json());
     if (std::none_of(map.layers.begin(), map.layers.end(), [](const wv::LayerMapping& l) { return l.mapped; }))
         return r;  // nothing mapped, nothing to refine (network stays null)
+    // A shape with fewer than K candidates has all of them simulated; a K that no layer has
+    // (a typo such as 40 for 4) is refused, naming the largest count.
+    {
+        const wv::LayerMapping* most = nullptr;
+        for (const auto& l : map.layers)
+            if (l.mapped && (!most || l.ranked.size() > most->ranked.size())) most = &l;
+        if (std::size_t(k) > most->ranked.size())
+            throw InputError(wl.path + ": mapper.refine = " + std::to_string(k) + ": beyond every layer's (T, k) candidate count (the most: " +
+                             std::to_string(most->ranked.size()) + ", layer \"" + most->name + "\")");
+    }
     // One job per candidate of every distinct mapped shape (its first layer).
     std::vector<CandidateJob> jobs;
     std::vector<std::pair<std::size_t, int>> job_of;  // (layer index, candidate)

@@ -178,6 +178,14 @@ TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& 
     r.pick_est.assign(map.convs.size(), 0);
     r.pick_sim.assign(map.convs.size(), 0);
     if (map.convs.empty()) return r;  // nothing mapped, nothing to refine (network stays null)
+    // A layer with fewer than K candidates has all of them simulated; a K that no layer has
+    // (a typo such as 40 for 4) is refused, naming the largest count.
+    const auto most = std::max_element(map.convs.begin(), map.convs.end(), [](const auto& a, const auto& b) {
+        return a.ranked.size() < b.ranked.size();
+    });
+    if (std::size_t(k) > most->ranked.size())
+        throw InputError(wl.path + ": mapper.refine = " + std::to_string(k) + ": beyond every layer's candidate count (the most: " +
+                         std::to_string(most->ranked.size()) + ", layer \"" + most->layer_name + "\")");
     SimSetup setup;
     setup.vp_run = vp_run;
     setup.stat_path = "nmp.layer[cand].cycles";  // the candidate layer only, not its predecessor

@@ -7,7 +7,7 @@
 #    cycles; the recorded simulated cycles equal those runs; candidate 0 is the pick without
 #    refinement (vp-map), so the refined pick is never slower in that simulation;
 #  * vp-map --refine 3 records the same candidates and picks; trust figures present;
-#  * K beyond a layer's candidate count simulates all of them; a graph with a batch; vp-map
+#  * K beyond a layer's candidate count simulates all of them, beyond every layer's is exit 2; a graph with a batch; vp-map
 #    --refine of a network without conv/fc layers;
 #  * bad input (exit 2, message naming the problem): --refine 0, a calibration file made for
 #    another DRAM preset or platform, tso.fixed_layers naming no layer; a calibration made for
@@ -124,13 +124,17 @@ bad() {  # bad NAME PATTERN CMD...
 bad "--refine 0" "expected a number of candidates K >= 1" "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --refine 0
 bad "vp-map --refine -1" "expected a number of candidates K >= 1" "$vp_map" "$cfg" "$tmp/net.json" --refine -1
 echo '{"name": "tiny", "precision": 8, "layers": [{"name": "fc1", "type": "fc", "in": 1, "out": 1}]}' > "$tmp/tiny.json"
-# Random networks (scripts/random_networks.py) found these: K beyond a layer's candidates takes
-# all of them (it was exit 2 for the whole network); a graph whose layers name producers that the
+# Random networks (scripts/random_networks.py) found these: K beyond a layer's candidates was
+# exit 2 for the whole network (now below); a graph whose layers name producers that the
 # single-layer children lack; a batch; a network without conv/fc layers (vp-map: nothing to refine).
-"$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/k40" --refine 40 --quiet 2> "$tmp/e"
-ok "K beyond the candidates: exit 0 (got $?)" '[ -s "$tmp/k40/mapping.json" ]'
-ok "K beyond the candidates: the layer's candidates all simulated" \
-  '[ "$(jq ".convs[0].refine.candidates | length" "$tmp/k40/mapping.json")" -ge 1 ] && [ "$(jq ".convs[0].refine.candidates | length" "$tmp/k40/mapping.json")" -lt 40 ]'
+# K beyond one layer's count: that layer has all of its candidates simulated, the others K
+# (the fc has 9); K beyond every layer's count (a typo such as 40 for 4) is exit 2 naming the largest.
+echo '{"name": "mixed", "precision": 8, "layers": [{"name": "c1", "type": "conv", "C": 3, "K": 16, "H": 16, "W": 16, "R": 3, "S": 3, "pad": 1}, {"name": "fc1", "type": "fc", "in": 1, "out": 1}]}' > "$tmp/mixed.json"
+"$vp_run" "$cfg" "$tmp/mixed.json" --out "$tmp/kmix" --refine 12 --quiet 2> "$tmp/e"
+ok "K beyond one layer's candidates: exit 0 (got $?)" '[ -s "$tmp/kmix/mapping.json" ]'
+ok "K beyond one layer's candidates: the conv has K, the fc all of its 9" \
+  '[ "$(jq -c "[.convs[].refine.candidates | length]" "$tmp/kmix/mapping.json")" = "[12,9]" ]'
+bad "K beyond every layer's candidates" "beyond every layer's" "$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/x" --refine 40
 cat > "$tmp/graph.json" <<'JSON'
 {"name": "graph", "precision": 8, "batch": 2, "layers": [
   {"name": "p0", "type": "pool", "op": "max", "C": 3, "H": 12, "W": 12, "R": 2, "S": 2, "stride": 2, "inputs": ["input"]},
