@@ -123,34 +123,8 @@ bad() {  # bad NAME PATTERN CMD...
 }
 bad "--refine 0" "expected a number of candidates K >= 1" "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --refine 0
 bad "vp-map --refine -1" "expected a number of candidates K >= 1" "$vp_map" "$cfg" "$tmp/net.json" --refine -1
-echo '{"name": "tiny", "precision": 8, "layers": [{"name": "fc1", "type": "fc", "in": 1, "out": 1}]}' > "$tmp/tiny.json"
-# Random networks (scripts/random_networks.py) found these: K beyond a layer's candidates was
-# exit 2 for the whole network (now below); a graph whose layers name producers that the
-# single-layer children lack; a batch; a network without conv/fc layers (vp-map: nothing to refine).
-# K beyond one layer's count: that layer has all of its candidates simulated, the others K
-# (the fc has 9); K beyond every layer's count (a typo such as 40 for 4) is exit 2 naming the largest.
-echo '{"name": "mixed", "precision": 8, "layers": [{"name": "c1", "type": "conv", "C": 3, "K": 16, "H": 16, "W": 16, "R": 3, "S": 3, "pad": 1}, {"name": "fc1", "type": "fc", "in": 1, "out": 1}]}' > "$tmp/mixed.json"
-"$vp_run" "$cfg" "$tmp/mixed.json" --out "$tmp/kmix" --refine 12 --quiet 2> "$tmp/e"
-ok "K beyond one layer's candidates: exit 0 (got $?)" '[ -s "$tmp/kmix/mapping.json" ]'
-ok "K beyond one layer's candidates: the conv has K, the fc all of its 9" \
-  '[ "$(jq -c "[.convs[].refine.candidates | length]" "$tmp/kmix/mapping.json")" = "[12,9]" ]'
-bad "K beyond every layer's candidates" "beyond every layer's" "$vp_run" "$cfg" "$tmp/tiny.json" --out "$tmp/x" --refine 40
-cat > "$tmp/graph.json" <<'JSON'
-{"name": "graph", "precision": 8, "batch": 2, "layers": [
-  {"name": "p0", "type": "pool", "op": "max", "C": 3, "H": 12, "W": 12, "R": 2, "S": 2, "stride": 2, "inputs": ["input"]},
-  {"name": "c1", "type": "conv", "C": 3, "K": 8, "H": 6, "W": 6, "R": 3, "S": 3, "pad": 1, "inputs": ["p0"]},
-  {"name": "c2", "type": "conv", "C": 8, "K": 8, "H": 6, "W": 6, "R": 1, "S": 1, "inputs": ["c1"]},
-  {"name": "a3", "type": "eltwise", "op": "add", "C": 8, "H": 6, "W": 6, "inputs": ["c2", "c1"]},
-  {"name": "f4", "type": "fc", "in": 288, "out": 10, "inputs": ["a3"]}]}
-JSON
-"$vp_run" "$cfg" "$tmp/graph.json" --out "$tmp/graph" --refine 2 --quiet 2> "$tmp/e"
-ok "graph with producers and batch 2, --refine 2: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/graph/mapping.json" ]'
-ok "graph: the batch copies are refined and checked in the network" \
-  '[ "$(jq "[.convs[] | select(.refine.network_cycles != null)] | length" "$tmp/graph/mapping.json")" -eq 6 ]'
-echo '{"name": "nomacs", "layers": [{"name": "p", "type": "pool", "C": 2, "H": 4, "W": 4, "R": 2, "S": 2, "stride": 2}]}' > "$tmp/nomacs.json"
-"$vp_map" "$cfg" "$tmp/nomacs.json" --out "$tmp/nomacs_map.json" --refine 2 > /dev/null 2> "$tmp/e"
-ok "vp-map --refine, no conv/fc layer: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/nomacs_map.json" ]'
-bad "vp-run --refine, no conv/fc layer" "no conv or fc layer" "$vp_run" "$cfg" "$tmp/nomacs.json" --out "$tmp/x" --refine 2
+. "$root/tests/cli/lib/refine_random_cases.sh"
+refine_random_cases .convs '{"name": "fc1", "type": "fc", "in": 1, "out": 1}' 12 9
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
 sed 's/^platform: nmp/platform: mesh/' "$root/configs/calibration/nmp-ddr3-1600.yaml" > "$tmp/cal_mesh.yaml"
