@@ -34,8 +34,9 @@ struct MeshRefinement {
 // Refined whole-network simulations at most (bound of the revert rounds' fixed point).
 constexpr int kMeshNetworkRounds = 6;
 
-// A shape with fewer than k candidates has all of them simulated; a network without mapped
-// layers is returned unrefined (network null).
+// A shape with fewer than k candidates has all of them simulated, a k beyond every shape's count
+// is vp::InputError naming the largest; a network without mapped layers is returned unrefined
+// (network null).
 MeshRefinement refine_mesh(mapper::waving::NetworkMapping& map, const workload::Workload& wl,
                            const config::PlatformSpec& spec, const std::string& vp_run);
 

@@ -28,8 +28,9 @@ struct TsoRefinement {
     nlohmann::json network;
 };
 
-// A layer with fewer than k candidates has all of them simulated; a network without conv/fc
-// layers is returned unrefined (network null).
+// A layer with fewer than k candidates has all of them simulated, a k beyond every layer's count
+// is vp::InputError naming the largest; a network without conv/fc layers is returned unrefined
+// (network null).
 TsoRefinement refine_tso(mapper::tso::TsoResult& map, const workload::Workload& wl, const config::PlatformSpec& spec,
                          const std::string& vp_run);
 
