@@ -13,6 +13,7 @@ DramInterface::DramInterface(sc_core::sc_module_name name, NocSystem& noc, unsig
     socket.register_nb_transport_bw(this, &DramInterface::nb_transport_bw);
     m_pending.reserve(max_outstanding);
     noc.attach(node, this);
+    noc.set_sink_notifies(node);
     SC_METHOD(issue);
     sensitive << m_issue_ev;
     dont_initialize();
@@ -135,6 +136,7 @@ bool DramInterface::respond(tlm::tlm_generic_payload& t) {
     *p = m_pending.back();
     m_pending.pop_back();
     m_freed.add(sc_core::sc_time_stamp().value());
+    m_noc.sink_ready(m_node);
     if (!completed) {  // a transaction completed on the forward path gets no END_RESP
         tlm::tlm_phase ph = tlm::END_RESP;
         sc_core::sc_time d = sc_core::SC_ZERO_TIME;

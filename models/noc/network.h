@@ -78,6 +78,16 @@ public:
     }
 
     void set_sink(PacketSink* s) { m_sink = s; }
+    // Node's sink notifies when it frees room (Terminal::set_sink_notifies): a terminal whose
+    // heads were all refused is not stepped again until sink_ready(node, c), which marks it for
+    // cycle c (c >= cycle()).
+    void set_sink_notifies(unsigned node) { m_terms[node].set_sink_notifies(true); }
+    void sink_ready(unsigned node, std::uint64_t c) {
+        Terminal& t = m_terms[node];
+        if (!t.eject_blocked()) return;
+        t.unblock();
+        if (!m_step_all) m_term_wheel.wake(node, c);
+    }
     void set_trace_hook(TraceHook* h) { m_trace = h; }
     // Packets created while measuring are flagged and enter the latency statistics.
     void set_measuring(bool on) { m_measuring = on; }

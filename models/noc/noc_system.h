@@ -31,6 +31,15 @@ public:
     const sc_core::sc_time& period() const { return m_period; }
 
     void attach(unsigned node, PacketSink* endpoint);
+    // The endpoint at node calls sink_ready() whenever it frees room for a packet, and its
+    // can_accept refuses every packet from a refusal until the first NoC cycle after such a call
+    // (slots freed at an instant counted as taken until time moves on, FreedSlots): the node's
+    // terminal then does not poll a refused head every cycle.
+    void set_sink_notifies(unsigned node) { m_net->set_sink_notifies(node); }
+    // Room freed at the current time: the terminal may eject from the next clock edge after now.
+    void sink_ready(unsigned node) {
+        m_net->sink_ready(node, sc_core::sc_time_stamp().value() / m_period.value() + 1);
+    }
     // Creates a packet for the NoC cycle of the next clock edge after the current time (one sent
     // at an edge enters the network in the cycle after it, whether the NoC stepped that edge
     // already in this time step or not). With a sender token, the source endpoint's sent() is

@@ -27,6 +27,7 @@ void Terminal::connect(FlitLink* inject, CreditLink* inject_credit, FlitLink* ej
 unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr,
                         TerminalCounters& total) {
     unsigned moved = 0;
+    m_eject_blocked = false;
     if (m_incoming) {
         // At most one credit and one flit arrive per cycle (DelayLine).
         if (m_inject_credit->ready(c)) {
@@ -94,7 +95,10 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
     EjectSlot e = m_eject[(v << m_eject_shift) + m_eject_head[v]];
     if ((e.kind & kHead) && !(m_eject_open >> v & 1) && sink && !sink->can_accept(m_node, table[e.packet])) {
         v = next_acceptable(from_rr, table, sink);  // the first candidate refused its head
-        if (v >= m_vcs) return moved;
+        if (v >= m_vcs) {
+            m_eject_blocked = m_sink_notifies;
+            return moved;
+        }
         e = m_eject[(v << m_eject_shift) + m_eject_head[v]];
     }
     const std::uint32_t bit = std::uint32_t(1) << v;

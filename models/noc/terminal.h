@@ -61,8 +61,10 @@ public:
     // After a step: can the next cycle do anything without a credit or flit arriving? True
     // while the ejection queues hold flits (the sink may accept a refused head at any time) or
     // a flit is ready to inject with a credit for it; false while injection waits for credits.
+    // A terminal whose sink reports when it frees room (set_sink_notifies) sleeps while every
+    // ejection queue's front is a head the sink refused: Network::sink_ready wakes it.
     bool wants_step(const PacketTable& table) const {
-        if (m_eject_nonempty) return true;
+        if (m_eject_nonempty && !m_eject_blocked) return true;
         if (m_sending) return m_credits[m_cur_vc] > 0;
         if (m_queue.empty()) return false;
         const std::uint32_t allowed = m_one_class ? ~std::uint32_t(0) : m_type_vcs[unsigned(table[m_queue.front()].type)];
@@ -70,6 +72,14 @@ public:
             if ((allowed >> v & 1) && m_credits[v] > 0) return true;
         return false;
     }
+
+    // The sink keeps refusing every head from the moment it refused one until it calls
+    // Network::sink_ready (then from the next cycle on it may accept); only such a sink may be set.
+    void set_sink_notifies(bool on) { m_sink_notifies = on; }
+    // The last step drained nothing because the sink refused every candidate head; cleared by
+    // the next step or by unblock().
+    bool eject_blocked() const { return m_eject_blocked; }
+    void unblock() { m_eject_blocked = false; }
 
     // Census for the conservation invariants: flits not yet injected (queued packets and the rest
     // of the packet being sent) and flits waiting in the ejection queues.
@@ -91,6 +101,8 @@ private:
     std::uint32_t m_eject_nonempty = 0;          // bit v: ejection queue v holds flits
     bool m_sending = false;
     bool m_one_class = true;                     // every packet type may use every VC
+    bool m_eject_blocked = false;                // see eject_blocked()
+    bool m_sink_notifies = false;                // see set_sink_notifies()
     GrowingRing<std::uint32_t> m_queue;
     FlitLink* m_inject = nullptr;
     CreditLink* m_inject_credit = nullptr;  // credits of the router's local input buffers
