@@ -83,10 +83,7 @@ public:
     // cycle c (c >= cycle()).
     void set_sink_notifies(unsigned node) { m_terms[node].set_sink_notifies(true); }
     void sink_ready(unsigned node, std::uint64_t c) {
-        Terminal& t = m_terms[node];
-        if (!t.eject_blocked()) return;
-        t.unblock();
-        if (!m_step_all) m_term_wheel.wake(node, c);
+        if (m_terms[node].sink_ready(c) && !m_step_all) m_term_wheel.wake(node, c);
     }
     void set_trace_hook(TraceHook* h) { m_trace = h; }
     // Packets created while measuring are flagged and enter the latency statistics.

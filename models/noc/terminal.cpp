@@ -96,7 +96,7 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
     if ((e.kind & kHead) && !(m_eject_open >> v & 1) && sink && !sink->can_accept(m_node, table[e.packet])) {
         v = next_acceptable(from_rr, table, sink);  // the first candidate refused its head
         if (v >= m_vcs) {
-            m_eject_blocked = m_sink_notifies;
+            m_eject_blocked = m_sink_notifies && m_ready_cycle <= c;
             return moved;
         }
         e = m_eject[(v << m_eject_shift) + m_eject_head[v]];

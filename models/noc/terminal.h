@@ -77,9 +77,16 @@ public:
     // Network::sink_ready (then from the next cycle on it may accept); only such a sink may be set.
     void set_sink_notifies(bool on) { m_sink_notifies = on; }
     // The last step drained nothing because the sink refused every candidate head; cleared by
-    // the next step or by unblock().
+    // the next step or by sink_ready().
     bool eject_blocked() const { return m_eject_blocked; }
-    void unblock() { m_eject_blocked = false; }
+    // The sink freed room that it shows from cycle c on; true if that unblocked the terminal.
+    // Room freed at the instant of a step's cycle, before the step, keeps the step from blocking.
+    bool sink_ready(std::uint64_t c) {
+        m_ready_cycle = c;
+        const bool was = m_eject_blocked;
+        m_eject_blocked = false;
+        return was;
+    }
 
     // Census for the conservation invariants: flits not yet injected (queued packets and the rest
     // of the packet being sent) and flits waiting in the ejection queues.
@@ -117,6 +124,7 @@ private:
     std::vector<EjectSlot> m_eject;
     std::uint32_t m_eject_cap = 0, m_eject_shift = 0;
     std::uint64_t m_tail_cycle = ~std::uint64_t(0);  // cycle in which the last packet's tail left
+    std::uint64_t m_ready_cycle = 0;                 // see sink_ready()
     std::int32_t m_credits[16] = {};
     std::uint32_t m_eject_head[16] = {}, m_eject_size[16] = {};
     std::uint32_t m_type_vcs[kNumPacketTypes] = {};  // injection VCs of each packet type (message class)

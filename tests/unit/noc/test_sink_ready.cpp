@@ -1,6 +1,7 @@
 // A terminal whose sink notifies when it frees room (Network::set_sink_notifies) sleeps while the
 // sink refuses every head and is woken by sink_ready(): the same packets are delivered in the same
-// cycles, with the same counters, as with a terminal that polls its refused heads every cycle.
+// cycles, with the same counters, as with a terminal that polls its refused heads every cycle,
+// also when the room is freed at the instant of a cycle before that cycle's step refuses a head.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -14,12 +15,17 @@ namespace {
 // The hot node takes at most `slots` requests at a time; the test frees one every `period` cycles.
 // Other nodes accept everything.
 struct SlotSink : PacketSink {
+    const Network* net = nullptr;
     unsigned hot = 0, slots = 0, taken = 0;
+    // A slot freed at the instant of cycle hold_until - 1, before its step, counts as taken in
+    // that cycle (as FreedSlots does for the NI models).
+    unsigned held = 0;
+    std::uint64_t hold_until = 0;
     std::uint64_t refusals = 0;
     std::vector<std::uint64_t> delivered;  // (cycle << 16 | node << 8 | src) per delivery
     bool can_accept(unsigned n, const PacketInfo&) override {
         if (n != hot) return true;
-        if (taken >= slots) {
+        if (taken + (net->cycle() < hold_until ? held : 0) >= slots) {
             ++refusals;
             return false;
         }
@@ -49,6 +55,7 @@ Run run(bool notifies, unsigned vcs, unsigned slots, unsigned period) {
     SlotSink sink;
     sink.hot = 5;
     sink.slots = slots;
+    sink.net = &net;
     net.set_sink(&sink);
     if (notifies) net.set_sink_notifies(sink.hot);
     // Every node sends requests of 1-4 flits to the hot node, and some traffic between the others.
@@ -62,11 +69,17 @@ Run run(bool notifies, unsigned vcs, unsigned slots, unsigned period) {
         }
     std::uint64_t freed = 0;
     for (int i = 0; i < 20000 && net.packets_alive() > 0; ++i) {
-        // Free a slot between two cycles: the sink may accept from the next stepped cycle on.
+        // Free a slot, alternately between two cycles (the sink may accept in the next stepped
+        // cycle) and at the instant of the next cycle before its step (from the cycle after it).
         if (net.cycle() % period == 0 && sink.taken > 0 && freed < n) {
             --sink.taken;
-            ++freed;
-            net.sink_ready(sink.hot, net.cycle());
+            if (++freed % 2) {
+                net.sink_ready(sink.hot, net.cycle());
+            } else {
+                sink.held = 1;
+                sink.hold_until = net.cycle() + 1;
+                net.sink_ready(sink.hot, net.cycle() + 1);
+            }
         }
         net.step();
     }
