@@ -27,6 +27,8 @@ void Terminal::connect(FlitLink* inject, CreditLink* inject_credit, FlitLink* ej
 unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, TerminalCounters& ctr,
                         TerminalCounters& total) {
     unsigned moved = 0;
+    // Blocked since the last step, with no sink_ready() since: the sink refuses every head.
+    const bool refused = m_eject_blocked;
     m_eject_blocked = false;
     if (m_incoming) {
         // At most one credit and one flit arrive per cycle (DelayLine).
@@ -93,8 +95,8 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
     const std::uint32_t from_rr = m_eject_nonempty & (~std::uint32_t(0) << m_eject_rr);
     unsigned v = unsigned(__builtin_ctz(from_rr ? from_rr : m_eject_nonempty));
     EjectSlot e = m_eject[(v << m_eject_shift) + m_eject_head[v]];
-    if ((e.kind & kHead) && !(m_eject_open >> v & 1) && sink && !sink->can_accept(m_node, table[e.packet])) {
-        v = next_acceptable(from_rr, table, sink);  // the first candidate refused its head
+    if ((e.kind & kHead) && !(m_eject_open >> v & 1) && sink && (refused || !sink->can_accept(m_node, table[e.packet]))) {
+        v = next_acceptable(from_rr, table, refused ? nullptr : sink);  // the first candidate refused its head
         if (v >= m_vcs) {
             m_eject_blocked = m_sink_notifies && m_ready_cycle <= c;
             return moved;
@@ -120,7 +122,7 @@ unsigned Terminal::step(std::uint64_t c, PacketTable& table, PacketSink* sink, T
 }
 
 // After the first candidate refused its head: the next VC in round-robin order whose front may be
-// drained, or num_vcs if none.
+// drained, or num_vcs if none. Without a sink every head is refused (a blocked sink, see step()).
 unsigned Terminal::next_acceptable(std::uint32_t from_rr, PacketTable& table, PacketSink* sink) {
     std::uint32_t part = from_rr ? from_rr : m_eject_nonempty;
     bool wrapped = !from_rr;
@@ -133,7 +135,7 @@ unsigned Terminal::next_acceptable(std::uint32_t from_rr, PacketTable& table, Pa
         }
         const unsigned v = unsigned(__builtin_ctz(part));
         const EjectSlot e = m_eject[(v << m_eject_shift) + m_eject_head[v]];
-        if (!(e.kind & kHead) || (m_eject_open >> v & 1) || sink->can_accept(m_node, table[e.packet])) return v;
+        if (!(e.kind & kHead) || (m_eject_open >> v & 1) || (sink && sink->can_accept(m_node, table[e.packet]))) return v;
     }
 }
 

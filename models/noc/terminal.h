@@ -77,7 +77,8 @@ public:
     // Network::sink_ready (then from the next cycle on it may accept); only such a sink may be set.
     void set_sink_notifies(bool on) { m_sink_notifies = on; }
     // The last step drained nothing because the sink refused every candidate head; cleared by
-    // the next step or by sink_ready().
+    // the next step or by unblock(). While it is set the next step treats every head as refused
+    // without asking the sink (only flits of accepted packets drain).
     bool eject_blocked() const { return m_eject_blocked; }
     // The sink freed room that it shows from cycle c on; true if that unblocked the terminal.
     // Room freed at the instant of a step's cycle, before the step, keeps the step from blocking.
