@@ -113,8 +113,10 @@ public:
         m_out << YAML::Key << k << YAML::Value;
         if constexpr (std::is_same_v<T, std::vector<std::string>>) {
             m_out << YAML::Flow << YAML::BeginSeq;
-            for (const auto& s : v) m_out << s;
+            for (const auto& s : v) text(s);
             m_out << YAML::EndSeq;
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            text(v);
         } else if constexpr (std::is_same_v<T, bool>) {
             m_out << (v ? "true" : "false");
         } else if constexpr (std::is_floating_point_v<T>) {
@@ -150,6 +152,16 @@ public:
     void finish() const {}
 
 private:
+    // A string with a control character (a carriage return, a tab...) is written double-quoted,
+    // with escapes: yaml-cpp writes it as a plain scalar otherwise, and reading that back folds or
+    // drops the characters (a name ending in carriage returns lost one per round trip).
+    void text(const std::string& v) {
+        bool control = false;
+        for (unsigned char c : v) control = control || c < 0x20 || c == 0x7f;
+        if (control) m_out << YAML::DoubleQuoted;
+        m_out << v;
+    }
+
     YAML::Emitter& m_out;
 };
 
