@@ -31,32 +31,17 @@ QueueCheck check_queues(const std::vector<Insn>& insns, unsigned cmd_queue_depth
                     progress = true;
                 }
                 const Insn& in = insns[std::size_t(current[m])];
-                bool blocked = false;
-                while (step[m] < 4 && !blocked) {
-                    const bool prev = step[m] % 2 == 0;
-                    if (step[m] < 2) {
-                        const int q = pop_queue(Module(m), prev);
-                        if (q >= 0 && (prev ? in.dep.pop_prev : in.dep.pop_next)) {
-                            if (tokens[q] == 0) {
-                                blocked = true;
-                                break;
-                            }
-                            --tokens[q];
-                        }
-                    } else {
-                        const int q = push_queue(Module(m), prev);
-                        if (q >= 0 && (prev ? in.dep.push_prev : in.dep.push_next)) {
-                            if (tokens[q] >= token_queue_depth) {
-                                blocked = true;
-                                break;
-                            }
-                            ++tokens[q];
-                        }
-                    }
-                    ++step[m];
-                    progress = true;
+                for (; step[m] < 4; ++step[m], progress = true) {
+                    const bool prev = step[m] % 2 == 0, push = step[m] >= 2;
+                    const int q = push ? push_queue(Module(m), prev) : pop_queue(Module(m), prev);
+                    const bool used = push ? (prev ? in.dep.push_prev : in.dep.push_next)
+                                           : (prev ? in.dep.pop_prev : in.dep.pop_next);
+                    if (q < 0 || !used) continue;
+                    if (push ? tokens[q] >= token_queue_depth : tokens[q] == 0) break;  // it waits
+                    if (push) ++tokens[q];
+                    else --tokens[q];
                 }
-                if (blocked) break;
+                if (step[m] < 4) break;
                 current[m] = -1;
                 ++done;
             }
