@@ -420,7 +420,7 @@ void MeshPlatform::summary(std::ostream& os) const {
     os << std::setprecision(1) << "  trust          " << m_map.model << " time model; |sim/est - 1| over " << tr.layers
        << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
        << " %; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
-       << std::setprecision(3) << tr.spearman_rho << "\n";
+       << std::setprecision(3) << tr.rho_text() << "\n";
     if (m_refine)
         os << "  refined        " << m_refine->k
            << " (T, k) candidates per distinct shape simulated on their own; whole network " << std::setprecision(0)

@@ -178,7 +178,7 @@ void NmpPlatform::summary(std::ostream& os) const {
     os << std::setprecision(1) << "  trust          |sim/est - 1| over " << tr.layers << " layers: median "
        << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err << " %; Spearman rho over "
        << tr.candidates << (m_refine ? " refinement candidates " : " layers ") << std::setprecision(3)
-       << tr.spearman_rho << "\n";
+       << tr.rho_text() << "\n";
     if (m_refine)
         os << "  refined        " << m_refine->k
            << " candidates per layer, each simulated after the predecessor layer's pick; whole network: refined "

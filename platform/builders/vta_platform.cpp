@@ -239,7 +239,7 @@ void VtaPlatform::summary(std::ostream& os) const {
        << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
        << " %; Spearman rho over " << tr.candidates
        << (m_refine && !m_refine->cand_sim.empty() ? " refinement candidates " : " layers ")
-       << std::setprecision(3) << tr.spearman_rho << "\n";
+       << std::setprecision(3) << tr.rho_text() << "\n";
     if (m_refine) {
         std::size_t shapes = 0;
         for (std::size_t i = 0; i < m_refine->per_layer.size(); ++i)

@@ -58,8 +58,8 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             char line[256];
             std::snprintf(line, sizeof line,
                           "refined: %d candidates per layer simulated after the predecessor's pick; |sim/est - 1| over layers: "
-                          "median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
-                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
+                          "median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %s\n",
+                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.rho_text().c_str());
             table << line;
         } else {
             r.json = mapper::tso::to_json(res);
@@ -91,8 +91,8 @@ MappingReport map_workload(const config::PlatformSpec& spec, const workload::Wor
             char line[256];
             std::snprintf(line, sizeof line,
                           "refined: %d (T, k) candidates per distinct shape simulated on their own; |sim/est - 1| over "
-                          "layers: median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %.3f\n",
-                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.spearman_rho);
+                          "layers: median %.1f %%, worst %.1f %%; Spearman rho over %zu candidates %s\n",
+                          ref.k, 100 * tr.median_abs_err, 100 * tr.worst_abs_err, tr.candidates, tr.rho_text().c_str());
             table << line;
         } else {
             r.json = mapper::waving::to_json(res);

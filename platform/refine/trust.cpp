@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
 
 namespace vp::refine {
 
@@ -41,6 +42,17 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
 }
 
+std::string spearman_undefined(const std::vector<double>& a, const std::vector<double>& b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    if (n < 2) return n == 1 ? "one candidate" : "no candidates";
+    const auto same = [n](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.begin() + std::ptrdiff_t(n), [&](double x) { return x == v[0]; });
+    };
+    if (same(a)) return "every estimate equal";
+    if (same(b)) return "every simulation equal";
+    return "";
+}
+
 Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& layer_sim,
                const std::vector<double>& cand_est, const std::vector<double>& cand_sim) {
     Trust t;
@@ -56,15 +68,27 @@ Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& 
     }
     t.candidates = std::min(cand_est.size(), cand_sim.size());
     t.spearman_rho = spearman(cand_est, cand_sim);
+    t.rho_undefined = spearman_undefined(cand_est, cand_sim);
     return t;
 }
 
 nlohmann::json Trust::to_json() const {
-    return {{"layers", layers},
-            {"median_abs_sim_over_est_minus_1", median_abs_err},
-            {"worst_abs_sim_over_est_minus_1", worst_abs_err},
-            {"simulated_candidates", candidates},
-            {"spearman_rho", spearman_rho}};
+    nlohmann::json j = {{"layers", layers},
+                        {"median_abs_sim_over_est_minus_1", median_abs_err},
+                        {"worst_abs_sim_over_est_minus_1", worst_abs_err},
+                        {"simulated_candidates", candidates},
+                        {"spearman_rho", rho_undefined.empty() ? nlohmann::json(spearman_rho) : nlohmann::json(nullptr)}};
+    if (!rho_undefined.empty()) j["spearman_rho_undefined"] = rho_undefined;
+    return j;
+}
+
+std::string Trust::rho_text() const {
+    if (!rho_undefined.empty()) return "undefined (" + rho_undefined + ")";
+    std::ostringstream os;
+    os.setf(std::ios::fixed);
+    os.precision(3);
+    os << spearman_rho;
+    return os.str();
 }
 
 }  // namespace vp::refine

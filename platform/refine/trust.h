@@ -2,6 +2,7 @@
 // How far a cost model can be trusted, from estimate / simulation pairs: the median and the
 // worst |simulated / estimated - 1| over layers, and Spearman's rank correlation of estimate
 // vs simulation over the simulated candidates.
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -10,13 +11,20 @@ namespace vp::refine {
 
 // Spearman's rho with average ranks for ties; 0 when fewer than 2 points or no spread.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
+// Why rho is undefined for these points ("" when it is defined): fewer than 2 points, or every
+// value of a (or of b) equal, so that there are no ranks to compare.
+std::string spearman_undefined(const std::vector<double>& a, const std::vector<double>& b);
 
 struct Trust {
     std::size_t layers = 0;
     double median_abs_err = 0, worst_abs_err = 0;  // |sim/est - 1| over layers
     std::size_t candidates = 0;
-    double spearman_rho = 0;                       // over the candidates
+    double spearman_rho = 0;                       // over the candidates (0 when undefined)
+    std::string rho_undefined;                     // spearman_undefined() of the candidates
+    // JSON: spearman_rho is null when undefined, with spearman_rho_undefined saying why.
     nlohmann::json to_json() const;
+    // For summaries: "0.978", or "undefined (...)".
+    std::string rho_text() const;
 };
 
 // layer_est/layer_sim: one pair per layer; cand_est/cand_sim: the simulated candidates.

@@ -31,3 +31,21 @@ TEST_CASE("median and worst |sim/est - 1| over layers", "[refine][trust]") {
     CHECK(t.candidates == 2);
     CHECK(t.spearman_rho == Approx(1.0));
 }
+
+TEST_CASE("Spearman rho undefined: fewer than two candidates or no spread is reported, not 0", "[refine][trust]") {
+    using vp::refine::spearman_undefined;
+    CHECK(spearman_undefined({}, {}) == "no candidates");
+    CHECK(spearman_undefined({5}, {7}) == "one candidate");
+    CHECK(spearman_undefined({3, 3, 3}, {1, 2, 3}) == "every estimate equal");
+    CHECK(spearman_undefined({1, 2, 3}, {4, 4, 4}) == "every simulation equal");
+    CHECK(spearman_undefined({1, 2, 2}, {1, 1, 2}).empty());
+    const auto one = trust_of({100}, {104}, {100}, {104});
+    CHECK(one.rho_text() == "undefined (one candidate)");
+    const auto j = one.to_json();
+    CHECK(j["spearman_rho"].is_null());
+    CHECK(j["spearman_rho_undefined"] == "one candidate");
+    const auto two = trust_of({100, 200}, {110, 190}, {100, 200}, {110, 190});
+    CHECK(two.rho_text() == "1.000");
+    CHECK(two.to_json()["spearman_rho"] == Approx(1.0));
+    CHECK(!two.to_json().contains("spearman_rho_undefined"));
+}
