@@ -249,6 +249,18 @@ int run_main(const Options& o) {
 
     // Epoch statistics: the sampler reads the registry at epoch boundaries and layer ends.
     const auto [epoch_ps, adaptive] = resolve_epoch(spec, *plat);
+    if (epoch_ps > 0 && !adaptive) {
+        // A fixed epoch much shorter than the run: every interval is sampled and written.
+        const double intervals = plat->estimated_time_ps() / double(epoch_ps);
+        if (intervals > 1e6) {
+            std::ostringstream w;
+            w << std::fixed << std::setprecision(3) << spec.source << ": stats.epoch: \"" << spec.stats.epoch
+              << "\" over the " << plat->estimated_time_ps() * 1e-9 << " ms of simulated time that the mapper estimates is about "
+              << std::setprecision(1) << intervals * 1e-6 << " M epoch intervals: timeseries.csv grows with them and the run slows down "
+              << "(stats.epoch: auto keeps at most 512 intervals)";
+            std::cerr << "vp-run: warning: " << w.str() << "\n";
+        }
+    }
     stats::EpochSampler sampler(registry, epoch_ps, adaptive);
     sampler.set_layers(plat->layer_names());
     if (spec.stats.timeline)

@@ -435,6 +435,12 @@ std::vector<std::string> MeshPlatform::layer_names() const {
     return n;
 }
 
+double MeshPlatform::estimated_time_ps() const {
+    double cycles = 0;
+    for (std::size_t li : m_mapped) cycles += m_map.layers[li].est_cycles;
+    return cycles * clock_period_ps("core");
+}
+
 double MeshPlatform::clock_period_ps(const std::string& clock) const {
     if (clock == "noc") return 1e6 / m_ctx.spec.mesh.noc_mhz;
     if (clock == "core") return 1e6 / m_ctx.spec.core.core_mhz;

@@ -124,6 +124,8 @@ std::vector<std::string> NmpPlatform::layer_names() const {
     return n;
 }
 
+double NmpPlatform::estimated_time_ps() const { return m_map.total_s() * 1e12; }
+
 double NmpPlatform::clock_period_ps(const std::string& clock) const {
     if (clock == "core") return 1e6 / m_ctx.spec.nmp.arch.clock_mhz;
     if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);

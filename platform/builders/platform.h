@@ -54,6 +54,8 @@ public:
     virtual std::vector<std::string> layer_names() const { return {}; }
     // Period in ps of a named clock ("noc", "core", "dram", "vta"), 0 if the platform has none.
     virtual double clock_period_ps(const std::string& clock) const { (void)clock; return 0.0; }
+    // The mapper's estimate of the simulated time in ps, known before the run (0: none).
+    virtual double estimated_time_ps() const { return 0.0; }
     // Per-layer figures for layers.json and the report: an array with one object per layer of
     // layer_names() ({"name", "est_cycles", "sim_cycles", "macs", ...}), and the platform's
     // peak compute rate; null when the platform has no layers.

@@ -62,5 +62,14 @@ ok "identical runs give identical time series" \
 ok "stats.epoch=fast exits 2" "[ $? -eq 2 ] && grep -q 'stats.epoch' '$tmp/err'"
 "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/bad" --quiet --set "stats.epoch=10 noc cycles" 2>"$tmp/err"
 ok "a clock the platform lacks exits 2" "[ $? -eq 2 ] && grep -q 'no \"noc\" clock' '$tmp/err'"
+# A fixed epoch far shorter than the mapper's estimate warns before the run (here a 1 ps epoch over
+# LeNet-5's 4 us on the NMP: 4.0 M intervals; the time limit stops the run right away), and a sensible
+# one does not.
+"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/many" --quiet --set stats.epoch=1ps \
+  --set sim.max_time_ms=0.00001 2>"$tmp/err"
+ok "an epoch of millions of intervals warns with the estimate" \
+   "grep -q 'warning: .*stats.epoch: \"1ps\" over the 0.004 ms .* about 4.0 M epoch intervals' '$tmp/err'"
+"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/few" --quiet --set stats.epoch=1ns 2>"$tmp/err"
+ok "an epoch of thousands of intervals does not warn" "[ $? -eq 0 ] && ! grep -q 'warning' '$tmp/err'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
