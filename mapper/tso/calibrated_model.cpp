@@ -178,8 +178,17 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     std::vector<double> act(starts[crit].size(), 0.0);
     std::size_t steps = 0;
     for (const auto& s : starts) steps = std::max(steps, s.size());
+    // Warm start (docs/nmp.md, "The warm row start"): the layer begins with the rows that its
+    // own sequence leaves open, not with every bank closed. Every layer is placed at the same
+    // addresses (layer_addresses(conv, 0), as in the simulation), so the layer before it, a
+    // calibration sample's warm-up copy of itself or a network's predecessor, leaves rows of
+    // the same banks open; a small layer's tensors lie in the first rows of one or two banks,
+    // which stay open from one layer to the next (the simulated LeNets and the small layers of
+    // random networks open no row at all). The first walk only opens rows, the second records
+    // the activations.
+    for (int pass = 0; pass < 2; ++pass)
     for (std::size_t i = 0; i < steps; ++i) {
-        if (i < starts[crit].size()) {
+        if (pass == 1 && i < starts[crit].size()) {
             const Page& f = pages[crit][starts[crit][i]];
             const auto it = find(f.bank);
             act[i] = !d.open_page || it == open.end() ? miss : it->row != f.row ? conflict : 0.0;

@@ -57,7 +57,9 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
 // row (a conflict), tRCD when the bank is closed (or under the closed-page policy), 0 on a row
 // hit. The open rows are tracked over the transfers of every TLE in lockstep (the TLEs run the
 // same tile sequence from the same barrier): before step i, the rows left open by the steps
-// before i of all TLEs; every TLE requesting the row in step i waits for its activation.
+// before i of all TLEs; every TLE requesting the row in step i waits for its activation. The
+// layer starts with the rows its own sequence leaves open at its end (warm start: the layer
+// before it is placed at the same addresses), not with every bank closed.
 // Banks and rows come from DramFigures::bank_mask / row_mask (empty when they are unknown).
 std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
                                             std::size_t crit);

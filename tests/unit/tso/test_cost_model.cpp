@@ -270,23 +270,24 @@ TEST_CASE("calibrated replay: row activations of the first transactions by hand"
     const std::size_t crit = 3;  // the most bursts (test above)
 
     // DDR3-1600, row_bank_col: 8-KiB rows, bank = address bits 13-15. IN and W are in bank 0,
-    // row 0; OUT in bank 1. The IN load finds bank 0 closed (tRCD = 10), the W load its row
-    // open (0), the store bank 1 closed (10).
-    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 0, 10});
+    // row 0; OUT in bank 1. Warm start: the layer begins with the rows its own sequence leaves
+    // open (bank 0 row 0, bank 1 row 0), so every first transaction finds its row open.
+    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{0, 0, 0});
     hw.dram.open_page = false;  // closed page: every first transaction activates its row
     CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 10, 10});
     hw.dram.open_page = true;
 
     // A hand-made geometry: one bank of 4-KiB rows, so IN (row 0), W (row 1) and OUT (row 2)
     // conflict. Lockstep: before the W load every TLE has loaded IN, so row 0 is open (tRP +
-    // tRCD = 20), before the store row 1 (20); the first IN load finds the bank closed (10).
+    // tRCD = 20), before the store row 1 (20); the first IN load finds the row the stores of the
+    // layer's end leave open, row 2 (20; a cold start, every bank closed, would be tRCD = 10).
     hw.dram.bank_mask = std::uint64_t(1) << 40;  // above every address: one bank
     hw.dram.row_mask = ~std::uint64_t(4095);
-    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{10, 20, 20});
-    CHECK(first_row_activation_ck(c, hw, ch, 0) == std::vector<double>{10, 20, 20});
+    CHECK(first_row_activation_ck(c, hw, ch, crit) == std::vector<double>{20, 20, 20});
+    CHECK(first_row_activation_ck(c, hw, ch, 0) == std::vector<double>{20, 20, 20});
 
     // The replay adds them to the first transaction's latency, times latency_scale: with sync = 1
-    // (p = 1 whatever the duty) and the strictly serial sequence, exactly 50 tCK x 1.25 ns x 1.5
+    // (p = 1 whatever the duty) and the strictly serial sequence, exactly 60 tCK x 1.25 ns x 1.5
     // (contention 0: no transfer's bus round exceeds its latency path, test below).
     TsoCoefficients k;
     k.sync = 1.0;
@@ -296,15 +297,15 @@ TEST_CASE("calibrated replay: row activations of the first transactions by hand"
     hw.dram.bank_mask = hw.dram.row_mask = 0;  // unknown geometry: no activations
     CHECK(first_row_activation_ck(c, hw, ch, crit).empty());
     const double without = CalibratedModel(k).replay(c, hw, ch).total_s;
-    CHECK(with - without == Approx(50 * 1.25e-9 * 1.5).epsilon(1e-9));
+    CHECK(with - without == Approx(60 * 1.25e-9 * 1.5).epsilon(1e-9));
 }
 
 TEST_CASE("calibrated replay: the bus round of short transfers in lockstep by hand", "[tso][calibrated]") {
     // The layer of the tests above (OFM / IS, one tile per TLE; the critical TLE 3 runs LoadIn,
     // LoadW, Compute, StoreOut one after the other). TLE 3's transfers, 64-B bursts:
-    //   IN  read,  3 transactions, 3 + 3 + 1 = 7 bursts (first 3), row activation tRCD = 10 tCK
+    //   IN  read,  3 transactions, 3 + 3 + 1 = 7 bursts (first 3), row open (warm start): 0
     //   W   read,  1 transaction,  1 burst,                          row open: 0
-    //   OUT write, 2 transactions, 3 + 3 = 6 bursts (first 3),       tRCD = 10 tCK
+    //   OUT write, 2 transactions, 3 + 3 = 6 bursts (first 3),       row open (warm start): 0
     // The others move 33 / 14 bursts per burst of TLE 3. With sync = 1 (p = 1), contention 1,
     // bus_scale 1 and latency_scale 1, a transfer lasts the bus round of its and the others'
     // bursts, b x t_burst x (1 + 33 / 14), at least: its latency path L_first + max((n - 1) L / O,
@@ -319,20 +320,20 @@ TEST_CASE("calibrated replay: the bus round of short transfers in lockstep by ha
     REQUIRE(hw.dram.CWL == 8);
     REQUIRE(hw.dram.burst_cycles == 4);
     REQUIRE(hw.dma_max_outstanding == 8);
-    REQUIRE(first_row_activation_ck(c, hw, ch, 3) == std::vector<double>{10, 0, 10});
+    REQUIRE(first_row_activation_ck(c, hw, ch, 3) == std::vector<double>{0, 0, 0});
 
     const double tb = 4.0 * 6240.0 / 6152.0, s = 1.0 + 33.0 / 14.0;  // tCK
-    // IN: L_first = 0.5 + 10 + 3 x 4 + 10 = 32.5; L = 0.5 + 10 + 7 / 3 x 4; round 7 tb s.
-    const double in_first = 32.5, in_little = 2.0 * (10.5 + 28.0 / 3.0) / 8.0;
+    // IN: L_first = 0.5 + 10 + 3 x 4 = 22.5; L = 0.5 + 10 + 7 / 3 x 4; round 7 tb s.
+    const double in_first = 22.5, in_little = 2.0 * (10.5 + 28.0 / 3.0) / 8.0;
     const double in_round = 7 * tb * s - (in_first + std::max(in_little, 4 * tb * s));
     // W: L_first = 0.5 + 10 + 4 = 14.5 > its round of one burst, 1 tb s = 13.6: no excess.
     const double w_round = std::max(0.0, 1 * tb * s - 14.5);
-    // OUT: L_first = 0.5 + 8 + 3 x 4 + 10 = 30.5; L = 0.5 + 8 + 12; round 6 tb s.
-    const double out_first = 30.5, out_little = 1.0 * 20.5 / 8.0;
+    // OUT: L_first = 0.5 + 8 + 3 x 4 = 20.5; L = 0.5 + 8 + 12; round 6 tb s.
+    const double out_first = 20.5, out_little = 1.0 * 20.5 / 8.0;
     const double out_round = 6 * tb * s - (out_first + std::max(out_little, 3 * tb * s));
-    CHECK(in_round == Approx(8.37).epsilon(1e-3));
+    CHECK(in_round == Approx(18.37).epsilon(1e-3));
     CHECK(w_round == 0.0);
-    CHECK(out_round == Approx(10.36).epsilon(1e-3));
+    CHECK(out_round == Approx(20.36).epsilon(1e-3));
 
     // Against the same walk without sharing (contention 0: a round is its own bursts, never
     // longer than the latency path), the difference is the shared rest of IN and OUT plus the
