@@ -186,21 +186,22 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     // which stay open from one layer to the next (the simulated LeNets and the small layers of
     // random networks open no row at all). The first walk only opens rows, the second records
     // the activations.
-    for (int pass = 0; pass < 2; ++pass)
-    for (std::size_t i = 0; i < steps; ++i) {
-        if (pass == 1 && i < starts[crit].size()) {
-            const Page& f = pages[crit][starts[crit][i]];
-            const auto it = find(f.bank);
-            act[i] = !d.open_page || it == open.end() ? miss : it->row != f.row ? conflict : 0.0;
-        }
-        if (!d.open_page) continue;
-        for (std::size_t t = 0; t < slices.size(); ++t) {
-            if (i >= starts[t].size()) continue;
-            const std::size_t end = i + 1 < starts[t].size() ? starts[t][i + 1] : pages[t].size();
-            for (std::size_t j = starts[t][i]; j < end; ++j) {
-                const auto it = find(pages[t][j].bank);
-                if (it == open.end()) open.push_back(pages[t][j]);
-                else it->row = pages[t][j].row;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < steps; ++i) {
+            if (pass == 1 && i < starts[crit].size()) {
+                const Page& f = pages[crit][starts[crit][i]];
+                const auto it = find(f.bank);
+                act[i] = !d.open_page || it == open.end() ? miss : it->row != f.row ? conflict : 0.0;
+            }
+            if (!d.open_page) continue;
+            for (std::size_t t = 0; t < slices.size(); ++t) {
+                if (i >= starts[t].size()) continue;
+                const std::size_t end = i + 1 < starts[t].size() ? starts[t][i + 1] : pages[t].size();
+                for (std::size_t j = starts[t][i]; j < end; ++j) {
+                    const auto it = find(pages[t][j].bank);
+                    if (it == open.end()) open.push_back(pages[t][j]);
+                    else it->row = pages[t][j].row;
+                }
             }
         }
     }
