@@ -289,15 +289,21 @@ double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, doub
     if (!reads || !writes) return std::max({b, 0.5 * (b + l0 + own), setups + s});
     // Reads behind the entry's own store's writes: the write-to-read turnaround.
     const double t_w2r = double(hw.dram.CWL + hw.dram.burst_cycles + hw.dram.tWTR) * ck.tck;
-    // The streams of the write data (request packets) and of the read data (response packets).
+    // The streams of the write data (request packets less the read requests' headers) and of
+    // the read data (response packets less the acks' headers).
     const std::uint64_t hdr = std::uint64_t(std::max(mesh.packet.header_flits, 0));
-    const std::uint64_t req_flits = reads * hdr, ack_flits = mesh.packet.write_ack ? writes * hdr : 0;
-    const double f_w = double(e.x.flits_out - std::min(e.x.flits_out, req_flits));
+    const std::uint64_t ack_flits = mesh.packet.write_ack ? writes * hdr : 0;
+    const double f_w = double(e.x.flits_out - std::min(e.x.flits_out, reads * hdr));
     const double f_r = double(e.x.flits_in - std::min(e.x.flits_in, ack_flits));
     const double own_w = m_c.ph_stream * f_w * ck.flit, own_r = m_c.ph_stream * f_r * ck.flit;
-    if (b < own_w + t_w2r)  // the next store is posted before the read is served: its writes go first
-        return std::max({b, 0.5 * (std::max(own_w, b) + own_w + b + l0 + own_r + t_w2r), setups + s});
-    return std::max({b, 0.5 * (b + l0 + own + t_w2r), setups + s});
+    return race_row(b, setups, l0 + own, own_w, t_w2r, s, std::max(own_w, b) + own_w + own_r - own);
+}
+
+double PhasedMeshModel::race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full) {
+    // The next store's writes are posted from b on and stream for own_w; the read can be served
+    // from own_w + t_w2r on: the share phi of the writes that come before that overtakes it.
+    const double phi = own_w > 0 ? std::clamp((own_w + t_w2r - b) / own_w, 0.0, 1.0) : 0.0;
+    return std::max({b, 0.5 * (b + l + t_w2r + phi * full), setups + s});
 }
 
 double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,

@@ -237,10 +237,14 @@ private:
 // the core waits and a latency-bound row costs half its own time + latency on average:
 // with B = setups + compute and L = L0 + own (+ t_WR->RD = CWL + BL/2 + tWTR when the entry has
 // reads and writes: its reads reach the DRAM behind its store's writes), a row costs
-// max(B, (B + L) / 2, setups + s); when the next store is posted before the read can be served
-// (B < own_w + t_WR->RD: the FR-FCFS scheduler serves its row-hit writes while the read waits out
-// the turnaround) max(B, (max(own_w, B) + own_w + B + L0 + own_r + t_WR->RD) / 2, setups + s),
-// own_w / own_r = ph_stream x the flits of the write requests / read responses x t_flit.
+// max(B, (B + L) / 2, setups + s); with reads and writes, the next store's writes, posted from B
+// on and streaming for own_w, overtake the read until it can be served at own_w + t_WR->RD
+// (the FR-FCFS scheduler serves their row hits while the read waits out the turnaround): a share
+// phi = clamp((own_w + t_WR->RD - B) / own_w, 0, 1) of them does, and the row pays that share of
+// the full race (the read waits for both stores, then its data streams:
+// max(own_w, B) + own_w + own_r - own): max(B, (B + L + phi x full) / 2, setups + s) (race_row;
+// continuous in B), own_w / own_r = ph_stream x the flits of the write requests / read responses
+// x t_flit.
 // With k > 1 rows keep the serial form (the latency under load, which processor sharing stands
 // in for, is not the unloaded one the pipelining halves). `phased-serial` is the model without
 // the pipelined rows (serial rows on every core).
@@ -261,6 +265,11 @@ public:
     // The shared side's time for one entry's requests [core cycles] (for tests).
     double shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const;
+
+    // A row with reads and writes on one active core: B = setups + compute, L = L0 + own
+    // (+ t_w2r added here), own_w the write data's stream, s the shared side's time, `full` the
+    // extra time of the full race (max(own_w, B) + own_w + own_r - own).
+    static double race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full);
 
 private:
     // A row entry's cycles on one active core (pipelined rows); `s` the shared side's time.

@@ -266,13 +266,30 @@ TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[wavi
     x.compute = 40;
     mix.add(x);
     CHECK(m.shared_time(x.x, 1, asip, mesh) == Approx(s));
-    // Compute 40: B = 42 >= own_w + t_WR->RD = 20.25 (the next store comes after the read):
+    // Compute 40: B = 42 >= own_w + t_WR->RD = 20.25 (the next store comes after the read, over = 0):
     // max(42, (42 + 30 + 10 + 11.25) / 2 = 46.625, 2 + s).
     CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(46.625));
-    // Compute 10: B = 12 < 20.25, the next store's writes go before the read:
-    // max(12, (max(9, 12) + 9 + 12 + 30 + 9 + 11.25) / 2 = 41.625, 2 + s); serial 2 + max(10, 40, s).
+    // Compute 10: B = 12 < 20.25, the next store's writes (posted at 12, streaming for own_w = 9)
+    // overtake the read, which can be served from 20.25 on: a share phi = (20.25 - 12) / 9 of
+    // the full race, max(own_w, B) + own_w + own_r - own = 12 + 9 + 9 - 10 = 20 (the read waits
+    // for both stores, then its data streams):
+    // max(12, (12 + 30 + 10 + 11.25 + 8.25 / 9 x 20) / 2 = 40.7916..., 2 + s); serial 2 + max(10, 40, s).
     mix.entries[0].compute = 10;
-    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(41.625));
+    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx((12.0 + 40.0 + 11.25 + 8.25 / 9.0 * 20.0) / 2.0));
+    // Compute 0: B = 2 <= t_WR->RD, every write overtakes (phi = 1; the full race):
+    // (2 + 40 + 11.25 + (9 + 9 + 9 - 10)) / 2 = 35.125 = (max(9, 2) + 9 + 2 + 30 + 9 + 11.25) / 2.
+    mix.entries[0].compute = 0;
+    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(35.125));
+    mix.entries[0].compute = 10;
+    // Continuous across the race threshold B = own_w + t_WR->RD = 20.25 (L = 40, setups 2, s,
+    // the full race max(9, B) + 8): (20.25 + 40 + 11.25) / 2 = 35.75 on either side.
+    const auto row = [&](double b) { return PhasedMeshModel::race_row(b, 2.0, 40.0, 9.0, 11.25, s, std::max(9.0, b) + 8.0); };
+    const double th = 9.0 + 11.25;
+    CHECK(std::abs(row(th - 0.5e-6) - row(th + 0.5e-6)) < 1e-3);
+    CHECK(row(th) == Approx(35.75));
+    // And across B = t_WR->RD = 11.25, where phi reaches 1: (11.25 + 40 + 11.25 + 19.25) / 2.
+    CHECK(std::abs(row(11.25 - 0.5e-6) - row(11.25 + 0.5e-6)) < 1e-3);
+    CHECK(row(11.25) == Approx(40.875));
     CHECK(serial->core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(42.0));
     // Two cores: the serial form, 2 + max(10, 40, 2 s), with either model.
     CHECK(m.core_cycles(mix, CoreContext{2, 2}, asip, mesh) == Approx(2.0 + 2.0 * s));
