@@ -11,9 +11,10 @@
 #                pattern, processor sharing among the cores started together; same file, same
 #                samples), unrefined;
 #   refined    = the config's default model with --refine K (per-shape candidates,
-#                then the whole-network revert rounds), simulated in full. vp-run refuses a K beyond a
-#                layer's candidate count (exit 2, "has only N (T, k) candidate(s)"); the bench then
-#                runs the network again with K = N (LeNet-5's C1 has 3) and records the K used.
+#                then the whole-network revert rounds), simulated in full. vp-run refuses a K beyond
+#                every layer's candidate count (exit 2, "... candidate count (the most: N, ..."; before,
+#                "has only N (T, k) candidate(s)" for any layer); the bench then runs the network again
+#                with K = N (LeNet-5's C1 has 3) and records the K used.
 # Writes OUT/trust.csv (one row per config, network, mode) and OUT/refine_layers.csv.
 #   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES, BASE)
 set -uo pipefail
@@ -41,7 +42,7 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
     s=$(date +%s.%N)
     kk=-; [ "$mode" = refined ] && kk=$k
     "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" 2> "$tmp/err"; rc=$?
-    if [ $rc -eq 2 ] && [ "$mode" = refined ] && n=$(grep -o 'has only [0-9]* (T, k)' "$tmp/err" | grep -o '[0-9]*'); then
+    if [ $rc -eq 2 ] && [ "$mode" = refined ] && n=$(grep -o -e 'has only [0-9]* (T, k)' -e 'the most: [0-9]*' "$tmp/err" | grep -o '[0-9]*'); then
       kk=$n; echo "trust: $c $net: K=$k is beyond a layer's $n candidates, K=$n" >&2
       rm -rf "$d"; s=$(date +%s.%N)
       "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet --refine "$n" 2> "$tmp/err"; rc=$?

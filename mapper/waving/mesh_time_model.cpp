@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <utility>
 
@@ -279,6 +280,32 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     return std::max(s_dram, s_port);
 }
 
+double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s,
+                                      const tiling::AsipParams& asip, const MeshMapParams& mesh) const {
+    const MeshHwFigures& hw = mesh.hw;
+    const Clocks ck = clocks_of(asip, mesh);
+    const double b = setups + double(e.compute);  // the row's own time: DMA setups + compute
+    const std::uint64_t reads = std::min(e.x.reads, e.x.transfers), writes = e.x.transfers - reads;
+    if (!reads || !writes) return std::max({b, 0.5 * (b + l0 + own), setups + s});
+    // Reads behind the entry's own store's writes: the write-to-read turnaround.
+    const double t_w2r = double(hw.dram.CWL + hw.dram.burst_cycles + hw.dram.tWTR) * ck.tck;
+    // The streams of the write data (request packets less the read requests' headers) and of
+    // the read data (response packets less the acks' headers).
+    const std::uint64_t hdr = std::uint64_t(std::max(mesh.packet.header_flits, 0));
+    const std::uint64_t ack_flits = mesh.packet.write_ack ? writes * hdr : 0;
+    const double f_w = double(e.x.flits_out - std::min(e.x.flits_out, reads * hdr));
+    const double f_r = double(e.x.flits_in - std::min(e.x.flits_in, ack_flits));
+    const double own_w = m_c.ph_stream * f_w * ck.flit, own_r = m_c.ph_stream * f_r * ck.flit;
+    return race_row(b, setups, l0 + own, own_w, t_w2r, s, std::max(own_w, b) + own_w + own_r - own);
+}
+
+double PhasedMeshModel::race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full) {
+    // The next store's writes are posted from b on and stream for own_w; the read can be served
+    // from own_w + t_w2r on: the share phi of the writes that come before that overtakes it.
+    const double phi = own_w > 0 ? std::clamp((own_w + t_w2r - b) / own_w, 0.0, 1.0) : 0.0;
+    return std::max({b, 0.5 * (b + l + t_w2r + phi * full), setups + s});
+}
+
 double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                                     const MeshMapParams& mesh) const {
     const MeshHwFigures& hw = mesh.hw;
@@ -299,6 +326,13 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
             const double f = double(std::max(e.x.flits_in, e.x.flits_out));
             const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
             const double s = shared_time(e.x, c.active, asip, mesh);
+            if (m_pipelined && !e.wait && c.active == 1) {
+                // One core: two prefetches in flight (the replay contract), a row costs half its
+                // own time + latency on average; see pipelined_row.
+                const double setups = setup * double(e.x.dma_ops);
+                t += pipelined_row(e, setups, l0, own, sync * s, asip, mesh) * double(e.count);
+                continue;
+            }
             d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * s);
             // The other cores' traffic of this row that its compute hides in lockstep.
             if (!e.wait) tail += double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));
@@ -327,7 +361,8 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
-        {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false); }},
+        {"phased-serial", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, false); }},
+        {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},
     };
     return r;

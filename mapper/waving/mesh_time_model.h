@@ -229,11 +229,32 @@ private:
 // Processor sharing counts the cores by their work on the shared side (sharing_by_work): a core
 // waits behind the others' demand up to its own, so 12 cores with a full slice and 2 with a
 // narrow one count as about 13, where counting slices (16 on 14 cores: 8) charged the slowest
-// core for half of them. `phased-slices` is the model as it was before (sharing_of for every core).
+// core for half of them. `phased-slices` is the model as it was before (sharing_of for every core,
+// serial rows).
+//
+// Pipelined rows on one core (k = 1): by the replay contract a row's compute waits for the
+// prefetch posted before the previous row's compute, so two prefetches are in flight whenever
+// the core waits and a latency-bound row costs half its own time + latency on average:
+// with B = setups + compute and L = L0 + own (+ t_WR->RD = CWL + BL/2 + tWTR when the entry has
+// reads and writes: its reads reach the DRAM behind its store's writes), a row costs
+// max(B, (B + L) / 2, setups + s); with reads and writes, the next store's writes, posted from B
+// on and streaming for own_w, overtake the read until it can be served at own_w + t_WR->RD
+// (the FR-FCFS scheduler serves their row hits while the read waits out the turnaround): a share
+// phi = clamp((own_w + t_WR->RD - B) / own_w, 0, 1) of them does, and the row pays that share of
+// the full race (the read waits for both stores, then its data streams:
+// max(own_w, B) + own_w + own_r - own): max(B, (B + L + phi x full) / 2, setups + s) (race_row;
+// continuous in B), own_w / own_r = ph_stream x the flits of the write requests / read responses
+// x t_flit.
+// With k > 1 rows keep the serial form (the latency under load, which processor sharing stands
+// in for, is not the unloaded one the pipelining halves). `phased-serial` is the model without
+// the pipelined rows (serial rows on every core).
 class PhasedMeshModel final : public MeshTimeModel {
 public:
-    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true) : m_c(c), m_by_work(by_work) {}
-    const char* name() const override { return m_by_work ? "phased" : "phased-slices"; }
+    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true, bool pipelined = true)
+        : m_c(c), m_by_work(by_work), m_pipelined(pipelined) {}
+    const char* name() const override {
+        return !m_by_work ? "phased-slices" : m_pipelined ? "phased" : "phased-serial";
+    }
     bool shares_by_work() const override { return m_by_work; }
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
@@ -245,9 +266,18 @@ public:
     double shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const;
 
+    // A row with reads and writes on one active core: B = setups + compute, L = L0 + own
+    // (+ t_w2r added here), own_w the write data's stream, s the shared side's time, `full` the
+    // extra time of the full race (max(own_w, B) + own_w + own_r - own).
+    static double race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full);
+
 private:
+    // A row entry's cycles on one active core (pipelined rows); `s` the shared side's time.
+    double pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s,
+                         const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
     MeshCoefficients m_c;
     bool m_by_work = true;
+    bool m_pipelined = true;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

@@ -2,13 +2,15 @@
 //   * the processor-sharing factor (sharing_of) against a brute-force event simulation of
 //     egalitarian processor sharing with a common start (the makespan of the largest job);
 //   * the read/write switch rate 2 w (1 - w) of a random interleaving against a Monte-Carlo count;
-//   * the shared time of an entry and a core's time against hand computations from the
-//     DDR3-1600 figures (CL 10, CWL 8, tRCD 10, tRP 10, tWTR 6, BL8 = 4 tCK, tCK 1.25 ns).
+//   * the shared time of an entry and a core's time (serial rows, and the pipelined rows of one
+//     core) against hand computations from the DDR3-1600 figures (CL 10, CWL 8, tRCD 10, tRP 10,
+//     tWTR 6, BL8 = 4 tCK, tCK 1.25 ns).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "mapper/waving/mesh_time_model.h"
@@ -233,4 +235,67 @@ TEST_CASE("phased model: the last core's tail (ph_tail) by hand (DDR3-1600)", "[
     // Out of [0, 1]: an error naming the key.
     c.ph_tail = 1.5;
     CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.ph_tail"));
+}
+
+TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;                   // 1000 MHz NoC, 1 header flit, 64-B payloads, write acks
+    mesh.hw = ddr3_1600();
+    const PhasedMeshModel m(MeshCoefficients{});
+    const auto serial = make_mesh_model("phased-serial", MeshCoefficients{});
+    CHECK(std::string(m.name()) == "phased");
+    CHECK(std::string(serial->name()) == "phased-serial");
+    // Four aligned 64-B reads, one core two hops away (L0 = 30, see above): own = max(4 requests,
+    // 4 x 30 / 16 = 7.5, 4 x 9 flits x 0.5 = 18) = 18; s = max(bus 10 + row changes 0.39, port 18)
+    // = 18. Compute 20: B = 2 + 20 = 22. Two prefetches in flight: max(22, (22 + 30 + 18) / 2,
+    // 2 + 18) = 35; serial: 2 + max(20, 30 + 18, 18) = 50.
+    OpProfile rd;
+    ProfileEntry r = entry(false, 4, 4, 4, 4 * 9, 4);
+    r.compute = 20;
+    rd.add(r);
+    CHECK(m.core_cycles(rd, CoreContext{2, 1}, asip, mesh) == Approx(35.0));
+    CHECK(serial->core_cycles(rd, CoreContext{2, 1}, asip, mesh) == Approx(50.0));
+    // Two reads and two writes: flits 2 x 9 + 2 acks in, 2 requests + 2 x 9 out; own = max(4, 7.5,
+    // 20 x 0.5) = 10; the write data's stream own_w = 18 flits x 0.5 = 9 (the read requests'
+    // headers left out), the read data's own_r = 9 (the acks left out); t_WR->RD = CWL + BL/2 +
+    // tWTR = 18 tCK = 11.25. s: w = 1/2, bus 10 + 4 x 1/2 x (11.25 + 5) / 2 = 16.25 of switches +
+    // 0.390625 of row changes = 26.640625 (port 10).
+    const double s = 10.0 + 16.25 + 0.390625;
+    OpProfile mix;
+    ProfileEntry x = entry(false, 4, 2, 4, 2 * 9 + 2, 2 + 2 * 9);
+    x.compute = 40;
+    mix.add(x);
+    CHECK(m.shared_time(x.x, 1, asip, mesh) == Approx(s));
+    // Compute 40: B = 42 >= own_w + t_WR->RD = 20.25 (the next store comes after the read, over = 0):
+    // max(42, (42 + 30 + 10 + 11.25) / 2 = 46.625, 2 + s).
+    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(46.625));
+    // Compute 10: B = 12 < 20.25, the next store's writes (posted at 12, streaming for own_w = 9)
+    // overtake the read, which can be served from 20.25 on: a share phi = (20.25 - 12) / 9 of
+    // the full race, max(own_w, B) + own_w + own_r - own = 12 + 9 + 9 - 10 = 20 (the read waits
+    // for both stores, then its data streams):
+    // max(12, (12 + 30 + 10 + 11.25 + 8.25 / 9 x 20) / 2 = 40.7916..., 2 + s); serial 2 + max(10, 40, s).
+    mix.entries[0].compute = 10;
+    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx((12.0 + 40.0 + 11.25 + 8.25 / 9.0 * 20.0) / 2.0));
+    // Compute 0: B = 2 <= t_WR->RD, every write overtakes (phi = 1; the full race):
+    // (2 + 40 + 11.25 + (9 + 9 + 9 - 10)) / 2 = 35.125 = (max(9, 2) + 9 + 2 + 30 + 9 + 11.25) / 2.
+    mix.entries[0].compute = 0;
+    CHECK(m.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(35.125));
+    mix.entries[0].compute = 10;
+    // Continuous across the race threshold B = own_w + t_WR->RD = 20.25 (L = 40, setups 2, s,
+    // the full race max(9, B) + 8): (20.25 + 40 + 11.25) / 2 = 35.75 on either side.
+    const auto row = [&](double b) { return PhasedMeshModel::race_row(b, 2.0, 40.0, 9.0, 11.25, s, std::max(9.0, b) + 8.0); };
+    const double th = 9.0 + 11.25;
+    CHECK(std::abs(row(th - 0.5e-6) - row(th + 0.5e-6)) < 1e-3);
+    CHECK(row(th) == Approx(35.75));
+    // And across B = t_WR->RD = 11.25, where phi reaches 1: (11.25 + 40 + 11.25 + 19.25) / 2.
+    CHECK(std::abs(row(11.25 - 0.5e-6) - row(11.25 + 0.5e-6)) < 1e-3);
+    CHECK(row(11.25) == Approx(40.875));
+    CHECK(serial->core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(42.0));
+    // Two cores: the serial form, 2 + max(10, 40, 2 s), with either model.
+    CHECK(m.core_cycles(mix, CoreContext{2, 2}, asip, mesh) == Approx(2.0 + 2.0 * s));
+    CHECK(serial->core_cycles(mix, CoreContext{2, 2}, asip, mesh) == Approx(2.0 + 2.0 * s));
+    // Waited-for ops are unchanged: the four reads waited for, 2 + 30 + 18 either way.
+    OpProfile w;
+    w.add(entry(true, 4, 4, 4, 4 * 9, 4));
+    CHECK(m.core_cycles(w, CoreContext{2, 1}, asip, mesh) == Approx(50.0));
 }
