@@ -76,10 +76,6 @@ public:
     // The sink keeps refusing every head from the moment it refused one until it calls
     // Network::sink_ready (then from the next cycle on it may accept); only such a sink may be set.
     void set_sink_notifies(bool on) { m_sink_notifies = on; }
-    // The last step drained nothing because the sink refused every candidate head; cleared by
-    // the next step or by unblock(). While it is set the next step treats every head as refused
-    // without asking the sink (only flits of accepted packets drain).
-    bool eject_blocked() const { return m_eject_blocked; }
     // The sink freed room that it shows from cycle c on; true if that unblocked the terminal.
     // Room freed at the instant of a step's cycle, before the step, keeps the step from blocking.
     bool sink_ready(std::uint64_t c) {
@@ -109,7 +105,10 @@ private:
     std::uint32_t m_eject_nonempty = 0;          // bit v: ejection queue v holds flits
     bool m_sending = false;
     bool m_one_class = true;                     // every packet type may use every VC
-    bool m_eject_blocked = false;                // see eject_blocked()
+    // The last step drained nothing because the sink refused every candidate head; cleared by
+    // the next step or by sink_ready(). While it is set the next step treats every head as
+    // refused without asking the sink (only flits of accepted packets drain).
+    bool m_eject_blocked = false;
     bool m_sink_notifies = false;                // see set_sink_notifies()
     GrowingRing<std::uint32_t> m_queue;
     FlitLink* m_inject = nullptr;
