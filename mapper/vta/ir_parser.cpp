@@ -1,7 +1,9 @@
 #include "mapper/vta/ir_parser.h"
 
+#include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include "mapper/common/errors.h"
 #include "mapper/common/json_check.h"
@@ -57,9 +59,17 @@ int find_matrix(const Program& p, const JsonCheck& j) {
 
 void read_data(Matrix& m, int elem_bytes, const JsonCheck& where) {
     const std::size_t n = std::size_t(m.rows) * std::size_t(m.cols);
+    // A folder opens as a stream on Linux and throws on the first read: name it instead.
+    std::error_code ec;
+    if (std::filesystem::is_directory(m.path, ec))
+        where.fail("data file \"" + m.path + "\" of matrix " + m.name + " is a folder, expected a file of raw bytes");
     std::ifstream in(m.path, std::ios::binary);
     if (!in) where.fail("cannot open data file \"" + m.path + "\" of matrix " + m.name);
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) where.fail("read error in data file \"" + m.path + "\" of matrix " + m.name);
+    const std::string raw = ss.str();
+    const std::vector<unsigned char> bytes(raw.begin(), raw.end());
     const std::size_t want = n * std::size_t(elem_bytes);
     if (bytes.size() != want)
         where.fail("data file \"" + m.path + "\" of matrix " + m.name + " [" + std::to_string(m.rows) + "x" +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -40,6 +41,8 @@ std::vector<std::int8_t> gen_int8(std::size_t n, std::uint64_t seed, int lo, int
 }
 template <class T>
 std::vector<T> read_raw(const std::string& path, std::size_t n, const std::string& what) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a folder, expected the " + what + " file");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw InputError(path + ": cannot open " + what + " file");
     f.seekg(0, std::ios::end);

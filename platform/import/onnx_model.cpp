@@ -258,6 +258,9 @@ TensorData read_tensor(const TensorProto& t, const std::string& dir, const std::
             }
         }
         const std::string file = (fs::path(dir) / loc).lexically_normal().string();
+        std::error_code ec;
+        if (fs::is_directory(file, ec))
+            throw InputError(what + ": the external data file \"" + file + "\" of \"" + t.name() + "\" is a folder");
         std::ifstream in(file, std::ios::binary);
         if (!in)
             throw InputError(what + ": the values of \"" + t.name() + "\" are in the external data file \"" + file +
