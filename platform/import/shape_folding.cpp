@@ -31,22 +31,49 @@ int conv_weight_input(const std::string& op, const std::string& domain) {
     return -1;
 }
 
-// The standard schemas, with the inference of those convolutions preceded by a rank check
-// (input and weight of equal rank, at least 3) that fails shape inference like ONNX's own checks.
+// Attributes that ONNX's shape inference divides by (convPoolShapeInference divides by the
+// strides; DepthToSpace and SpaceToDepth by the block size) or that must be positive for the
+// arithmetic around them to mean anything (dilations, kernel_shape). libonnx 1.12 does not check
+// them: a stride of 0 is an integer division by zero (SIGFPE, found by fuzzing).
+constexpr const char* kPositiveAttrs[] = {"strides", "dilations", "kernel_shape", "blocksize"};
+
+bool has_positive_attr(const onnx::OpSchema& s) {
+    for (const char* a : kPositiveAttrs)
+        if (s.attributes().count(a)) return true;
+    return false;
+}
+
+void check_positive_attrs(onnx::InferenceContext& ctx, const std::string& op) {
+    for (const char* name : kPositiveAttrs) {
+        const onnx::AttributeProto* a = ctx.getAttribute(name);
+        if (!a) continue;
+        if (a->type() == onnx::AttributeProto::INT && a->i() < 1)
+            fail_shape_inference(op, ": attribute ", name, " is ", a->i(), ", expected a positive integer");
+        for (const std::int64_t v : a->ints())
+            if (v < 1) fail_shape_inference(op, ": attribute ", name, " holds ", v, ", expected positive integers");
+    }
+}
+
+// The standard schemas, with the inference of the ops above preceded by the checks that ONNX's
+// own inference leaves out: the positive attributes, and for the convolutions a rank check (input
+// and weight of equal rank, at least 3). A failed check fails shape inference like ONNX's own checks.
 class CheckedSchemas final : public onnx::ISchemaRegistry {
 public:
     const onnx::OpSchema* GetSchema(const std::string& key, const int max_version,
                                     const std::string& domain) const override {
         const onnx::OpSchema* s = onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_version, domain);
+        if (!s) return s;
         const int w = conv_weight_input(key, domain);
-        if (!s || w < 0) return s;
+        const bool positive = has_positive_attr(*s);
+        if (w < 0 && !positive) return s;
         const std::lock_guard<std::mutex> lock(m_mutex);
         auto& copy = m_checked[key + "/" + domain + "/" + std::to_string(s->SinceVersion())];
         if (!copy) {
             copy = std::make_unique<onnx::OpSchema>(*s);
             const onnx::InferenceFunction inner = s->GetTypeAndShapeInferenceFunction();
-            copy->TypeAndShapeInferenceFunction([inner, w, key](onnx::InferenceContext& ctx) {
-                if (onnx::hasInputShape(ctx, 0) && onnx::hasInputShape(ctx, std::size_t(w))) {
+            copy->TypeAndShapeInferenceFunction([inner, w, positive, key](onnx::InferenceContext& ctx) {
+                if (positive) check_positive_attrs(ctx, key);
+                if (w >= 0 && onnx::hasInputShape(ctx, 0) && onnx::hasInputShape(ctx, std::size_t(w))) {
                     const int xr = ctx.getInputType(0)->tensor_type().shape().dim_size();
                     const int wr = ctx.getInputType(std::size_t(w))->tensor_type().shape().dim_size();
                     if (xr != wr || xr < 3)

@@ -78,7 +78,17 @@ nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_n
          helper.make_node("Erf", ["t"], ["y"], name="erf_b")]
 save(helper.make_model(helper.make_graph(nodes, "unsup", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]),
      d + "/unsup.onnx")
+# Attributes ONNX's shape inference divides by, zero (libonnx 1.12 does not check them).
+nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool0", kernel_shape=[2, 2], strides=[0, 2])]
+save(helper.make_model(helper.make_graph(nodes, "s0", [x], [y]), opset_imports=[helper.make_opsetid("", 13)]), d + "/stride0.onnx")
+nodes = [helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=0)]
+save(helper.make_model(helper.make_graph(nodes, "b0", [x], [y]), opset_imports=[helper.make_opsetid("", 13)]), d + "/block0.onnx")
+nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv_d", dilations=[1, -1])]
+save(helper.make_model(helper.make_graph(nodes, "d0", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]), d + "/dil.onnx")
 PY
+bad stride0 "MaxPool: attribute strides holds 0, expected positive integers" "$vp_import" "$tmp/stride0.onnx" -o "$tmp/bad_out"
+bad blocksize0 "DepthToSpace: attribute blocksize is 0" "$vp_import" "$tmp/block0.onnx" -o "$tmp/bad_out"
+bad dilation "node name: conv_d): [ShapeInferenceError] Conv: attribute dilations holds -1" "$vp_import" "$tmp/dil.onnx" -o "$tmp/bad_out"
 bad dynamic "input \"x\" has a dynamic dimension \"N\"" "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --out "$tmp/bad_out"
 "$vp_import" "$tmp/dyn.onnx" --batch 1 -o "$tmp/dyn.json" -q
 ok "--batch fixes the dynamic dimension" "[ $? -eq 0 ]"
