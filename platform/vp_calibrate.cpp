@@ -30,6 +30,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
+#include "mapper/common/input_file.h"
 #include "platform/refine/fit_report.h"
 #include "platform/refine/mesh_calibrate.h"
 #include "platform/refine/stored_samples.h"
@@ -463,6 +464,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        check_output_file(out, "--out");  // before the simulations, not after them
+        if (!row_conflicts.empty()) check_output_file(row_conflicts, "--row-conflicts");
         return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit, row_conflicts);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";

@@ -10,6 +10,7 @@
 #include <boost/program_options.hpp>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "platform/import/onnx_import.h"
 #include "vp_version.h"
 
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     }
     if (out.empty()) out = std::filesystem::path(model).replace_extension(".json").string();
     try {
+        check_output_file(out, "--output");
         import::ImportOptions opt;
         for (const auto& s : shapes) {
             auto [name, dims] = import::parse_input_shape(s);

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "mapper/common/json_text.h"
 #include "platform/config/platform_spec.h"
 #include "platform/mapping/map_workload.h"
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        check_output_file(out, "--out");
         config::PlatformSpec spec = config::load_platform(run::find_data_file(config), sets, allow_unused);
         workload::Workload wl = workload::load_workload(run::find_data_file(wl_path), onnx.options(false));
         omp_set_num_threads(int(spec.sim.threads));

@@ -21,4 +21,14 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     return ss.str();
 }
 
+void check_output_file(const std::string& path, const std::string& option) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path.empty()) throw InputError(option + ": expected a file path, found an empty string");
+    if (fs::is_directory(path, ec)) throw InputError(option + " " + path + ": is a folder, expected a file path");
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw InputError(option + " " + path + ": the folder " + parent.string() + " does not exist");
+}
+
 }  // namespace vp

@@ -8,4 +8,8 @@ namespace vp {
 // Throws InputError "path: cannot open file" / "path: is a folder, expected <what>".
 std::string read_input_file(const std::string& path, const std::string& what);
 
+// Checks, before any work, that a file can be written at `path` (given with `option`, e.g.
+// "--out"): not a folder, its folder exists. Throws InputError "--out d: is a folder, ...".
+void check_output_file(const std::string& path, const std::string& option);
+
 }  // namespace vp

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Output paths that cannot be written are refused before any work, with exit code 2 and the
+# option named: vp-calibrate --out / --row-conflicts, vp-map --out and vp-import --output given a
+# folder or a file in a folder that does not exist. (vp-calibrate used to run every calibration
+# simulation and then fail to rename its result over the folder, exit 1.)
+# Args: $1 = vp-run, $2 = source root, $3 = folder of the tools.
+set -u
+root=$2; bindir=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/folder"
+pass=0; fail=0
+bad() {  # bad NAME SUBSTRING CMD...: exit 2 within 10 s, SUBSTRING in stderr, nothing written next to the target
+  local name=$1 want=$2; shift 2
+  local err rc
+  err=$(cd "$tmp" && timeout 10 "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && [[ "$err" == *"$want"* ]] && [ -z "$(ls "$tmp" | grep -v '^folder$')" ] &&
+     [ -z "$(ls "$tmp/folder")" ]; then pass=$((pass + 1))
+  else fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"; ls "$tmp" "$tmp/folder"; fi
+}
+bad calibrate_folder "--out folder: is a folder, expected a file path" "$bindir/vp-calibrate" "$root/configs/nmp.yaml" --out folder
+bad calibrate_no_parent "--out missing/c.yaml: the folder missing does not exist" "$bindir/vp-calibrate" "$root/configs/mesh-4x4.yaml" --out missing/c.yaml
+bad calibrate_row_conflicts "--row-conflicts folder: is a folder" "$bindir/vp-calibrate" "$root/configs/mesh-4x4.yaml" --out folder/c.yaml --row-conflicts folder
+bad map_folder "--out folder: is a folder" "$bindir/vp-map" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out folder
+bad map_no_parent "the folder missing does not exist" "$bindir/vp-map" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out missing/m.json
+bad import_folder "--output folder: is a folder" "$bindir/vp-import" "$root/tests/data/onnx/alexnet.onnx" -o folder
+bad import_no_parent "the folder missing does not exist" "$bindir/vp-import" "$root/tests/data/onnx/alexnet.onnx" -o missing/a.json
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -eq 7 ]
