@@ -202,13 +202,19 @@ def cmd_run(argv):
         raise SweepError("--points-per-task expects a positive integer")
     if a.point_timeout is not None and a.point_timeout <= 0:
         raise SweepError("--point-timeout expects a positive number of seconds")
+    if os.path.exists(a.out) and not os.path.isdir(a.out):
+        raise SweepError("--out %s: exists and is not a folder (give a folder path)" % a.out)
     vp_run = find_vp_run(a.vp_run)
     space = build_space(a, extra, vp_run)
     # --allow-unused changes what vp-run accepts, not what a point runs: not part of the id.
     points = plan(space, vp_run, ["--allow-unused"] if a.allow_unused else [])
     sweep = SweepDir(a.out)
     created = not os.path.isdir(sweep.root)
-    if not a.dry_run and not sweep.lock():
+    try:
+        locked = a.dry_run or sweep.lock()
+    except OSError as e:
+        raise SweepError("--out %s: cannot create the sweep folder: %s" % (a.out, e.strerror))
+    if not locked:
         raise SweepError("%s: another vp-sweep is running on this folder" % sweep.root)
     if a.backend == "slurm":
         slurm.require_tools()
