@@ -1,6 +1,7 @@
 #include "platform/import/onnx_import.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -128,6 +129,28 @@ bool is_onnx_path(const std::string& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     return ext == ".onnx";
 }
+
+namespace {
+// The imported network passes the checks of a JSON workload file (vp-run on vp-import's output
+// would apply them): dimensions within the supported ranges (an --input-shape of 100000 x 100000
+// is not simulated, and its layers are not allocated), consistent shapes. The error names the
+// layer as the model does.
+void check_like_a_workload_file(const mapper::Network& net, const std::string& path) {
+    const nlohmann::json doc = nlohmann::json::parse(mapper::network_to_json(net).dump());
+    try {
+        (void)mapper::parse_network(doc, path + " (the imported network)");
+    } catch (const InputError& e) {
+        std::string msg = e.what();
+        const auto at = msg.find("/layers/");
+        if (at != std::string::npos) {
+            std::size_t i = 0, end = at + 8;
+            while (end < msg.size() && std::isdigit(static_cast<unsigned char>(msg[end]))) i = i * 10 + std::size_t(msg[end++] - '0');
+            if (end > at + 8 && i < net.layers.size()) msg += " (layer \"" + net.layers[i].name + "\")";
+        }
+        throw InputError(msg);
+    }
+}
+}  // namespace
 
 ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     if (opt.batch < 0 || opt.batch > kMaxBatch) throw InputError("--batch " + std::to_string(opt.batch) + ": expected 1..1024");
@@ -296,6 +319,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
         }
     c.stats.values_present = !missing;
     (void)external;
+    check_like_a_workload_file(c.net, path);
     if (opt.need_values) res.values = extract_values(c);
     res.net = std::move(c.net);
     res.skipped = std::move(unsupported);

@@ -60,6 +60,7 @@ mkdir -p "$tmp/fw/resnet18.weights" && cp "$onnx/resnet18.onnx" "$tmp/fw/"
 bad weights_folder "resnet18.weights\" of \"" "$vp_run" "$root/configs/vta.yaml" "$tmp/fw/resnet18.onnx" --out "$tmp/bad_out"
 bad bad_shape_arg "--input-shape input=1x3x: \"\" is not a dimension" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x --out "$tmp/bad_out"
 bad wrong_input "not an input of the model (inputs: input)" "$vp_import" "$onnx/alexnet.onnx" --input-shape image=1x3x224x224 -o "$tmp/bad_out"
+bad huge_input "(the imported network): at /layers/0/H: value 100000 out of range (expected 1..32768) (layer \"/conv1/Conv\")" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x100000x100000 --out "$tmp/bad_out"
 bad precision "--precision 12: expected 8 or 16" "$vp_import" "$onnx/alexnet.onnx" --precision 12 -o "$tmp/bad_out"
 # Models built here with Debian's python3-onnx: a dynamic batch, unsupported operators.
 /usr/bin/python3 - "$tmp" <<'PY'
