@@ -41,6 +41,13 @@ MODELS = {  # name: (constructor, input size)
     "mobilenet_v3_small": (lambda: torchvision.models.mobilenet_v3_small(), 224),
     "densenet121": (lambda: torchvision.models.densenet121(), 224),
     "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(), 224),
+    # Held out from every fit and decision (bench/heldout): SiLU and sigmoid-gated squeeze-excitation
+    # (EfficientNet-B0), grouped convolutions with SE (RegNetY-400MF) and without (ResNeXt-50 32x4d),
+    # inverted residuals with 5x5 depthwise convolutions (MNASNet 0.5).
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(), 224),
+    "regnet_y_400mf": (lambda: torchvision.models.regnet_y_400mf(), 224),
+    "resnext50_32x4d": (lambda: torchvision.models.resnext50_32x4d(), 224),
+    "mnasnet0_5": (lambda: torchvision.models.mnasnet0_5(), 224),
 }
 
 
