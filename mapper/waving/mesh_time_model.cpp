@@ -280,7 +280,17 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     return std::max(s_dram, s_port);
 }
 
-double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s,
+double PhasedMeshModel::packet_cycles(const MeshHwFigures& hw, double flits, int hops) {
+    // The next head's RC and VA behind the previous tail (g), and on each hop the packet's body
+    // reaches a full buffer (floor((F - 1) / B) of them, at most H) the part of g the credit loop
+    // does not hide.
+    const double waits = hw.buffer_depth > 0 && hw.credit_stall > 0
+                             ? std::min(double(std::max(hops, 0)), std::floor((flits - 1.0) / double(hw.buffer_depth)))
+                             : 0.0;
+    return flits + double(hw.packet_gap) + std::max(0.0, waits) * double(hw.credit_stall);
+}
+
+double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s, int hops,
                                       const tiling::AsipParams& asip, const MeshMapParams& mesh) const {
     const MeshHwFigures& hw = mesh.hw;
     const Clocks ck = clocks_of(asip, mesh);
@@ -296,7 +306,16 @@ double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, doub
     const double f_w = double(e.x.flits_out - std::min(e.x.flits_out, reads * hdr));
     const double f_r = double(e.x.flits_in - std::min(e.x.flits_in, ack_flits));
     const double own_w = m_c.ph_stream * f_w * ck.flit, own_r = m_c.ph_stream * f_r * ck.flit;
-    return race_row(b, setups, l0 + own, own_w, t_w2r, s, std::max(own_w, b) + own_w + own_r - own);
+    const double race = race_row(b, setups, l0 + own, own_w, t_w2r, s, std::max(own_w, b) + own_w + own_r - own);
+    if (!m_engine) return race;
+    // The in-order engine: the store's write packets, then the prefetch's read requests on the
+    // same VC; beyond O outstanding reads, read O + 1 waits for read 1's response.
+    const double w_n = double(writes), r_n = double(reads);
+    const double p_w = packet_cycles(hw, f_w / w_n, hops) * ck.flit, p_r = packet_cycles(hw, f_r / r_n, hops) * ck.flit;
+    const double out = double(std::max(asip.dma_max_outstanding, 1));
+    const double engine = w_n * p_w + (r_n > out ? l0 + t_w2r + p_r + (r_n - out - 1.0) * p_r
+                                                 : r_n * packet_cycles(hw, 1.0, hops) * ck.flit);
+    return std::max(race, engine);
 }
 
 double PhasedMeshModel::race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full) {
@@ -330,7 +349,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
                 // One core: two prefetches in flight (the replay contract), a row costs half its
                 // own time + latency on average; see pipelined_row.
                 const double setups = setup * double(e.x.dma_ops);
-                t += pipelined_row(e, setups, l0, own, sync * s, asip, mesh) * double(e.count);
+                t += pipelined_row(e, setups, l0, own, sync * s, c.hops, asip, mesh) * double(e.count);
                 continue;
             }
             d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * s);
@@ -361,6 +380,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"calibrated", [](const MeshCoefficients& c) { return std::make_shared<CalibratedMeshModel>(c); }},
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
+        {"phased-engine", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, true, true); }},
         {"phased-serial", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, false); }},
         {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},

@@ -248,12 +248,22 @@ private:
 // With k > 1 rows keep the serial form (the latency under load, which processor sharing stands
 // in for, is not the unloaded one the pipelining halves). `phased-serial` is the model without
 // the pipelined rows (serial rows on every core).
+//
+// `phased-engine` (opt-in; docs/mesh.md "The in-order DMA engine of a one-core row"): the phased
+// model, the same coefficients, plus the in-order DMA engine's bound on a one-core row with reads
+// and writes. A VC's packet of F flits over H hops costs p(F) = F + g + min(H, floor((F - 1) / B))
+// x stall NoC cycles (packet_cycles; g, stall and B from MeshHwFigures); the engine issues the
+// row's store (W writes of F_w flits) before its prefetch (R reads, F_r flits per response), and
+// with R > O = dma_max_outstanding read O + 1 leaves when read 1's response is in:
+//   engine = W p(F_w) + (R > O ? L0 + t_WR->RD + p(F_r) + (R - O - 1) p(F_r) : R p(1))
+// and the row costs max(race_row(...), engine).
 class PhasedMeshModel final : public MeshTimeModel {
 public:
-    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true, bool pipelined = true)
-        : m_c(c), m_by_work(by_work), m_pipelined(pipelined) {}
+    explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true, bool pipelined = true,
+                             bool engine = false)
+        : m_c(c), m_by_work(by_work), m_pipelined(pipelined), m_engine(engine) {}
     const char* name() const override {
-        return !m_by_work ? "phased-slices" : m_pipelined ? "phased" : "phased-serial";
+        return !m_by_work ? "phased-slices" : !m_pipelined ? "phased-serial" : m_engine ? "phased-engine" : "phased";
     }
     bool shares_by_work() const override { return m_by_work; }
     bool ranks_by_cycles() const override { return true; }
@@ -270,14 +280,18 @@ public:
     // (+ t_w2r added here), own_w the write data's stream, s the shared side's time, `full` the
     // extra time of the full race (max(own_w, B) + own_w + own_r - own).
     static double race_row(double b, double setups, double l, double own_w, double t_w2r, double s, double full);
+    // NoC cycles of one packet of `flits` (a mean; need not be whole) over `hops` routers on one VC
+    // in a stream of such packets: p(F) above.
+    static double packet_cycles(const MeshHwFigures& hw, double flits, int hops);
 
 private:
     // A row entry's cycles on one active core (pipelined rows); `s` the shared side's time.
-    double pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s,
+    double pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s, int hops,
                          const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
     MeshCoefficients m_c;
     bool m_by_work = true;
     bool m_pipelined = true;
+    bool m_engine = false;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

@@ -4,7 +4,10 @@
 //   * the read/write switch rate 2 w (1 - w) of a random interleaving against a Monte-Carlo count;
 //   * the shared time of an entry and a core's time (serial rows, and the pipelined rows of one
 //     core) against hand computations from the DDR3-1600 figures (CL 10, CWL 8, tRCD 10, tRP 10,
-//     tWTR 6, BL8 = 4 tCK, tCK 1.25 ns).
+//     tWTR 6, BL8 = 4 tCK, tCK 1.25 ns);
+//   * `phased-engine`: the cost per packet of a one-VC stream and the in-order DMA engine's bound
+//     on a one-core row with reads and writes against hand computations (router_stages 4,
+//     link_latency 1, credit_delay 1, buffer_depth 4), and `phased` unchanged beside it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -40,6 +43,10 @@ MeshHwFigures ddr3_1600() {
     f.hop_cycles = 5;
     f.dram_if_outstanding = 16;
     f.inject_depth = 16;
+    // router_stages 4, link_latency 1, credit_delay 1, buffer_depth 4: g = 2, R = 3, stall 1.
+    f.packet_gap = 2;
+    f.credit_stall = 1;
+    f.buffer_depth = 4;
     return f;
 }
 
@@ -298,4 +305,72 @@ TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[wavi
     OpProfile w;
     w.add(entry(true, 4, 4, 4, 4 * 9, 4));
     CHECK(m.core_cycles(w, CoreContext{2, 1}, asip, mesh) == Approx(50.0));
+}
+
+TEST_CASE("phased-engine: the cost per packet and the in-order DMA engine of a one-core row by hand (DDR3-1600)",
+          "[waving][mesh_model]") {
+    // p(F) = F + g + min(H, floor((F - 1) / B)) max(0, g - (B - R)), g = 2, R = 3, B = 4 (stall 1):
+    // the figures of bench/mesh/stream.csv.
+    const MeshHwFigures hw = ddr3_1600();
+    CHECK(PhasedMeshModel::packet_cycles(hw, 5, 1) == Approx(8.0));
+    CHECK(PhasedMeshModel::packet_cycles(hw, 4, 1) == Approx(6.0));
+    CHECK(PhasedMeshModel::packet_cycles(hw, 9, 2) == Approx(13.0));
+    CHECK(PhasedMeshModel::packet_cycles(hw, 1, 2) == Approx(3.0));
+    // B = 8 >= R + g: no credit stall, 9 + 2.
+    MeshHwFigures deep = hw;
+    deep.buffer_depth = 8;
+    deep.credit_stall = 0;  // max(0, 2 - (8 - 3))
+    CHECK(PhasedMeshModel::packet_cycles(deep, 9, 2) == Approx(11.0));
+    // Figures not filled (all zero): the packet's flits.
+    CHECK(PhasedMeshModel::packet_cycles(MeshHwFigures{}, 9, 2) == Approx(9.0));
+
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;                   // 1000 MHz NoC (0.5 core cycles per NoC cycle), 1 header flit, write acks
+    mesh.hw = hw;
+    MeshCoefficients coef;  // no read/write switches on the shared side, which would bind otherwise
+    coef.ph_turn = 0;
+    const auto phased = make_mesh_model("phased", coef);
+    const auto engine = make_mesh_model("phased-engine", coef);
+    CHECK(std::string(engine->name()) == "phased-engine");
+    CHECK(engine->ranks_by_cycles());
+    CHECK(engine->shares_by_work());
+    // 20 reads and 20 writes of 9-flit data packets, compute 40, one core two hops away: L0 = 30,
+    // t_WR->RD = 11.25; the write data 20 x 9 flits (the read requests' headers left out), the read
+    // data 20 x 9 (the acks left out). own = max(40, 40 x 30 / 16 = 75, 200 x 0.5) = 100,
+    // own_w = own_r = 90, B = 42 < own_w + t_WR->RD: phi = (101.25 - 42) / 90 of the full race
+    // max(90, 42) + 90 + 90 - 100 = 170: max(42, (42 + 130 + 11.25 + phi x 170) / 2, 2 + s) with
+    // s = max(bus 100 + row changes 3.9, port 100) = 103.9: 147.58.
+    OpProfile mix;
+    ProfileEntry x = entry(false, 40, 20, 40, 20 * 9 + 20, 20 + 20 * 9);
+    x.compute = 40;
+    mix.add(x);
+    const PhasedMeshModel direct(coef);
+    const double s = direct.shared_time(x.x, 1, asip, mesh);
+    const double race = PhasedMeshModel::race_row(42.0, 2.0, 130.0, 90.0, 11.25, s, 170.0);
+    CHECK(race == Approx(147.58).epsilon(1e-4));
+    // The default is the race, exactly as without the engine (the variant does not leak into it).
+    CHECK(phased->core_cycles(mix, CoreContext{2, 1}, asip, mesh) == race);
+    CHECK(direct.core_cycles(mix, CoreContext{2, 1}, asip, mesh) == race);
+    // The engine: 20 writes of p(9) = 13 NoC cycles = 6.5 core cycles, then R = 20 > O = 16 reads:
+    // read 17 leaves when read 1's response is in, L0 + t_WR->RD + p(9) = 30 + 11.25 + 6.5 = 47.75,
+    // and reads 18-20 follow at p(9): 130 + 47.75 + 3 x 6.5 = 197.25 > the race.
+    CHECK(engine->core_cycles(mix, CoreContext{2, 1}, asip, mesh) == Approx(197.25));
+    // 16 reads and 16 writes (R <= O): the read requests leave at p(1) = 3 NoC cycles each behind
+    // the writes: 16 x 6.5 + 16 x 1.5 = 128 (the race: (42 + 110 + 11.25 + (72 + 11.25 - 42) / 72 x 136) / 2
+    // = 120.58).
+    OpProfile mix16;
+    ProfileEntry y = entry(false, 32, 16, 32, 16 * 9 + 16, 16 + 16 * 9);
+    y.compute = 40;
+    mix16.add(y);
+    CHECK(engine->core_cycles(mix16, CoreContext{2, 1}, asip, mesh) == Approx(128.0));
+    CHECK(phased->core_cycles(mix16, CoreContext{2, 1}, asip, mesh) == Approx(120.58).epsilon(1e-4));
+    // Only one-core rows with reads and writes: two cores, and reads alone, are the phased model's.
+    CHECK(engine->core_cycles(mix, CoreContext{2, 2}, asip, mesh) == phased->core_cycles(mix, CoreContext{2, 2}, asip, mesh));
+    OpProfile rd;
+    ProfileEntry r = entry(false, 20, 20, 20, 20 * 9, 20);
+    r.compute = 40;
+    rd.add(r);
+    CHECK(engine->core_cycles(rd, CoreContext{2, 1}, asip, mesh) == phased->core_cycles(rd, CoreContext{2, 1}, asip, mesh));
+    // The shared side is the phased model's.
+    CHECK(engine->shared_cycles(mix, asip, mesh, 1) == phased->shared_cycles(mix, asip, mesh, 1));
 }
