@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The in-order DMA engine of one core with reads and writes per row (docs/mesh.md, "Tried: the
-in-order DMA engine of a one-core row"), simulated with vp-run against a formula from the NoC
-parameters.
+"""The in-order DMA engine of one core with reads and writes per row (docs/mesh.md, "The in-order
+DMA engine of a one-core row"; the opt-in `mapper.mesh_model: phased-engine`), simulated with
+vp-run against a formula from the NoC parameters.
 
   engine.py OUT.csv     (VP_RUN, CONFIG = configs/mesh-4x4.yaml; about 1 min)
 
