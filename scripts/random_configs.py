@@ -74,7 +74,8 @@ def draw_mesh(rng):
     s["core.core_mhz"] = pick(rng, 100, 500, 1000)
     s["mapper.mode"] = pick(rng, "waving", "all-cores", "whole-layer")
     s["mapper.objective"] = pick(rng, "min-comp", "min-dram")
-    s["mapper.mesh_model"] = pick(rng, "phased", "phased-serial", "phased-slices", "calibrated", "queueing", "paper")
+    s["mapper.mesh_model"] = pick(rng, "phased", "phased-serial", "phased-slices", "calibrated", "queueing", "paper",
+                                   "phased-engine")
     return s
 
 
