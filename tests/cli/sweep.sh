@@ -138,6 +138,7 @@ bad "bad value" "dram.queue_depth" "$cfg" "$wl" --param dram.queue_depth=8,0
 bad "vp-run argument vp-sweep sets" "vp-sweep sets it" "$cfg" "$wl" --param dram.queue_depth=8 -- --out x
 printf 'config: %s\nworkload: %s\nparams: {dram.queue_depth: [8]}\nparms: {}\n' "$cfg" "$wl" > "$tmp/bad.yaml"
 bad "unknown sweep-file key" "unknown key \"parms\"" --file "$tmp/bad.yaml"
+bad "a sweep file given without --file" "looks like a sweep file: give it with --file" "$tmp/sweep.yaml"
 touch "$tmp/a_file"
 err=$("$sweep" "$cfg" "$wl" --param dram.queue_depth=8 --out "$tmp/a_file" 2>&1); rc=$?
 ok "bad input: --out names a file" "[ $rc -eq 2 ] && [[ \"\$err\" == *'exists and is not a folder'* ]] && [ ! -s '$tmp/a_file' ]"

@@ -130,9 +130,24 @@ def build_space(a, extra, vp_run):
     keys = space.keys()
     for k, what in ((CONFIG, "CONFIG"), (WORKLOAD, "WORKLOAD")):
         if k not in keys:
-            raise SweepError("no %s: give CONFIG WORKLOAD, a sweep file with \"%s:\", or --param %s=..."
-                             % (what, k, k))
+            raise SweepError("no %s: give CONFIG WORKLOAD, a sweep file with \"%s:\", or --param %s=...%s"
+                             % (what, k, k, sweep_file_hint(a)))
     return space
+
+
+def sweep_file_hint(a):
+    """A lone positional argument that reads like a sweep file (top-level params:, zip: or
+    workload:) was probably meant as --file."""
+    if a.file or len(a.files) != 1:
+        return ""
+    try:
+        with open(a.files[0], encoding="utf-8", errors="replace") as f:
+            head = f.read(65536)
+    except OSError:
+        return ""
+    if any(line.startswith(("params:", "zip:", "workload:")) for line in head.splitlines()):
+        return "; %s looks like a sweep file: give it with --file %s" % (a.files[0], a.files[0])
+    return ""
 
 
 def plan(space, vp_run, flags):
