@@ -375,13 +375,15 @@ void MeshPlatform::collect_invariants(InvariantCheck& chk) const {
 
 refine::Trust MeshPlatform::trust() const {
     std::vector<double> est, sim;
+    std::vector<std::string> names;
     for (const auto& x : results()) {
         est.push_back(m_map.layers[x.map_index].est_cycles);
         sim.push_back(x.sim_cycles);
+        names.push_back(m_map.layers[x.map_index].name);
     }
     // Spearman over the simulated candidates: the refinement's, else the layers themselves.
-    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
-    return refine::trust_of(est, sim, est, sim);
+    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim, names);
+    return refine::trust_of(est, sim, est, sim, names);
 }
 
 void MeshPlatform::summary(std::ostream& os) const {
@@ -418,8 +420,8 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " uJ estimated\n";
     const refine::Trust tr = trust();
     os << std::setprecision(1) << "  trust          " << m_map.model << " time model; |sim/est - 1| over " << tr.layers
-       << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
-       << " %; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
+       << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
+       << "; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";
     if (m_refine)
         os << "  refined        " << m_refine->k

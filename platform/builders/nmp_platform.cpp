@@ -154,13 +154,15 @@ double NmpPlatform::layer_sim_cycles(std::size_t i) const {
 
 refine::Trust NmpPlatform::trust() const {
     std::vector<double> est, sim;
+    std::vector<std::string> names;
     for (std::size_t i = 0; i < m_map.convs.size(); ++i) {
         est.push_back(m_map.convs[i].best.times.total_cycles);
         sim.push_back(layer_sim_cycles(i));
+        names.push_back(m_map.convs[i].layer_name);
     }
     // Spearman over the simulated candidates: the refinement's, else the layers themselves.
-    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
-    return refine::trust_of(est, sim, est, sim);
+    if (m_refine) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim, names);
+    return refine::trust_of(est, sim, est, sim, names);
 }
 
 void NmpPlatform::summary(std::ostream& os) const {
@@ -178,7 +180,7 @@ void NmpPlatform::summary(std::ostream& os) const {
     os << std::setprecision(3) << "  time           " << sim_s * 1e3 << " ms simulated, " << est_s * 1e3
        << " ms estimated (TSO)\n";
     os << std::setprecision(1) << "  trust          |sim/est - 1| over " << tr.layers << " layers: median "
-       << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err << " %; Spearman rho over "
+       << 100 * tr.median_abs_err << " %, worst " << tr.worst_text() << "; Spearman rho over "
        << tr.candidates << (m_refine ? " refinement candidates " : " layers ") << std::setprecision(3)
        << tr.rho_text() << "\n";
     if (m_refine)

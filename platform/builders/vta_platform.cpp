@@ -99,7 +99,8 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
 VtaPlatform::~VtaPlatform() = default;
 
 VtaPlatform::LayerStats::LayerStats(stats::Group& parent, const std::string& name)
-    : group(parent, "layer[" + name + "]"),
+    : name(name),
+      group(parent, "layer[" + name + "]"),
       programs(group, "programs", "VTA programs run for the layer", "programs"),
       cycles(group, "cycles", "simulated core cycles, launch to FINISH, summed over the layer's programs", "cycles"),
       est_cycles(group, "est_cycles", "analytic cycle estimate (mapper/vta/cycle_estimate.h)", "cycles"),
@@ -236,8 +237,8 @@ void VtaPlatform::summary(std::ostream& os) const {
     if (!m_driver) return;
     const refine::Trust tr = trust();
     os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate, |sim/est - 1| over "
-       << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << 100 * tr.worst_abs_err
-       << " %; Spearman rho over " << tr.candidates
+       << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
+       << "; Spearman rho over " << tr.candidates
        << (m_refine && !m_refine->cand_sim.empty() ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";
     if (m_refine) {
@@ -249,23 +250,19 @@ void VtaPlatform::summary(std::ostream& os) const {
     }
 }
 
-std::vector<std::pair<double, double>> VtaPlatform::layer_est_sim() const {
-    std::vector<std::pair<double, double>> v;
-    for (const auto& l : m_layer_stats)
-        if (l->programs.value() > 0 && l->est_cycles.value() > 0)
-            v.emplace_back(double(l->est_cycles.value()), double(l->cycles.value()));
-    return v;
-}
-
 refine::Trust VtaPlatform::trust() const {
     std::vector<double> est, sim;
-    for (const auto& [e, s] : layer_est_sim()) {
-        est.push_back(e);
-        sim.push_back(s);
-    }
+    std::vector<std::string> names;
+    for (const auto& l : m_layer_stats)
+        if (l->programs.value() > 0 && l->est_cycles.value() > 0) {
+            est.push_back(double(l->est_cycles.value()));
+            sim.push_back(double(l->cycles.value()));
+            names.push_back(l->name);
+        }
     // Spearman over the simulated candidates: the refinement's, else the layers themselves.
-    if (m_refine && !m_refine->cand_sim.empty()) return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim);
-    return refine::trust_of(est, sim, est, sim);
+    if (m_refine && !m_refine->cand_sim.empty())
+        return refine::trust_of(est, sim, m_refine->cand_est, m_refine->cand_sim, names);
+    return refine::trust_of(est, sim, est, sim, names);
 }
 
 void VtaPlatform::write_outputs(const run::OutputDir& out) const {

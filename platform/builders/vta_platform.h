@@ -44,11 +44,11 @@ private:
         std::vector<std::int8_t> data;
     };
     std::vector<Output> outputs() const;
-    // Per layer with programs: (estimated, simulated) cycles; and the trust figures over them.
-    std::vector<std::pair<double, double>> layer_est_sim() const;
+    // The trust figures over the layers with programs (estimated against simulated cycles).
     refine::Trust trust() const;
     // Per-layer statistics (stats.json: vta_layers.layer[<name>].cycles ...), filled in finish().
     struct LayerStats {
+        std::string name;  // the network's layer name
         stats::Group group;
         stats::Counter programs, cycles, est_cycles, dram_bytes, macs, host_ns;
         LayerStats(stats::Group& parent, const std::string& name);

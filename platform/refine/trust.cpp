@@ -54,11 +54,19 @@ std::string spearman_undefined(const std::vector<double>& a, const std::vector<d
 }
 
 Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& layer_sim,
-               const std::vector<double>& cand_est, const std::vector<double>& cand_sim) {
+               const std::vector<double>& cand_est, const std::vector<double>& cand_sim,
+               const std::vector<std::string>& layer_names) {
     Trust t;
     std::vector<double> err;
-    for (std::size_t i = 0; i < layer_est.size() && i < layer_sim.size(); ++i)
-        if (layer_est[i] > 0) err.push_back(std::fabs(layer_sim[i] / layer_est[i] - 1.0));
+    for (std::size_t i = 0; i < layer_est.size() && i < layer_sim.size(); ++i) {
+        if (!(layer_est[i] > 0)) continue;
+        const double e = layer_sim[i] / layer_est[i] - 1.0;
+        if (err.empty() || std::fabs(e) > std::fabs(t.worst_sim_over_est_minus_1)) {
+            t.worst_sim_over_est_minus_1 = e;
+            t.worst_layer = i < layer_names.size() ? layer_names[i] : "";
+        }
+        err.push_back(std::fabs(e));
+    }
     t.layers = err.size();
     if (!err.empty()) {
         std::sort(err.begin(), err.end());
@@ -79,7 +87,22 @@ nlohmann::json Trust::to_json() const {
                         {"simulated_candidates", candidates},
                         {"spearman_rho", rho_undefined.empty() ? nlohmann::json(spearman_rho) : nlohmann::json(nullptr)}};
     if (!rho_undefined.empty()) j["spearman_rho_undefined"] = rho_undefined;
+    if (layers > 0) {
+        j["worst_sim_over_est_minus_1"] = worst_sim_over_est_minus_1;
+        if (!worst_layer.empty()) j["worst_layer"] = worst_layer;
+    }
     return j;
+}
+
+std::string Trust::worst_text() const {
+    std::ostringstream os;
+    os.setf(std::ios::fixed);
+    os.precision(1);
+    os << 100 * worst_abs_err << " %";
+    if (!worst_layer.empty() && worst_sim_over_est_minus_1 != 0)
+        os << " (" << worst_layer << ", simulated " << (worst_sim_over_est_minus_1 > 0 ? "slower" : "faster")
+           << " than estimated)";
+    return os.str();
 }
 
 std::string Trust::rho_text() const {

@@ -18,6 +18,8 @@ std::string spearman_undefined(const std::vector<double>& a, const std::vector<d
 struct Trust {
     std::size_t layers = 0;
     double median_abs_err = 0, worst_abs_err = 0;  // |sim/est - 1| over layers
+    std::string worst_layer;                       // the layer of worst_abs_err ("" when not named)
+    double worst_sim_over_est_minus_1 = 0;         // its signed sim/est - 1 (> 0: simulated slower)
     std::size_t candidates = 0;
     double spearman_rho = 0;                       // over the candidates (0 when undefined)
     std::string rho_undefined;                     // spearman_undefined() of the candidates
@@ -25,10 +27,14 @@ struct Trust {
     nlohmann::json to_json() const;
     // For summaries: "0.978", or "undefined (...)".
     std::string rho_text() const;
+    // For summaries: "18.1 % (res5a_branch2a, simulated slower than estimated)", or "18.1 %".
+    std::string worst_text() const;
 };
 
-// layer_est/layer_sim: one pair per layer; cand_est/cand_sim: the simulated candidates.
+// layer_est/layer_sim: one pair per layer (layer_names: their names, or empty); cand_est/cand_sim:
+// the simulated candidates. The worst layer is the first of the largest |sim/est - 1|.
 Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& layer_sim,
-               const std::vector<double>& cand_est, const std::vector<double>& cand_sim);
+               const std::vector<double>& cand_est, const std::vector<double>& cand_sim,
+               const std::vector<std::string>& layer_names = {});
 
 }  // namespace vp::refine

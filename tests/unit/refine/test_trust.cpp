@@ -49,3 +49,24 @@ TEST_CASE("Spearman rho undefined: fewer than two candidates or no spread is rep
     CHECK(two.to_json()["spearman_rho"] == Approx(1.0));
     CHECK(!two.to_json().contains("spearman_rho_undefined"));
 }
+
+TEST_CASE("the worst layer is named with the sign of its error", "[refine][trust]") {
+    // sim/est - 1: +0.1, -0.3 (c: simulated faster), +0.3 (d: as large, later), 0.
+    const auto t = trust_of({100, 100, 100, 100}, {110, 70, 130, 100}, {1, 2}, {1, 2}, {"a", "c", "d", "e"});
+    CHECK(t.worst_abs_err == Approx(0.3));
+    CHECK(t.worst_layer == "c");  // the first of the largest
+    CHECK(t.worst_sim_over_est_minus_1 == Approx(-0.3));
+    CHECK(t.worst_text() == "30.0 % (c, simulated faster than estimated)");
+    const auto j = t.to_json();
+    CHECK(j["worst_layer"] == "c");
+    CHECK(j["worst_sim_over_est_minus_1"] == Approx(-0.3));
+    const auto slow = trust_of({100, 200}, {150, 210}, {100, 200}, {150, 210}, {"x", "y"});
+    CHECK(slow.worst_text() == "50.0 % (x, simulated slower than estimated)");
+    // Without names: the figure alone, no worst_layer member.
+    const auto anon = trust_of({100, 200}, {150, 210}, {100, 200}, {150, 210});
+    CHECK(anon.worst_text() == "50.0 %");
+    CHECK(!anon.to_json().contains("worst_layer"));
+    CHECK(anon.to_json()["worst_sim_over_est_minus_1"] == Approx(0.5));
+    // No layer: neither member.
+    CHECK(!trust_of({}, {}, {}, {}).to_json().contains("worst_sim_over_est_minus_1"));
+}
