@@ -685,6 +685,21 @@ RunReport build_run_report(const std::string& dir) {
         row("cycles, simulated / estimated", fmt("%.0f", sim) + " / " + fmt("%.0f", est) +
                                                  (est > 0 ? " (x" + fmt("%.3f", sim / est) + ")" : ""), "", 0);
     }
+    // The mapper's trust record (mapping.json): how far the estimate held against this simulation.
+    const json mapping = load_json(d / "mapping.json");
+    if (mapping.is_object() && mapping.contains("trust") && mapping["trust"].is_object()) {
+        const json& t = mapping["trust"];
+        std::string v = "median " + fmt("%.1f", 100 * t.value("median_abs_sim_over_est_minus_1", 0.0)) + " %, worst " +
+                        fmt("%.1f", 100 * t.value("worst_abs_sim_over_est_minus_1", 0.0)) + " %";
+        if (t.contains("worst_layer") && t["worst_layer"].is_string()) {
+            const double w = t.value("worst_sim_over_est_minus_1", 0.0);
+            v += " (" + t["worst_layer"].get<std::string>() + ", simulated " + (w > 0 ? "slower" : "faster") + " than estimated)";
+        }
+        if (t.contains("spearman_rho") && t["spearman_rho"].is_number())
+            v += ", Spearman rho " + fmt("%.3f", t["spearman_rho"].get<double>());
+        row("estimate vs simulation, |sim/est - 1| over " + std::to_string(t.value("layers", 0)) + " layers", v,
+            "", 0);
+    }
     if (dict.is_object() && dict.contains("epoch"))
         row("epoch statistics", dict["epoch"].value("setting", "") + ", " + std::to_string(dict["epoch"].value("intervals", 0)) +
                                     " intervals of " + fmt("%.4g", dict["epoch"].value("epoch_ns", 0.0)) + " ns (and layer ends)", "", 0);
