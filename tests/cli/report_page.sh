@@ -27,6 +27,11 @@ for r in "nmp|$root/configs/nmp.yaml|$root/workloads/lenet5.json" "mesh|$root/co
   ok "$name: the rendered page checks" "/usr/bin/python3 '$chk' report '$tmp/$name.dom' '$tmp/$name' >'$tmp/log' || { cat '$tmp/log'; false; }"
 done
 ok "mesh: bottlenecks in words name a router or the DRAM" "grep -Eq 'credit-stalled|DRAM data bus is busy' '$tmp/mesh/report.html'"
+for name in nmp mesh vta; do  # the trust record of mapping.json, its worst layer named
+  ok "$name: the summary gives the estimate's trust and its worst layer" \
+     "grep -Eq 'estimate vs simulation, \|sim/est - 1\| over [0-9]+ layers</td><td class=\"num\">median [0-9.]+ %, worst [0-9.]+ % \([^,]+, simulated (slower|faster) than estimated\)' '$tmp/$name/report.html'"
+done
+ok "dram: no trust row without a mapping" "! grep -q 'estimate vs simulation, ' '$tmp/dram/report.html'"
 ok "mesh: NoC link chart drawn" "grep -Eq 'id=\"c-links\"[^>]*data-marks=\"[1-9]' '$tmp/mesh.dom'"
 cp "$tmp/nmp/report.html" "$tmp/nmp-report.html"
 rm "$tmp/nmp/report.html"
