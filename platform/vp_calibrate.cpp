@@ -23,6 +23,7 @@
 #include <boost/program_options.hpp>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "mapper/tso/calibrated_model.h"
 #include "mapper/tso/tso.h"
 #include "platform/config/calibration.h"
@@ -30,7 +31,6 @@
 #include "platform/config/platform_spec.h"
 #include "platform/refine/candidate_sim.h"
 #include "platform/refine/child_runner.h"
-#include "mapper/common/input_file.h"
 #include "platform/refine/fit_report.h"
 #include "platform/refine/mesh_calibrate.h"
 #include "platform/refine/stored_samples.h"
