@@ -94,16 +94,17 @@ nlohmann::json Trust::to_json() const {
     return j;
 }
 
-std::string Trust::worst_text() const {
+std::string worst_layer_text(double abs_err, const std::string& layer, double signed_err) {
     std::ostringstream os;
     os.setf(std::ios::fixed);
     os.precision(1);
-    os << 100 * worst_abs_err << " %";
-    if (!worst_layer.empty() && worst_sim_over_est_minus_1 != 0)
-        os << " (" << worst_layer << ", simulated " << (worst_sim_over_est_minus_1 > 0 ? "slower" : "faster")
-           << " than estimated)";
+    os << 100 * abs_err << " %";
+    if (!layer.empty() && signed_err != 0)
+        os << " (" << layer << ", simulated " << (signed_err > 0 ? "slower" : "faster") << " than estimated)";
     return os.str();
 }
+
+std::string Trust::worst_text() const { return worst_layer_text(worst_abs_err, worst_layer, worst_sim_over_est_minus_1); }
 
 std::string Trust::rho_text() const {
     if (!rho_undefined.empty()) return "undefined (" + rho_undefined + ")";

@@ -31,6 +31,10 @@ struct Trust {
     std::string worst_text() const;
 };
 
+// "18.1 % (res5a_branch2a, simulated slower than estimated)" for the worst |sim/est - 1| =
+// abs_err of the layer `layer` whose sim/est - 1 is `signed_err`; "18.1 %" when `layer` is empty.
+std::string worst_layer_text(double abs_err, const std::string& layer, double signed_err);
+
 // layer_est/layer_sim: one pair per layer (layer_names: their names, or empty); cand_est/cand_sim:
 // the simulated candidates. The worst layer is the first of the largest |sim/est - 1|.
 Trust trust_of(const std::vector<double>& layer_est, const std::vector<double>& layer_sim,

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "mapper/common/errors.h"
+#include "platform/refine/trust.h"
 #include "platform/report/report.h"
 
 namespace vp::report {
@@ -689,12 +690,10 @@ RunReport build_run_report(const std::string& dir) {
     const json mapping = load_json(d / "mapping.json");
     if (mapping.is_object() && mapping.contains("trust") && mapping["trust"].is_object()) {
         const json& t = mapping["trust"];
+        const std::string layer = t.contains("worst_layer") && t["worst_layer"].is_string() ? t["worst_layer"].get<std::string>() : "";
         std::string v = "median " + fmt("%.1f", 100 * t.value("median_abs_sim_over_est_minus_1", 0.0)) + " %, worst " +
-                        fmt("%.1f", 100 * t.value("worst_abs_sim_over_est_minus_1", 0.0)) + " %";
-        if (t.contains("worst_layer") && t["worst_layer"].is_string()) {
-            const double w = t.value("worst_sim_over_est_minus_1", 0.0);
-            v += " (" + t["worst_layer"].get<std::string>() + ", simulated " + (w > 0 ? "slower" : "faster") + " than estimated)";
-        }
+                        refine::worst_layer_text(t.value("worst_abs_sim_over_est_minus_1", 0.0), layer,
+                                                 t.value("worst_sim_over_est_minus_1", 0.0));
         if (t.contains("spearman_rho") && t["spearman_rho"].is_number())
             v += ", Spearman rho " + fmt("%.3f", t["spearman_rho"].get<double>());
         row("estimate vs simulation, |sim/est - 1| over " + std::to_string(t.value("layers", 0)) + " layers", v,
