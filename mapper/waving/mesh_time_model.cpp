@@ -359,7 +359,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
         t += one * double(e.count);
     }
-    return t + m_c.ph_tail * (m_routes_tail ? c.tail : 1.0) * tail;
+    return t + m_c.ph_tail * tail;
 }
 
 double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
@@ -381,7 +381,6 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
         {"phased-engine", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, true, true); }},
-        {"phased-routes", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, true, false, true); }},
         {"phased-serial", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, false); }},
         {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},

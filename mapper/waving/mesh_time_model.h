@@ -84,10 +84,6 @@ struct CoreContext {
     // own work (sharing_by_work; with equal slices for the slowest core: slices / ceil(slices / k),
     // sharing_of). 0: take `active`.
     double sharing = 0;
-    // The share of the core's tail that it pays (PhasedMeshModel with route shares): the part of
-    // its waited-for load during which a core with a larger share of the DRAM interface already
-    // runs its rows (tail_by_routes); 1 when the model does not ask for it.
-    double tail = 1.0;
 };
 
 // CoreContext::sharing of n slices on k cores (n / ceil(n / k); k when n <= 0): the slowest
@@ -120,8 +116,6 @@ public:
     // True: CoreContext::sharing per core from the cores' shared_cycles (sharing_by_work);
     // false: sharing_of(slices, k) for every core.
     virtual bool shares_by_work() const { return false; }
-    // True: CoreContext::tail per core from the cores' positions (route_shares.h, tail_by_routes).
-    virtual bool tail_by_routes() const { return false; }
 };
 
 // The paper model (no profile: the mapper keeps its Eq. 12-18 / Eq. 23 estimate).
@@ -266,14 +260,12 @@ private:
 class PhasedMeshModel final : public MeshTimeModel {
 public:
     explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true, bool pipelined = true,
-                             bool engine = false, bool routes_tail = false)
-        : m_c(c), m_by_work(by_work), m_pipelined(pipelined), m_engine(engine), m_routes_tail(routes_tail) {}
+                             bool engine = false)
+        : m_c(c), m_by_work(by_work), m_pipelined(pipelined), m_engine(engine) {}
     const char* name() const override {
-        return !m_by_work ? "phased-slices" : !m_pipelined ? "phased-serial" : m_engine ? "phased-engine"
-               : m_routes_tail ? "phased-routes" : "phased";
+        return !m_by_work ? "phased-slices" : !m_pipelined ? "phased-serial" : m_engine ? "phased-engine" : "phased";
     }
     bool shares_by_work() const override { return m_by_work; }
-    bool tail_by_routes() const override { return m_routes_tail; }
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const override;
@@ -300,7 +292,6 @@ private:
     bool m_by_work = true;
     bool m_pipelined = true;
     bool m_engine = false;
-    bool m_routes_tail = false;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

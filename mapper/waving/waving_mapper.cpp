@@ -10,7 +10,6 @@
 #include "mapper/common/errors.h"
 #include "mapper/tiling/tiling_cost.h"
 #include "mapper/waving/mesh_profile.h"
-#include "mapper/waving/route_shares.h"
 
 namespace vp::mapper::waving {
 
@@ -126,18 +125,9 @@ struct Candidate {
     std::uint64_t evaluated = 0;
 };
 
-// CoreContext::tail of the k active cores (their work on the shared side, their positions) as
-// the model asks for it: from their route shares of the DRAM interface, or 1 (the full tail).
-std::vector<double> tail_shares(const MeshTimeModel& model, const std::vector<double>& work,
-                                const std::vector<MeshNode>& nodes, const MeshMapParams& mesh) {
-    if (!model.tail_by_routes()) return std::vector<double>(work.size(), 1.0);
-    return tail_by_share(work, route_shares(nodes, mesh.dram_ifs));
-}
-
 Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tiling::AsipParams& asip,
                              const MeshMapParams& mesh, const tiling::CostContext& ctx, const MapperOptions& opt,
-                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank,
-                             const std::vector<MeshNode>& nodes_by_rank) {
+                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank) {
     Candidate c;
     const Geometry g = make_geometry(s, t_of, t_ox);
     if (!tiling::optimize_tiling(s.slice(t_of, t_ox), ctx, opt.objective, &c.full)) return c;
@@ -168,25 +158,23 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
         }
     const int n = g.n();
     const int max_h = hops_by_rank.empty() ? 0 : *std::max_element(hops_by_rank.begin(), hops_by_rank.end());
-    // Memos of a core's cycles per (profile, hops), one per distinct (sharing factor, tail share)
-    // at one k.
-    std::vector<std::pair<std::pair<double, double>, std::vector<double>>> memos;
-    std::vector<double> work, sharing, tails;
+    // Memos of a core's cycles per (profile, hops), one per distinct sharing factor at one k.
+    std::vector<std::pair<double, std::vector<double>>> memos;
+    std::vector<double> work, sharing;
     for (int k_req : ks) {
         const int k = std::min(k_req, n);
         if (!c.ks.empty() && c.ks.back().k == k) continue;
         std::uint64_t max_compute = 0, flits = 0;
         double max_cycles = 0;
         memos.clear();
-        auto cyc = [&](int which, const OpProfile& p, int h, double share, double tail) {  // which: 0..7 = (filter/other, oc, xc)
-            const std::pair<double, double> key{share, tail};
-            auto it = std::find_if(memos.begin(), memos.end(), [&](const auto& m) { return m.first == key; });
+        auto cyc = [&](int which, const OpProfile& p, int h, double share) {  // which: 0..7 = (filter/other, oc, xc)
+            auto it = std::find_if(memos.begin(), memos.end(), [&](const auto& m) { return m.first == share; });
             if (it == memos.end()) {
-                memos.emplace_back(key, std::vector<double>(std::size_t(8 * (max_h + 1)), -1.0));
+                memos.emplace_back(share, std::vector<double>(std::size_t(8 * (max_h + 1)), -1.0));
                 it = memos.end() - 1;
             }
             double& v = it->second[std::size_t(which * (max_h + 1) + h)];
-            if (v < 0) v = model->core_cycles(p, CoreContext{h, k, share, tail}, asip, mesh);
+            if (v < 0) v = model->core_cycles(p, CoreContext{h, k, share}, asip, mesh);
             return v;
         };
         double shared_memo[8];
@@ -225,11 +213,10 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
         if (model) {
             if (model->shares_by_work()) sharing = sharing_by_work(work);
             else sharing.assign(std::size_t(k), sharing_of(n, k));
-            tails = tail_shares(*model, work, std::vector<MeshNode>(nodes_by_rank.begin(), nodes_by_rank.begin() + k), mesh);
             for (int core = 0; core < k; ++core) {
                 const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
                 const int h = hops_by_rank[std::size_t(core)];
-                const double share = sharing[std::size_t(core)], tail = tails[std::size_t(core)];
+                const double share = sharing[std::size_t(core)];
                 double cycles = 0;
                 for_each_segment(g, a, b, [&](int, int of, int j0, int j1) {
                     const int oc = (g.rem_of && of == g.s_of - 1) ? 1 : 0;
@@ -237,9 +224,9 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                     const int nfull = j1 - j0 - nrem;
                     // The filter loads of a stitched run are those of its first slice's class.
                     const int fx = nfull ? 0 : 1;
-                    cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h, share, tail);
-                    if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h, share, tail);
-                    if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h, share, tail);
+                    cycles += cyc(0 + oc * 2 + fx, prof_filter[oc][fx], h, share);
+                    if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h, share);
+                    if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h, share);
                 });
                 max_cycles = std::max(max_cycles, cycles);
             }
@@ -377,11 +364,9 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
     std::vector<int> hops_by_rank;
-    std::vector<MeshNode> nodes_by_rank;
     for (int c : order) {
         const MeshNode& n = cores[std::size_t(c)];
         hops_by_rank.push_back(hops(n, mesh.dram_ifs[std::size_t(nearest_dram_if(mesh, n))]));
-        nodes_by_rank.push_back(n);
     }
     std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
     const bool whole = opt.mode == MapMode::WholeLayer;
@@ -407,7 +392,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
-                                                  asip, mesh, ctx, opt, ks, hops_by_rank, nodes_by_rank);
+                                                  asip, mesh, ctx, opt, ks, hops_by_rank);
     // All-cores mode ("using all cores all of the time", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);
@@ -480,11 +465,8 @@ double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profile
     }
     const std::vector<double> sharing =
         model.shares_by_work() ? sharing_by_work(work) : std::vector<double>(n, sharing_of(m.n_slices, m.k));
-    std::vector<MeshNode> nodes;
-    for (std::size_t i = 0; i < n; ++i) nodes.push_back(m.cores[i].node);
-    const std::vector<double> tails = tail_shares(model, work, nodes, mesh);
     for (std::size_t i = 0; i < n; ++i)
-        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i], tails[i]}, asip, mesh));
+        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i]}, asip, mesh));
     return std::max(t, shared) + model.layer_overhead();
 }
 

@@ -427,7 +427,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         return c;
     };
     auto p_estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
-        const wv::PhasedMeshModel m(c, true, true, false, true);  // tried: the tail by route shares
+        const wv::PhasedMeshModel m(c);
         return wv::model_cycles(s.map, s.profiles, m, spec.core, mesh_of(s));
     };
     auto p_residuals = [&](const std::vector<double>& x) {

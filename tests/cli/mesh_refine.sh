@@ -84,7 +84,7 @@ bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
-bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-routes, phased-serial, phased-slices, queueing)' \
+bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-serial, phased-slices, queueing)' \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.mesh_model=fast
 bad "malformed fixed_layers" "mapper.fixed_layers: expected none or" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.fixed_layers=a=8,16"

@@ -36,6 +36,6 @@ TEST_CASE("mapper.mesh_model: phased-engine is accepted, an unknown model lists 
     CHECK(load_platform(kConfig, {"mapper.mesh_model=phased-engine"}).mapper.mesh_model == "phased-engine");
     CHECK(load_platform(kConfig, {}).mapper.mesh_model == "phased");
     CHECK_THROWS_WITH(load_platform(kConfig, {"mapper.mesh_model=engine"}),
-                      Catch::Contains("unknown cost model \"engine\" (known: calibrated, paper, phased, phased-engine, phased-routes, "
+                      Catch::Contains("unknown cost model \"engine\" (known: calibrated, paper, phased, phased-engine, "
                                       "phased-serial, phased-slices, queueing)"));
 }
