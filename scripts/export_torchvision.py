@@ -48,6 +48,18 @@ MODELS = {  # name: (constructor, input size)
     "regnet_y_400mf": (lambda: torchvision.models.regnet_y_400mf(), 224),
     "resnext50_32x4d": (lambda: torchvision.models.resnext50_32x4d(), 224),
     "mnasnet0_5": (lambda: torchvision.models.mnasnet0_5(), 224),
+    # Added later, held out in the same way: larger siblings of the fixtures above and the
+    # families they leave out (plain ResNet-34, Wide ResNet-50-2, RegNetX without SE, VGG-11 with
+    # batch norms after every conv, SqueezeNet 1.0's 7x7 stem, EfficientNetV2's fused MBConv).
+    "mobilenet_v3_large": (lambda: torchvision.models.mobilenet_v3_large(), 224),
+    "regnet_x_400mf": (lambda: torchvision.models.regnet_x_400mf(), 224),
+    "shufflenet_v2_x1_0": (lambda: torchvision.models.shufflenet_v2_x1_0(), 224),
+    "mnasnet1_0": (lambda: torchvision.models.mnasnet1_0(), 224),
+    "squeezenet1_0": (lambda: torchvision.models.squeezenet1_0(), 224),
+    "efficientnet_v2_s": (lambda: torchvision.models.efficientnet_v2_s(), 224),
+    "resnet34": (lambda: torchvision.models.resnet34(), 224),
+    "wide_resnet50_2": (lambda: torchvision.models.wide_resnet50_2(), 224),
+    "vgg11_bn": (lambda: torchvision.models.vgg11_bn(), 224),
 }
 
 

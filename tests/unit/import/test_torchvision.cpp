@@ -17,7 +17,7 @@ const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
     const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
     const auto& models = ref.at("models");
-    REQUIRE(models.size() == 16);
+    REQUIRE(models.size() == 25);
     for (auto it = models.begin(); it != models.end(); ++it) {
         INFO(it.key());
         const Network n = vp::import::import_onnx(kDir + it.key() + ".onnx", {}).net;
