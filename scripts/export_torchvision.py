@@ -60,6 +60,12 @@ MODELS = {  # name: (constructor, input size)
     "resnet34": (lambda: torchvision.models.resnet34(), 224),
     "wide_resnet50_2": (lambda: torchvision.models.wide_resnet50_2(), 224),
     "vgg11_bn": (lambda: torchvision.models.vgg11_bn(), 224),
+    # Segmentation networks with dilated convolutions (dilation 2 and 4 in the backbone, 12 / 24 /
+    # 36 in DeepLabV3's ASPP head), and the head's bilinear Resize.
+    "fcn_resnet50": (lambda: torchvision.models.segmentation.fcn_resnet50(weights=None, weights_backbone=None,
+                                                                           aux_loss=False), 224),
+    "deeplabv3_mobilenet_v3_large": (lambda: torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(
+        weights=None, weights_backbone=None, aux_loss=False), 224),
 }
 
 
@@ -69,12 +75,15 @@ def hook_layers(model, size):
 
     def conv_hook(mod, inp, out):
         x = inp[0]
-        layers.append({
+        layer = {
             "type": "conv", "C": mod.in_channels, "K": mod.out_channels, "H": x.shape[2], "W": x.shape[3],
             "R": mod.kernel_size[0], "S": mod.kernel_size[1], "stride": list(mod.stride), "pad": list(mod.padding),
             "groups": mod.groups, "P": out.shape[2], "Q": out.shape[3],
             "macs": (mod.in_channels // mod.groups) * mod.out_channels * mod.kernel_size[0] * mod.kernel_size[1]
-                    * out.shape[2] * out.shape[3]})
+                    * out.shape[2] * out.shape[3]}
+        if tuple(mod.dilation) != (1, 1):
+            layer["dilation"] = list(mod.dilation)
+        layers.append(layer)
 
     def linear_hook(mod, inp, out):
         layers.append({"type": "fc", "in": mod.in_features, "out": mod.out_features,

@@ -15,6 +15,8 @@ bool ConvShape::from_layer(const Layer& layer, ConvShape* out) {
         s.ky = layer.R;
         s.sx = layer.stride_w;
         s.sy = layer.stride_h;
+        s.dx = layer.dilation_w;
+        s.dy = layer.dilation_h;
         s.padded_h = layer.H + layer.pad_top + layer.pad_bottom;
         s.padded_w = layer.W + layer.pad_left + layer.pad_right;
     } else if (layer.kind == LayerKind::FullyConnected) {

@@ -19,12 +19,18 @@ namespace vp::mapper::tiling {
 struct SliceDims {
     int n_of = 1, n_if = 1, n_ox = 1, n_oy = 1;
     int kx = 1, ky = 1, sx = 1, sy = 1;
+    // Dilation (taps dx, dy apart): the window spans wkx() x wky() ifmap elements; kx, ky count
+    // the taps (weights, MACs). The ifmap rows and columns a tile loads are its windows' extent
+    // (every row in it: the rows between one output row's taps are the next rows' taps).
+    int dx = 1, dy = 1;
 
-    int n_ix() const { return (n_ox - 1) * sx + kx; }          // Eq. 26 (padding included)
+    int wkx() const { return (kx - 1) * dx + 1; }
+    int wky() const { return (ky - 1) * dy + 1; }
+    int n_ix() const { return (n_ox - 1) * sx + wkx(); }        // Eq. 26 (padding included)
     int k2() const { return kx * ky; }
-    int new_rows_per_oy() const { return sy < ky ? sy : ky; }  // ifmap rows fetched per ofmap row
-    int ifmap_rows() const { return ky + (n_oy - 1) * new_rows_per_oy(); }  // rows loaded per ox tile
-    int ifmap_buffer_rows() const { return ky + new_rows_per_oy(); }  // ASSUMPTION: N_ky rows + prefetch
+    int new_rows_per_oy() const { return sy < wky() ? sy : wky(); }  // ifmap rows fetched per ofmap row
+    int ifmap_rows() const { return wky() + (n_oy - 1) * new_rows_per_oy(); }  // rows loaded per ox tile
+    int ifmap_buffer_rows() const { return wky() + new_rows_per_oy(); }  // ASSUMPTION: N_ky rows + prefetch
 };
 
 struct ConvShape {
@@ -34,7 +40,11 @@ struct ConvShape {
     int n_of = 1, n_if = 1;    // per group: K/groups, C/groups
     int P = 1, Q = 1;          // ofmap height (N_oy) and width (N_ox)
     int kx = 1, ky = 1, sx = 1, sy = 1;
+    int dx = 1, dy = 1;        // dilation (SliceDims)
     int padded_h = 1, padded_w = 1;
+
+    int wkx() const { return (kx - 1) * dx + 1; }
+    int wky() const { return (ky - 1) * dy + 1; }
 
     // Returns false (and leaves *out untouched) for layers without MACs (pool, eltwise).
     static bool from_layer(const Layer& layer, ConvShape* out);
@@ -44,7 +54,7 @@ struct ConvShape {
     }
     // The single-core problem of a slice of n_of x n_ox ofmap (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Eq. 26).
     SliceDims slice(int slice_of, int slice_ox) const {
-        return SliceDims{slice_of, n_if, slice_ox, P, kx, ky, sx, sy};
+        return SliceDims{slice_of, n_if, slice_ox, P, kx, ky, sx, sy, dx, dy};
     }
 };
 

@@ -29,7 +29,7 @@ LoopNest::LoopNest(const ConvShape& shape, const SliceRun& run, const Tiling& t,
         run.ox_chunk < 1)
         throw std::invalid_argument("LoopNest: slice run outside the layer " + shape.name);
     if (t.t_of < 1 || t.t_if < 1 || t.t_ox < 1) throw std::invalid_argument("LoopNest: tile sizes must be >= 1");
-    m_new_rows = std::min(shape.sy, shape.ky);
+    m_new_rows = std::min(shape.sy, shape.wky());
     reset();
 }
 
@@ -104,7 +104,7 @@ void LoopNest::make_ifmap_row(Op& op, int iy, bool wait) const {
     const std::uint64_t c = std::uint64_t(m_run.group) * m_shape.n_if + m_if0;
     const std::uint64_t hw = std::uint64_t(m_shape.padded_h) * m_shape.padded_w;
     const std::uint64_t ix0 = std::uint64_t(m_ox0) * m_shape.sx;
-    const std::uint64_t tix = std::uint64_t(m_tox - 1) * m_shape.sx + m_shape.kx;
+    const std::uint64_t tix = std::uint64_t(m_tox - 1) * m_shape.sx + m_shape.wkx();
     const std::uint64_t addr = m_layout.ifmap_base + ((c * m_shape.padded_h + iy) * m_shape.padded_w + ix0) * wb;
     set_dma(op, OpKind::LoadIfmap, wait, addr, tix * wb, std::uint32_t(m_tif), hw * wb);
     op.oy = iy;  // for ifmap loads: the ifmap row
@@ -135,7 +135,7 @@ bool LoopNest::next(Op& op) {
             return true;
         }
         case Phase::InitIfmap:
-            if (m_sub < m_shape.ky) {
+            if (m_sub < m_shape.wky()) {
                 make_ifmap_row(op, m_sub, true);
                 ++m_sub;
                 return true;
@@ -160,8 +160,9 @@ bool LoopNest::next(Op& op) {
             break;
         case Phase::PfIfmap:
             if (m_oy + 1 < noy && m_sub < m_new_rows) {
-                // Rows of oy+1 not yet on chip: [max(oy*s + N_ky, (oy+1)*s), (oy+1)*s + N_ky).
-                const int first = std::max(m_oy * m_shape.sy + m_shape.ky, (m_oy + 1) * m_shape.sy);
+                // Rows of oy+1 not yet on chip: [max(oy*s + W_ky, (oy+1)*s), (oy+1)*s + W_ky), W_ky the
+                // window's rows ((N_ky - 1) dilation + 1).
+                const int first = std::max(m_oy * m_shape.sy + m_shape.wky(), (m_oy + 1) * m_shape.sy);
                 make_ifmap_row(op, first + m_sub, false);
                 ++m_sub;
                 return true;

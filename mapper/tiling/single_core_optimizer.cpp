@@ -56,7 +56,9 @@ TilingResult optimize_tiling_or_throw(const SliceDims& d, const CostContext& ctx
     if (!optimize_tiling(d, ctx, obj, &r)) {
         const std::int64_t need = sram_words_needed(d, Tiling{1, 1, 1});
         throw InputError("layer \"" + layer_name + "\": the smallest tile (T'_of=1, T'_if=1, T'_ox=1, kernel " +
-                         std::to_string(d.ky) + "x" + std::to_string(d.kx) + ") needs " + std::to_string(need) +
+                         std::to_string(d.ky) + "x" + std::to_string(d.kx) +
+                         (d.dx != 1 || d.dy != 1 ? " dilated to " + std::to_string(d.wky()) + "x" + std::to_string(d.wkx()) : "") +
+                         ") needs " + std::to_string(need) +
                          " SRAM words but the core has " + std::to_string(ctx.sram_words) +
                          " words; increase core.sram_bytes");
     }

@@ -37,12 +37,12 @@ CostContext make_cost_context(const AsipParams& asip, int flit_bits, double noc_
 std::int64_t sram_words_needed(const SliceDims& d, const Tiling& t) {
     const std::int64_t tof = std::min(t.t_of, d.n_of), tif = std::min(t.t_if, d.n_if);
     const std::int64_t tox = std::min(t.t_ox, d.n_ox);
-    const std::int64_t tix = (tox - 1) * d.sx + d.kx;
+    const std::int64_t tix = (tox - 1) * d.sx + d.wkx();
     return tif * (tof * d.k2() + std::int64_t(d.ifmap_buffer_rows()) * tix) + 3 * tof * tox;
 }
 
 int max_t_if(const SliceDims& d, int t_of, int t_ox, std::int64_t sram_words) {
-    const std::int64_t tix = std::int64_t(t_ox - 1) * d.sx + d.kx;
+    const std::int64_t tix = std::int64_t(t_ox - 1) * d.sx + d.wkx();
     const std::int64_t left = sram_words - 3 * std::int64_t(t_of) * t_ox;
     const std::int64_t per_if = std::int64_t(t_of) * d.k2() + std::int64_t(d.ifmap_buffer_rows()) * tix;
     if (left < per_if) return 0;
@@ -60,14 +60,15 @@ TilingCost evaluate_tiling(const SliceDims& d, const Tiling& t_in, const CostCon
     c.s_if = ifc.count();
     c.s_ox = ox.count();
     const std::uint64_t n_of = std::uint64_t(d.n_of), n_if = std::uint64_t(d.n_if), n_ox = std::uint64_t(d.n_ox);
-    const std::uint64_t noy = std::uint64_t(d.n_oy), k2 = std::uint64_t(d.k2()), ky = std::uint64_t(d.ky);
+    const std::uint64_t noy = std::uint64_t(d.n_oy), k2 = std::uint64_t(d.k2()), ky = std::uint64_t(d.wky());
     const std::uint64_t rows = std::uint64_t(d.ifmap_rows());
-    const auto tix = [&](std::uint64_t tox) { return (tox - 1) * std::uint64_t(d.sx) + std::uint64_t(d.kx); };
+    const auto tix = [&](std::uint64_t tox) { return (tox - 1) * std::uint64_t(d.sx) + std::uint64_t(d.wkx()); };
     const std::uint64_t sum_tix = ox.sum(tix);
 
     // Filters: each (of tile, if tile) once per run, reused across ox tiles (all init).
     c.filter_words = n_of * n_if * k2;
-    // Ifmap: every (of tile, if tile, ox tile) loads tif x tix x rows; the first N_ky rows are init.
+    // Ifmap: every (of tile, if tile, ox tile) loads tif x tix x rows; the first rows of the window
+    // (N_ky, or (N_ky - 1) dilation + 1) are init.
     const std::uint64_t ifmap_init = c.s_of * n_if * sum_tix * ky;
     const std::uint64_t ifmap_par = c.s_of * n_if * sum_tix * (rows - ky);
     c.ifmap_words = ifmap_init + ifmap_par;

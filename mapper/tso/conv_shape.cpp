@@ -26,7 +26,8 @@ ConvShape make_conv_shape(const Layer& l, int elem_bytes) {
         throw InputError(where + "groups must divide C and K");
     if (l.pad_top < 0 || l.pad_bottom < 0 || l.pad_left < 0 || l.pad_right < 0)
         throw InputError(where + "negative padding");
-    if (l.H + l.pad_top + l.pad_bottom < l.R || l.W + l.pad_left + l.pad_right < l.S)
+    if (l.dilation_h < 1 || l.dilation_w < 1) throw InputError(where + "dilation must be >= 1");
+    if (l.H + l.pad_top + l.pad_bottom < l.window_h() || l.W + l.pad_left + l.pad_right < l.window_w())
         throw InputError(where + "kernel larger than the padded input (empty output)");
     c.groups = l.groups;
     c.N = l.C / l.groups;
@@ -35,6 +36,8 @@ ConvShape make_conv_shape(const Layer& l, int elem_bytes) {
     c.W = l.W;
     c.R = l.R;
     c.S = l.S;
+    c.dilation_h = l.dilation_h;
+    c.dilation_w = l.dilation_w;
     c.stride_h = l.stride_h;
     c.stride_w = l.stride_w;
     c.pad_top = l.pad_top;

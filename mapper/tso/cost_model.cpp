@@ -72,13 +72,13 @@ bool ConvCostModel::fits(TltSchedule q, const Tile& t) const {
 AxisStats ConvCostModel::row_stats(int tle, int t_r) const {
     const auto& c = m_conv;
     const auto& r = m_slices[std::size_t(tle)].rows;
-    return axis_stats(r.begin, r.count, t_r, c.stride_h, c.R, c.pad_top, c.H, c.W, c.Q, c.elem_bytes,
+    return axis_stats(r.begin, r.count, t_r, c.stride_h, c.window_h(), c.pad_top, c.H, c.W, c.Q, c.elem_bytes,
                       m_hw.burst_bytes);
 }
 
 AxisStats ConvCostModel::col_stats(int t_c) const {
     const auto& c = m_conv;
-    return axis_stats(0, c.Q, t_c, c.stride_w, c.S, c.pad_left, c.W, 1, 1, c.elem_bytes, m_hw.burst_bytes);
+    return axis_stats(0, c.Q, t_c, c.stride_w, c.window_w(), c.pad_left, c.W, 1, 1, c.elem_bytes, m_hw.burst_bytes);
 }
 
 ConvCostModel::RcTerms ConvCostModel::rc_terms(int tle, const AxisStats& rows, const AxisStats& cols) const {

@@ -45,7 +45,8 @@ struct AxisStats {
 };
 
 // out range [out_begin, out_begin + out_count), input window of out index o:
-// [o*stride - pad_before, o*stride - pad_before + kernel) clipped to [0, in_size).
+// [o*stride - pad_before, o*stride - pad_before + kernel) clipped to [0, in_size); kernel is the
+// window's extent ((taps - 1) dilation + 1).
 AxisStats axis_stats(int out_begin, int out_count, int tile, int stride, int kernel, int pad_before, int in_size,
                      int other_in, int other_out, int elem_bytes, int burst);
 
@@ -69,8 +70,8 @@ public:
     int max_rows() const { return m_max_rows; }        // T_R domain upper bound
     int max_tlt_filters() const { return m_max_tlt_m; } // T_M domain upper bound
     int max_chans() const { return m_max_chans; }       // T_N domain upper bound (IFM_CH: a TLE's share)
-    int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.R; }
-    int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.S; }
+    int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.window_h(); }
+    int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.window_w(); }
 
     // Eq. 2 (MB0/MB1/MB2) and the tile domain; IS's MB2 holds the OUT tile of every filter of the TLT.
     bool fits(TltSchedule q, const Tile& t) const;

@@ -58,9 +58,9 @@ void walk_tle(const ConvShape& c, int tle, const TleSlice& slice, const std::vec
         o.q0 = q0;
         o.qn = qn;
         const int hlo = std::max(0, r0 * c.stride_h - c.pad_top);
-        const int hhi = std::min(c.H, (r0 + rn - 1) * c.stride_h - c.pad_top + c.R);
+        const int hhi = std::min(c.H, (r0 + rn - 1) * c.stride_h - c.pad_top + c.window_h());
         const int wlo = std::max(0, q0 * c.stride_w - c.pad_left);
-        const int whi = std::min(c.W, (q0 + qn - 1) * c.stride_w - c.pad_left + c.S);
+        const int whi = std::min(c.W, (q0 + qn - 1) * c.stride_w - c.pad_left + c.window_w());
         o.h0 = hlo;
         o.hn = std::max(0, hhi - hlo);
         o.w0 = wlo;

@@ -71,6 +71,7 @@ json to_json(const ConvMapping& m) {
                          {"t_sw_s", t.t_sw_s}, {"total_s", t.total_s}, {"total_cycles", t.total_cycles}}},
            {"candidates_s", cand},
            {"fallback", m.fallback}};
+    if (c.dilation_h != 1 || c.dilation_w != 1) j["shape"]["dilation"] = {c.dilation_h, c.dilation_w};
     if (b.slicing == TleSlicing::IFM_CH) {
         for (std::size_t t = 0; t < m.tle.size(); ++t) j["tle"][t]["chans"] = range_json(m.tle[t].chans);
         j["ring"] = {{"bytes", k.ring_bytes},

@@ -400,6 +400,7 @@ bool direct_conv_supported(const Layer& l, std::string* why) {
     if (l.kind != LayerKind::Conv) return no("not a convolution");
     if (l.groups != 1) return no("grouped / depthwise convolution");
     if (l.zero_insert_h != 1 || l.zero_insert_w != 1) return no("transposed convolution");
+    if (l.dilation_h != 1 || l.dilation_w != 1) return no("dilated convolution");
     if (l.stride_h < 1 || l.stride_w < 1 || l.R < 1 || l.S < 1) return no("bad shape");
     if (l.pad_top > kMaxPad || l.pad_bottom > kMaxPad || l.pad_left > kMaxPad || l.pad_right > kMaxPad)
         return no("padding beyond the 4-bit LOAD pad fields");

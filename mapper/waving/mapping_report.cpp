@@ -11,7 +11,7 @@ nlohmann::json tiling_json(const tiling::Tiling& t, const tiling::TilingCost& c,
     return nlohmann::json{{"T_of", t.t_of},
                           {"T_if", t.t_if},
                           {"T_ox", t.t_ox},
-                          {"T_ix", t.t_ix(s.sx, s.kx)},
+                          {"T_ix", t.t_ix(s.sx, s.wkx())},
                           {"S_of", c.s_of},
                           {"S_if", c.s_if},
                           {"S_ox", c.s_ox},
@@ -39,6 +39,7 @@ nlohmann::json to_json(const LayerMapping& m) {
     const auto& s = m.shape;
     j["shape"] = {{"groups", s.groups}, {"N_of", s.n_of}, {"N_if", s.n_if}, {"N_ox", s.Q}, {"N_oy", s.P},
                   {"N_kx", s.kx},       {"N_ky", s.ky},   {"s_x", s.sx},    {"s_y", s.sy}};
+    if (s.dx != 1 || s.dy != 1) j["shape"]["dilation"] = {s.dy, s.dx};
     j["slices"] = {{"T_of", m.t_of}, {"T_ox", m.t_ox}, {"S_of", m.s_of}, {"S_ox", m.s_ox}, {"count", m.n_slices}};
     j["tiling"] = tiling_json(m.tiling_full, m.cost_full, s);
     if (m.has_rem_of) j["tiling_last_of_slice"] = tiling_json(m.tiling_rem, m.cost_rem, s);

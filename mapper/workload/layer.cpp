@@ -73,6 +73,7 @@ std::string Layer::shape_key() const {
     if (kind == LayerKind::Resize) os << ',' << out_h << ',' << out_w;
     if (kind == LayerKind::Slice) os << ',' << offset;
     if (zero_insert_h != 1 || zero_insert_w != 1) os << ",z" << zero_insert_h << ',' << zero_insert_w;
+    if (dilation_h != 1 || dilation_w != 1) os << ",d" << dilation_h << ',' << dilation_w;
     return os.str();
 }
 

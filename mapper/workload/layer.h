@@ -44,12 +44,18 @@ struct Layer {
     // Conv: the input is the producer's output with z - 1 zeros inserted between neighbouring
     // elements (a transposed convolution as its equivalent convolution); H, W count the zeros.
     int zero_insert_h = 1, zero_insert_w = 1;
+    // Conv: a dilated kernel, its taps d apart (ONNX `dilations`): the window spans
+    // (R - 1) d + 1 input rows and (S - 1) d + 1 columns; R, S count the taps (MACs, weights).
+    int dilation_h = 1, dilation_w = 1;
     // Producers of the operands, in operand order: earlier layer indices or kNetInput. Empty when
     // the workload does not give them (the layer list is then read as a chain where shapes match).
     std::vector<int> inputs;
 
-    int P() const { return kind == LayerKind::Resize ? out_h : (H + pad_top + pad_bottom - R) / stride_h + 1; }
-    int Q() const { return kind == LayerKind::Resize ? out_w : (W + pad_left + pad_right - S) / stride_w + 1; }
+    // The window's extent in input rows / columns: (R - 1) dilation + 1 (R, S without dilation).
+    int window_h() const { return (R - 1) * dilation_h + 1; }
+    int window_w() const { return (S - 1) * dilation_w + 1; }
+    int P() const { return kind == LayerKind::Resize ? out_h : (H + pad_top + pad_bottom - window_h()) / stride_h + 1; }
+    int Q() const { return kind == LayerKind::Resize ? out_w : (W + pad_left + pad_right - window_w()) / stride_w + 1; }
     bool is_depthwise() const { return kind == LayerKind::Conv && groups == C && groups == K && groups > 1; }
     bool has_macs() const { return kind == LayerKind::Conv || kind == LayerKind::FullyConnected; }
     // Multiply-accumulates of one inference (batch 1). Conv: (C/g)*K*R*S*P*Q; FC: C*K.

@@ -23,7 +23,7 @@ constexpr std::int64_t kMaxBatch = 1 << 10;
 constexpr unsigned __int128 kMaxLayerMacs = (unsigned __int128)1 << 50;  // ~1e15: far above any real layer
 constexpr const char* kNetInputName = "input";  // producer name of the network input
 
-// key: N | [h, w] (stride, zero_insert); pad: N | [pH, pW] | {top, bottom, left, right}
+// key: N | [h, w] (stride, zero_insert, dilation); pad: N | [pH, pW] | {top, bottom, left, right}
 void read_hw(const JsonCheck& j, const char* key, int& h, int& w) {
     if (!j.has(key)) return;
     auto s = j.at(key);
@@ -56,12 +56,15 @@ void read_pad(const JsonCheck& j, Layer& l) {
 }
 
 void check_window(const JsonCheck& j, const Layer& l) {
-    if (l.R > l.H + l.pad_top + l.pad_bottom)
-        j.fail("kernel height R=" + std::to_string(l.R) + " exceeds padded input height " +
-               std::to_string(l.H + l.pad_top + l.pad_bottom));
-    if (l.S > l.W + l.pad_left + l.pad_right)
-        j.fail("kernel width S=" + std::to_string(l.S) + " exceeds padded input width " +
-               std::to_string(l.W + l.pad_left + l.pad_right));
+    const bool dilated = l.dilation_h != 1 || l.dilation_w != 1;
+    if (l.window_h() > l.H + l.pad_top + l.pad_bottom)
+        j.fail("kernel height R=" + std::to_string(l.R) +
+               (dilated ? " (window " + std::to_string(l.window_h()) + " with dilation " + std::to_string(l.dilation_h) + ")" : "") +
+               " exceeds padded input height " + std::to_string(l.H + l.pad_top + l.pad_bottom));
+    if (l.window_w() > l.W + l.pad_left + l.pad_right)
+        j.fail("kernel width S=" + std::to_string(l.S) +
+               (dilated ? " (window " + std::to_string(l.window_w()) + " with dilation " + std::to_string(l.dilation_w) + ")" : "") +
+               " exceeds padded input width " + std::to_string(l.W + l.pad_left + l.pad_right));
 }
 
 void read_chw(const JsonCheck& j, Layer& l) {
@@ -101,8 +104,8 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     const std::string type =
         j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "pad"});
     if (type == "conv") {
-        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "groups", "relu", "act", "inputs",
-                      "zero_insert"});
+        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
+                      "inputs", "zero_insert"});
         l.kind = LayerKind::Conv;
         l.C = int(j.at("C").as_int(1, kMaxChannels));
         l.K = int(j.at("K").as_int(1, kMaxChannels));
@@ -112,6 +115,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.S = int(j.at("S").as_int(1, kMaxKernel));
         read_stride(j, l);
         read_pad(j, l);
+        read_hw(j, "dilation", l.dilation_h, l.dilation_w);
         l.groups = int(j.get_int("groups", 1, kMaxChannels, 1));
         if (l.C % l.groups != 0 || l.K % l.groups != 0)
             j.at("groups").fail("groups=" + std::to_string(l.groups) + " must divide C=" + std::to_string(l.C) +
@@ -312,6 +316,9 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["C"] = l.C; j["K"] = l.K; j["H"] = l.H; j["W"] = l.W; j["R"] = l.R; j["S"] = l.S;
             j["stride"] = stride_json(l);
             j["pad"] = pad_json(l);
+            if (l.dilation_h != 1 || l.dilation_w != 1)
+                j["dilation"] = l.dilation_h == l.dilation_w ? nlohmann::ordered_json(l.dilation_h)
+                                                             : nlohmann::ordered_json::array({l.dilation_h, l.dilation_w});
             j["groups"] = l.groups;
             if (l.zero_insert_h != 1 || l.zero_insert_w != 1)
                 j["zero_insert"] = l.zero_insert_h == l.zero_insert_w ? nlohmann::ordered_json(l.zero_insert_h)

@@ -43,9 +43,10 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
         return v;
     };
     const auto dil = per_axis("dilations", 1), strides = per_axis("strides", 1);
-    for (auto d : dil)
-        if (d != 1)
-            throw Unsupported("dilation " + std::to_string(d) + " is not modelled (the mappers' loop nests have no dilated kernels)");
+    for (auto d : dil) {
+        if (d < 1 || d > 1024) throw InputError(c.m.path + ": " + label + ": dilation " + std::to_string(d) + " out of range 1..1024");
+        if (d != 1 && a.transposed) throw Unsupported("dilation " + std::to_string(d) + " of a transposed convolution is not modelled");
+    }
     for (auto s : strides)
         if (s < 1 || s > 1024) throw InputError(c.m.path + ": " + label + ": stride " + std::to_string(s) + " out of range 1..1024");
     // in: the spatial size the ONNX attributes refer to (after a folded Pad); the layer's H, W
@@ -66,9 +67,14 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
         if (xd[1] != wd[1] * group)
             throw InputError(c.m.path + ": " + label + ": input channels " + std::to_string(xd[1]) + " != weight channels " +
                              std::to_string(wd[1]) + " x group " + std::to_string(group));
-        resolve_pads(n, in, k, strides, pb, pe, label);
+        // The dilated window's extent decides the SAME padding (as for the output size).
+        std::vector<std::int64_t> window(k);
+        for (std::size_t ax = 0; ax < r; ++ax) window[ax] = (k[ax] - 1) * dil[ax] + 1;
+        resolve_pads(n, in, window, strides, pb, pe, label);
         l.C = int(xd[1]);
         l.K = int(wd[0]);
+        l.dilation_h = int(dil[0]);
+        l.dilation_w = r == 2 ? int(dil[1]) : 1;
         l.H = int(in[0] - x.pad[0] - x.pad[2]);
         l.W = r == 2 ? int(in[1] - x.pad[1] - x.pad[3]) : 1;
         if (l.H < 1 || l.W < 1) throw Unsupported("a Pad larger than its input");
@@ -115,8 +121,8 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
             throw Unsupported("padding larger than kernel - 1 (no equivalent convolution)");
     }
     if (l.C % l.groups != 0 || l.K % l.groups != 0) throw InputError(c.m.path + ": " + label + ": group does not divide the channels");
-    if (l.R > l.H + l.pad_top + l.pad_bottom || l.S > l.W + l.pad_left + l.pad_right)
-        throw InputError(c.m.path + ": " + label + ": kernel larger than the padded input");
+    if (l.window_h() > l.H + l.pad_top + l.pad_bottom || l.window_w() > l.W + l.pad_left + l.pad_right)
+        throw InputError(c.m.path + ": " + label + ": kernel window larger than the padded input");
     if (yd.size() != xd.size() || yd[1] != l.K || yd[2] != l.P() || (r == 2 && yd[3] != l.Q()))
         throw InputError(c.m.path + ": " + label + ": ONNX shape inference gives an output of " + std::to_string(yd.size() > 2 ? yd[2] : 0) +
                          " rows, the layer's geometry " + std::to_string(l.P()) + " (unsupported padding semantics)");

@@ -165,7 +165,7 @@ TEST_CASE("sequential reads reach at least 90 % of the 12.8 GB/s peak with refre
     CHECK(d.ch.counters().refreshes <= cycles / d.p.t.tREFI + 1);
 }
 
-TEST_CASE("random reads reach far less than sequential; the ACT window limits them", "[dram]") {
+TEST_CASE("random reads reach far less than sequential, the ACT window limits them", "[dram]") {
     Driver d(ddr3(true));
     const std::uint64_t n = 50000;
     std::uint64_t cycles = d.run(n, 32, [](std::uint64_t, std::mt19937_64& rng) { return (rng() % (1u << 24)) * 64; });

@@ -47,7 +47,7 @@ TEST_CASE("DDR4-2400 timing table distances, bank groups included", "[dram][timi
     CHECK(t.distance(Level::Rank, Command::Act, Command::Prea) == 39);             // tRAS before PREA
 }
 
-TEST_CASE("every table row names a known parameter; bad formulas are rejected", "[dram][timing]") {
+TEST_CASE("every table row names a known parameter, bad formulas are rejected", "[dram][timing]") {
     for (const std::string& s : TimingTable::standard_names()) {
         const StandardSpec* spec = TimingTable::find_standard(s);
         REQUIRE(spec);

@@ -17,7 +17,8 @@ const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
     const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
     const auto& models = ref.at("models");
-    REQUIRE(models.size() == 25);
+    REQUIRE(models.size() == 27);
+    int dilated = 0;
     for (auto it = models.begin(); it != models.end(); ++it) {
         INFO(it.key());
         const Network n = vp::import::import_onnx(kDir + it.key() + ".onnx", {}).net;
@@ -46,9 +47,16 @@ TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes 
             CHECK((l.pad_top == r.at("pad")[0].get<int>() && l.pad_bottom == r.at("pad")[0].get<int>()));
             CHECK((l.pad_left == r.at("pad")[1].get<int>() && l.pad_right == r.at("pad")[1].get<int>()));
             CHECK((l.P() == r.at("P").get<int>() && l.Q() == r.at("Q").get<int>()));
+            // Recorded only for dilated modules (FCN, DeepLabV3).
+            const auto dil = r.value("dilation", nlohmann::json::array({1, 1}));
+            CHECK((l.dilation_h == dil[0].get<int>() && l.dilation_w == dil[1].get<int>()));
+            dilated += l.dilation_h > 1 || l.dilation_w > 1;
         }
         CHECK(n.total_macs() == total);
     }
+    // FCN-ResNet50's layer3 / layer4 3x3 convs (dilation 2, 4), DeepLabV3-MobileNetV3's last three
+    // depthwise convs (2) and its ASPP branches (12, 24, 36).
+    CHECK(dilated == 14);
 }
 
 TEST_CASE("Imported MACs round to the GFLOPS column of torchvision's model documentation", "[import][torchvision]") {

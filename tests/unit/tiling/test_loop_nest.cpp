@@ -29,8 +29,13 @@ ConvShape random_shape(std::mt19937_64& rng) {
     s.sy = u(1, 3);
     s.Q = u(1, 11);
     s.P = u(1, 6);
-    s.padded_w = (s.Q - 1) * s.sx + s.kx + u(0, 2);  // extra columns unused by the window
-    s.padded_h = (s.P - 1) * s.sy + s.ky + u(0, 2);
+    // Dilated kernels in a third of the shapes (taps dx, dy apart: the window spans wkx x wky).
+    if (u(0, 2) == 0) {
+        s.dx = u(1, 3);
+        s.dy = u(1, 3);
+    }
+    s.padded_w = (s.Q - 1) * s.sx + s.wkx() + u(0, 2);  // extra columns unused by the window
+    s.padded_h = (s.P - 1) * s.sy + s.wky() + u(0, 2);
     return s;
 }
 
@@ -137,15 +142,22 @@ TEST_CASE("loop nest covers every ofmap, weight and needed ifmap element", "[til
             }
             if (op.kind == OpKind::Compute) {
                 macs += op.macs;
-                // Every input row of this output row, for every channel of the if tile, is on chip,
-                // and the loaded columns cover the window of the ox tile.
+                // Every input row a tap of this output row reads (oy s + r d), for every channel of
+                // the if tile, is on chip, and every column a tap of the ox tile reads (ox s + k d)
+                // was loaded: the taps by the convolution's definition, not by the nest's extents.
                 for (int c = 0; c < op.n_if; ++c)
                     for (int r = 0; r < s.ky; ++r) {
                         const int ch = g * s.n_if + op.if_begin + c;
-                        REQUIRE(rows_on_chip.count({ch, op.oy * s.sy + r}) == 1);
+                        REQUIRE(rows_on_chip.count({ch, op.oy * s.sy + r * s.dy}) == 1);
                     }
+                for (int ox = op.ox_begin; ox < op.ox_begin + op.n_ox; ++ox)
+                    for (int k = 0; k < s.kx; ++k) {
+                        const int x = ox * s.sx + k * s.dx;
+                        REQUIRE((x >= cur_x0 && x <= cur_x1));
+                    }
+                // The loaded columns are the windows' dense extent (an ASSUMPTION of the nest).
                 REQUIRE(cur_x0 == op.ox_begin * s.sx);
-                REQUIRE(cur_x1 == (op.ox_begin + op.n_ox - 1) * s.sx + s.kx - 1);
+                REQUIRE(cur_x1 == (op.ox_begin + op.n_ox - 1) * s.sx + (s.kx - 1) * s.dx);
             }
         });
         const int s_if = (s.n_if + t.t_if - 1) / t.t_if;
@@ -163,7 +175,7 @@ TEST_CASE("loop nest covers every ofmap, weight and needed ifmap element", "[til
     }
 }
 
-TEST_CASE("stitched run loads each filter tile once; separate slices reload it", "[tiling][loop_nest]") {
+TEST_CASE("stitched run loads each filter tile once, separate slices reload it", "[tiling][loop_nest]") {
     ConvShape s;
     s.name = "st";
     s.n_of = s.K = 8;

@@ -205,7 +205,7 @@ TEST_CASE("calibrated model: wait_scale and slot_scale by hand", "[waving][mesh_
     CHECK(m.shared_cycles(row, asip, mesh, 1) == Approx(d));
 }
 
-TEST_CASE("paper model = the mapper without a model; fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
+TEST_CASE("paper model = the mapper without a model, fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
     tiling::AsipParams asip;
     MeshMapParams mesh;
     mesh.hw = ddr3_time_figures();

@@ -274,7 +274,7 @@ TEST_CASE("bad mesh input is an InputError with a clear message", "[waving][erro
                       Catch::Contains("conv_big_kernel") && Catch::Contains("smallest tile"));
 }
 
-TEST_CASE("mapping is deterministic across thread counts; JSON and table carry the result", "[waving][report]") {
+TEST_CASE("mapping is deterministic across thread counts, JSON and table carry the result", "[waving][report]") {
     const AsipParams asip = small_asip();
     Network net;
     net.name = "tiny";

@@ -55,7 +55,55 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
     CHECK(checked >= 1500);
 }
 
-TEST_CASE("OUT bytes cover the output once; W bytes of WS are the weights once", "[tso][cost]") {
+TEST_CASE("every input a tap reads lies in the IN window of its compute (dilated kernels too)", "[tso][cost]") {
+    // By the convolution's definition, output (r, q) reads input (r s_h - pad_top + i d_h,
+    // q s_w - pad_left + j d_w) for the taps i < R, j < S that fall inside the map; the walker's IN
+    // windows are computed from the window's extent, which this check does not use.
+    std::mt19937_64 rng(4242);
+    int dilated = 0;
+    for (int it = 0; it < 1500; ++it) {
+        Layer l = random_layer(rng);
+        if (l.kind != LayerKind::Conv) continue;
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, 1);
+        dilated += c.dilation_h > 1 || c.dilation_w > 1;
+        const TleSlicing p = kAllSlicings[std::size_t(it % 3)];
+        const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
+        ConvCostModel m(c, hw, p);
+        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        Tile t;
+        t.t_r = uni(1, m.max_rows());
+        t.t_c = uni(1, c.Q);
+        t.t_n = uni(1, c.N);
+        t.t_m = uni(1, m.max_tlt_filters());
+        t.t_h = m.t_h(t.t_r);
+        t.t_l = m.t_l(t.t_c);
+        INFO("layer C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " R=" << l.R << " S=" << l.S
+                        << " d=" << l.dilation_h << "," << l.dilation_w << " s=" << l.stride_h << "," << l.stride_w);
+        const auto slices = tle_slicing(p, c.P, c.M, c.N, hw.n_tle);
+        for (int tle = 0; tle < hw.n_tle; ++tle) {
+            const auto tlts = tlt_filter_split(slices[std::size_t(tle)].filters, hw.n_tlt);
+            walk_tle(c, tle, slices[std::size_t(tle)], tlts, q, t, hw.macs_per_cycle, [&](const TileOp& o) {
+                if (o.kind != OpKind::Compute) return;
+                for (int r = o.r0; r < o.r0 + o.rn; ++r)
+                    for (int i = 0; i < c.R; ++i) {
+                        const int h = r * c.stride_h - c.pad_top + i * c.dilation_h;
+                        if (h < 0 || h >= c.H) continue;
+                        REQUIRE((h >= o.h0 && h < o.h0 + o.hn));
+                    }
+                for (int qq = o.q0; qq < o.q0 + o.qn; ++qq)
+                    for (int j = 0; j < c.S; ++j) {
+                        const int w = qq * c.stride_w - c.pad_left + j * c.dilation_w;
+                        if (w < 0 || w >= c.W) continue;
+                        REQUIRE((w >= o.w0 && w < o.w0 + o.wn));
+                    }
+            });
+        }
+    }
+    CHECK(dilated > 100);
+}
+
+TEST_CASE("OUT bytes cover the output once, W bytes of WS are the weights once", "[tso][cost]") {
     const Layer l = tso_test::square_conv(16, 40, 20, 3, 1);
     const ConvShape c = make_conv_shape(l, 2);
     NmpParams hw = tso_test::seed_hw();
@@ -96,7 +144,7 @@ TEST_CASE("IS keeps IN stationary: IN traffic independent of T_M, one OUT store 
     CHECK(ConvCostModel(c, tight, TleSlicing::KS).fits(TltSchedule::OS, small));
 }
 
-TEST_CASE("IFM-CH: closed-form counts equal the replayed tile sequence; ring volume by hand", "[tso][cost][ifm_ch]") {
+TEST_CASE("IFM-CH: closed-form counts equal the replayed tile sequence, ring volume by hand", "[tso][cost][ifm_ch]") {
     std::mt19937_64 rng(777);
     int checked = 0, reduced = 0;
     for (int it = 0; it < 2000 && checked < 600; ++it) {
@@ -215,7 +263,7 @@ ChoiceCost ofm_is_one_tile(const ConvShape& c, const NmpParams& hw) {
 
 }  // namespace
 
-TEST_CASE("calibrated replay: queue ahead of short transfers by hand; lockstep limit", "[tso][calibrated]") {
+TEST_CASE("calibrated replay: queue ahead of short transfers by hand, lockstep limit", "[tso][calibrated]") {
     // 1 -> 1 channel, 3x3 on 32 x 32 (30 x 30 out), 8 bit, OFM / IS, tile T_M 1, T_N 1, T_R 8,
     // T_C 30: TLE rows 8, 8, 7, 7, one tile each, one TLT with work per TLE, so the critical
     // TLE runs LoadIn, LoadW, Compute, StoreOut strictly one after the other.

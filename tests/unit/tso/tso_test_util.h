@@ -53,8 +53,13 @@ inline Layer random_layer(std::mt19937_64& rng, int max_c = 10, int max_k = 24, 
     l.pad_bottom = uni(0, l.R - 1);
     l.pad_left = uni(0, l.S - 1);
     l.pad_right = uni(0, l.S - 1);
-    while (l.H + l.pad_top + l.pad_bottom < l.R) ++l.pad_bottom;
-    while (l.W + l.pad_left + l.pad_right < l.S) ++l.pad_right;
+    // Dilated kernels in a quarter of the convs (the window spans (R - 1) d + 1 rows).
+    if (uni(0, 3) == 0) {
+        l.dilation_h = uni(1, 3);
+        l.dilation_w = uni(1, 3);
+    }
+    while (l.H + l.pad_top + l.pad_bottom < l.window_h()) ++l.pad_bottom;
+    while (l.W + l.pad_left + l.pad_right < l.window_w()) ++l.pad_right;
     return l;
 }
 

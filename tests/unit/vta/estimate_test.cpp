@@ -85,7 +85,7 @@ TEST_CASE("Pipelined estimate: coefficients scale latency, bus and add per trans
     CHECK(pipelined_estimate(p, hw, c).total == Approx(want));
 }
 
-TEST_CASE("Estimate models by name; bad names and coefficients name the key", "[vta][estimate]") {
+TEST_CASE("Estimate models by name, bad names and coefficients name the key", "[vta][estimate]") {
     CHECK(parse_estimate_model("calibrated", "k") == EstimateModel::Calibrated);
     CHECK(parse_estimate_model("serial", "k") == EstimateModel::Serial);
     CHECK_THROWS_WITH(parse_estimate_model("fast", "vta_compiler.estimate_model"),

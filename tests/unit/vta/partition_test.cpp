@@ -20,7 +20,7 @@ TEST_CASE("Compilation and Execution of an Embeddable YOLO-NAS on the VTA, Fig. 
     CHECK(check_partition(OpCase::Gemm, s, cap, p2).empty());
 }
 
-TEST_CASE("No overflow gives a single step; strict < as the paper's compiler", "[vta][partition]") {
+TEST_CASE("No overflow gives a single step, strict < as the paper's compiler", "[vta][partition]") {
     const Capacities cap{128, 1024, 128, 128};
     const Partition p = partition(OpCase::Gemm, BlockShape{4, 8, 4}, cap, 1, false);
     REQUIRE(p.steps.size() == 1);

@@ -107,3 +107,44 @@ TEST_CASE("bad network documents name the JSON pointer", "[workload]") {
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 65536, "K": 65536, "H": 32768, "W": 32768, "R": 3, "S": 3, "pad": 1}]})"),
                Catch::Contains("too large"));
 }
+
+TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count the taps", "[workload]") {
+    // DeepLabV3's ASPP branch shape: 3 x 3, dilation 12, padding 12 on a 33 x 33 map keeps 33 x 33.
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 8, "K": 4, "H": 33, "W": 33, "R": 3, "S": 3,
+                                              "pad": 12, "dilation": 12},
+                                             {"type": "conv", "C": 4, "K": 2, "H": 33, "W": 33, "R": 3, "S": 5,
+                                              "dilation": [2, 3]}]})"),
+        "d.json");
+    const auto& a = net.layers.at(0);
+    CHECK((a.dilation_h == 12 && a.dilation_w == 12 && a.window_h() == 25 && a.window_w() == 25));
+    CHECK((a.P() == 33 && a.Q() == 33));  // (33 + 24 - 25) / 1 + 1
+    CHECK(a.macs() == 8ull * 4 * 9 * 33 * 33);
+    const auto& b = net.layers.at(1);
+    CHECK((b.window_h() == 5 && b.window_w() == 13 && b.P() == 29 && b.Q() == 21));
+    // Written back with the dilation, read back equal.
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    CHECK((back.layers.at(1).dilation_h == 2 && back.layers.at(1).dilation_w == 3));
+    CHECK(back.layers.at(0).shape_key() == a.shape_key());
+    // Same taps, no dilation: another shape.
+    auto plain = a;
+    plain.dilation_h = plain.dilation_w = 1;
+    CHECK(plain.shape_key() != a.shape_key());
+
+    auto bad = [](const char* text) {
+        try {
+            vp::mapper::parse_network(nlohmann::json::parse(text), "t.json");
+        } catch (const vp::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 8, "W": 8, "R": 3, "S": 3, "dilation": 0}]})"),
+               Catch::Contains("/layers/0/dilation"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 8, "W": 8, "R": 3, "S": 3, "dilation": [2]}]})"),
+               Catch::Contains("/layers/0/dilation"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 8, "W": 8, "R": 3, "S": 3, "dilation": 4}]})"),
+               Catch::Contains("kernel height R=3 (window 9 with dilation 4) exceeds padded input height 8"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pool", "C": 3, "H": 8, "W": 8, "R": 2, "S": 2, "dilation": 2}]})"),
+               Catch::Contains("unknown member \"dilation\""));
+}
