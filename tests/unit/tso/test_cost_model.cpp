@@ -11,6 +11,23 @@
 
 using namespace tso_test;
 
+namespace {
+
+// A tile drawn within the cost model's domain (memory fit not required).
+Tile random_tile(std::mt19937_64& rng, const ConvCostModel& m) {
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    Tile t;
+    t.t_r = uni(1, m.max_rows());
+    t.t_c = uni(1, m.conv().Q);
+    t.t_n = uni(1, m.conv().N);
+    t.t_m = uni(1, m.max_tlt_filters());
+    t.t_h = m.t_h(t.t_r);
+    t.t_l = m.t_l(t.t_c);
+    return t;
+}
+
+}  // namespace
+
 TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") {
     std::mt19937_64 rng(12345);
     int checked = 0;
@@ -21,14 +38,7 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
         const TleSlicing p = kAllSlicings[std::size_t(it % 3)];
         const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
         ConvCostModel m(c, hw, p);
-        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-        Tile t;
-        t.t_r = uni(1, m.max_rows());
-        t.t_c = uni(1, c.Q);
-        t.t_n = uni(1, c.N);
-        t.t_m = uni(1, m.max_tlt_filters());
-        t.t_h = m.t_h(t.t_r);
-        t.t_l = m.t_l(t.t_c);
+        const Tile t = random_tile(rng, m);
         // Memory fit is irrelevant to the counting; check every tile.
         const CostCounts a = m.counts(q, t);
         const RefResult ref = reference_counts(c, hw, p, q, t);
@@ -70,14 +80,7 @@ TEST_CASE("every input a tap reads lies in the IN window of its compute (dilated
         const TleSlicing p = kAllSlicings[std::size_t(it % 3)];
         const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
         ConvCostModel m(c, hw, p);
-        auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-        Tile t;
-        t.t_r = uni(1, m.max_rows());
-        t.t_c = uni(1, c.Q);
-        t.t_n = uni(1, c.N);
-        t.t_m = uni(1, m.max_tlt_filters());
-        t.t_h = m.t_h(t.t_r);
-        t.t_l = m.t_l(t.t_c);
+        const Tile t = random_tile(rng, m);
         INFO("layer C=" << l.C << " K=" << l.K << " H=" << l.H << " W=" << l.W << " R=" << l.R << " S=" << l.S
                         << " d=" << l.dilation_h << "," << l.dilation_w << " s=" << l.stride_h << "," << l.stride_w);
         const auto slices = tle_slicing(p, c.P, c.M, c.N, hw.n_tle);

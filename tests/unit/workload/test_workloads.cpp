@@ -28,6 +28,15 @@ const Expected kTable[] = {
     {"squeezenet1_1", 26, 0.3877}, {"squeezenet1_1_onnx224", 26, 0.3492}, {"yolov3", 75, 32.9320},
     {"yolov3_tiny", 13, 2.7825},  {"resnet20", 21, 0.0408},
 };
+// The error message parse_network gives for a document ("no error" when it parses).
+std::string bad(const char* text) {
+    try {
+        vp::mapper::parse_network(nlohmann::json::parse(text), "t.json");
+    } catch (const vp::InputError& e) {
+        return std::string(e.what());
+    }
+    return std::string("no error");
+}
 }  // namespace
 
 TEST_CASE("network workloads match the published conv counts and GMACs", "[workload]") {
@@ -84,14 +93,6 @@ TEST_CASE("LeNet-5 with pooling and FC layers", "[workload]") {
 }
 
 TEST_CASE("bad network documents name the JSON pointer", "[workload]") {
-    auto bad = [](const char* text) {
-        try {
-            vp::mapper::parse_network(nlohmann::json::parse(text), "t.json");
-        } catch (const vp::InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
     CHECK_THAT(bad(R"({"layers": []})"), Catch::Contains("/layers") && Catch::Contains("empty"));
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 0, "K": 1, "H": 4, "W": 4, "R": 1, "S": 1}]})"),
                Catch::Contains("/layers/0/C"));
@@ -131,14 +132,6 @@ TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count 
     plain.dilation_h = plain.dilation_w = 1;
     CHECK(plain.shape_key() != a.shape_key());
 
-    auto bad = [](const char* text) {
-        try {
-            vp::mapper::parse_network(nlohmann::json::parse(text), "t.json");
-        } catch (const vp::InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 8, "W": 8, "R": 3, "S": 3, "dilation": 0}]})"),
                Catch::Contains("/layers/0/dilation"));
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 1, "H": 8, "W": 8, "R": 3, "S": 3, "dilation": [2]}]})"),
