@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE]            a network workload (JSON) on stdout / FILE
+  random_networks.py gen  --seed S [--out FILE] [--dilated]  a network workload (JSON) on stdout / FILE
   random_networks.py onnx --seed S --out FILE.onnx         an ONNX model (needs python3-onnx: /usr/bin/python3)
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"]
+                          [--run-args "--refine 2"] [--dilated]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -43,9 +43,12 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None):
         self.rng = rng
         self.large = large
+        # Dilated convs (--dilated): their own generator, so that the networks of every seed
+        # without the option stay what they were.
+        self.dil_rng = dil_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -141,8 +144,16 @@ class Net:
         else:
             groups, K = 1, self.channels()
         R, S, st, pad = self.window(H, W)
-        P, Q = self.out(H, W, R, S, st, pad)
+        dh = dw = 1
+        if self.dil_rng and self.dil_rng.random() < 0.5:
+            # the largest dilation whose window still fits the padded input, at most 4
+            pt, pb, pl, pr = pad
+            dh = self.dil_rng.randint(1, min(4, (H + pt + pb - 1) // (R - 1))) if R > 1 else 1
+            dw = self.dil_rng.randint(1, min(4, (W + pl + pr - 1) // (S - 1))) if S > 1 else 1
+        P, Q = self.out(H, W, (R - 1) * dh + 1, (S - 1) * dw + 1, st, pad)
         l = {"type": "conv", "C": C, "K": K, "H": H, "W": W, "R": R, "S": S}
+        if (dh, dw) != (1, 1):
+            l["dilation"] = dh if dh == dw else [dh, dw]
         if st != (1, 1) or rng.random() < 0.3:
             l["stride"] = self.enc_stride(st)
         if any(pad) or rng.random() < 0.2:
@@ -257,11 +268,13 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False):
-    """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth)."""
+def gen_network(seed, large=False, dilated=False):
+    """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
+    dilated: half of the convs with a kernel dilated where the padded input allows (nmp and mesh run
+    them, the VTA refuses them)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
-    net = Net(rng, graph, large)
+    net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -537,8 +550,10 @@ def layer_macs(l):
         pl = pr = p[1]
     else:
         pt, pb, pl, pr = p["top"], p["bottom"], p["left"], p["right"]
-    P = (l["H"] + pt + pb - l["R"]) // sh + 1
-    Q = (l["W"] + pl + pr - l["S"]) // sw + 1
+    d = l.get("dilation", 1)
+    dh, dw = (d, d) if isinstance(d, int) else d
+    P = (l["H"] + pt + pb - (l["R"] - 1) * dh - 1) // sh + 1
+    Q = (l["W"] + pl + pr - (l["S"] - 1) * dw - 1) // sw + 1
     return l["C"] // l.get("groups", 1) * l["K"] * l["R"] * l["S"] * P * Q
 
 
@@ -684,7 +699,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -810,6 +825,7 @@ def main():
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--out")
     g.add_argument("--large", action="store_true")
+    g.add_argument("--dilated", action="store_true", help="dilated kernels in half of the convs")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -824,12 +840,13 @@ def main():
     r.add_argument("--onnx-python", default="/usr/bin/python3", help="an interpreter with onnx (python3-onnx)")
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
+    r.add_argument("--dilated", action="store_true", help="dilated kernels in half of the JSON networks' convs")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)
