@@ -270,8 +270,8 @@ class Net:
 
 def gen_network(seed, large=False, dilated=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
-    dilated: half of the convs with a kernel dilated where the padded input allows (nmp and mesh run
-    them, the VTA refuses them)."""
+    dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows
+    (nmp and mesh run them, the VTA refuses them)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None)
@@ -825,7 +825,7 @@ def main():
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--out")
     g.add_argument("--large", action="store_true")
-    g.add_argument("--dilated", action="store_true", help="dilated kernels in half of the convs")
+    g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -840,7 +840,7 @@ def main():
     r.add_argument("--onnx-python", default="/usr/bin/python3", help="an interpreter with onnx (python3-onnx)")
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
-    r.add_argument("--dilated", action="store_true", help="dilated kernels in half of the JSON networks' convs")
+    r.add_argument("--dilated", action="store_true", help="half of the JSON networks' convs draw a dilation of 1-4 per axis")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
