@@ -60,7 +60,7 @@ bool ConvCostModel::fits(TltSchedule q, const Tile& t) const {
         return false;
     const u64 eb = u64(c.elem_bytes), rs = u64(c.R) * u64(c.S);
     // Eq. 2 (double-buffered MB0/MB1: half of each per tile).
-    if (u64(t.t_n) * u64(t_h(t.t_r)) * u64(t_l(t.t_c)) * eb > u64(m_hw.in_tile_bytes())) return false;
+    if (u64(t.t_n) * u64(in_h(t.t_r)) * u64(in_w(t.t_c)) * eb > u64(m_hw.in_tile_bytes())) return false;
     const u64 w_ch = q == TltSchedule::WS ? u64(m_max_chans) : u64(t.t_n);
     if (u64(t.t_m) * w_ch * rs * eb > u64(m_hw.w_tile_bytes())) return false;
     // IS accumulates the partial sums of all the TLT's filters in MB2 (Fig. 4).

@@ -22,6 +22,7 @@
 //    stored once, by its owner (tle_slicing.h: store k owned by active[k % n]); the other
 //    active TLEs send their partial tile over the ring. The counts take the owners' share as
 //    1 / n of every TLE's stores (the exact round robin differs by at most one store).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -72,6 +73,12 @@ public:
     int max_chans() const { return m_max_chans; }       // T_N domain upper bound (IFM_CH: a TLE's share)
     int t_h(int t_r) const { return (t_r - 1) * m_conv.stride_h + m_conv.window_h(); }
     int t_l(int t_c) const { return (t_c - 1) * m_conv.stride_w + m_conv.window_w(); }
+    // The IN rows / columns a tile of T_R / T_C loads into MB0 at most: T_H / T_L clipped to the
+    // map, since padding is not loaded (the walker loads the window's part inside the map). Equal
+    // to T_H / T_L unless a tile's window reaches past the map on both sides (small maps, large or
+    // dilated windows); Eq. 2 is checked with these.
+    int in_h(int t_r) const { return std::min(t_h(t_r), m_conv.H); }
+    int in_w(int t_c) const { return std::min(t_l(t_c), m_conv.W); }
 
     // Eq. 2 (MB0/MB1/MB2) and the tile domain; IS's MB2 holds the OUT tile of every filter of the TLT.
     bool fits(TltSchedule q, const Tile& t) const;

@@ -63,11 +63,11 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
     std::vector<ConvCostModel::RcTerms> rc(static_cast<std::size_t>(n_tle));
 
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r) {
-        const u64 th = u64(m.t_h(t_r));
-        if (th * u64(m.t_l(1)) * eb > mb0 || u64(t_r) * eb > mb2) break;  // grows with T_R
+        const u64 th = u64(m.in_h(t_r));
+        if (th * u64(m.in_w(1)) * eb > mb0 || u64(t_r) * eb > mb2) break;  // grows with T_R
         for (int t = 0; t < n_tle; ++t) rows[std::size_t(t)] = m.row_stats(t, t_r);
         for (int t_c = 1; t_c <= c.Q; ++t_c) {
-            const u64 tl = u64(m.t_l(t_c));
+            const u64 tl = u64(m.in_w(t_c));
             if (th * tl * eb > mb0 || u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
             if (!have_col[std::size_t(t_c)]) {
                 cols[std::size_t(t_c)] = m.col_stats(t_c);

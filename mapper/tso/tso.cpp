@@ -62,11 +62,12 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
         r.ranked = search(conv, hw, *model, keep, opt.ifm_channel_slicing, std::nullopt, std::nullopt, fn, nullptr);
     }
     if (r.ranked.empty()) {
-        const long long in_min = (long long)conv.window_h() * conv.window_w() * conv.elem_bytes;
+        const int in_h = std::min(conv.window_h(), conv.H), in_w = std::min(conv.window_w(), conv.W);
+        const long long in_min = (long long)in_h * in_w * conv.elem_bytes;
         throw InputError("layer \"" + conv.name + "\": no TLT tile fits the TLT memories (nmp.mb0_bytes=" +
                          std::to_string(hw.mb0_bytes) + ", nmp.mb1_bytes=" + std::to_string(hw.mb1_bytes) +
                          ", nmp.mb2_bytes=" + std::to_string(hw.mb2_bytes) + "); the smallest IN tile (1 channel of " +
-                         std::to_string(conv.window_h()) + "x" + std::to_string(conv.window_w()) + ") needs " + std::to_string(in_min) +
+                         std::to_string(in_h) + "x" + std::to_string(in_w) + ") needs " + std::to_string(in_min) +
                          " B and the smallest W tile as many" +
                          (hw.double_buffer ? std::string(" (nmp.double_buffer: half of MB0/MB1 per tile)") : std::string()));
     }

@@ -3,7 +3,9 @@
 # a depthwise one) runs on nmp and mesh-4x4 (exit 0: the platforms' own invariants hold), the
 # MACs the simulations executed equal the convolution's MACs computed here from the definition
 # (taps x outputs, the output size from the dilated window), the mapping reports carry the
-# dilation, the VTA refuses it naming the layer (exit 2), and vp-import writes it back.
+# dilation, the VTA refuses it naming the layer (exit 2), and vp-import writes it back. An ASPP
+# branch at 16 bit (dilation 36: a 73 x 73 window, 10.7 kB, on a 16 x 16 map) runs on nmp, whose
+# 8 kB MB0 holds what a tile loads: the window's part inside the map.
 # Args: $1 = vp-run, $2 = source root, $3 = folder of the tools.
 set -u
 vp_run=$1; root=$2; bindir=$3
@@ -38,6 +40,16 @@ for cfg in nmp mesh-4x4; do
   sum=$(jq '[.layers[].macs] | add' "$d/layers.json")
   [ "$sum" = "$want" ] && ok || no "$cfg: layers.json MACs $sum, want $want"
 done
+cat > "$tmp/aspp.json" <<'JSON'
+{"name": "aspp", "precision": 16, "layers": [
+  {"name": "aspp36", "type": "conv", "C": 16, "K": 8, "H": 16, "W": 16, "R": 3, "S": 3, "pad": 36, "dilation": 36}
+]}
+JSON
+if "$vp_run" "$root/configs/nmp.yaml" "$tmp/aspp.json" --out "$tmp/aspp" --quiet > /dev/null 2> "$tmp/err"; then
+  want=$(( 16 * 8 * 9 * $(out 16 72 3 36 1) * $(out 16 72 3 36 1) ))
+  got=$(jq '.stats.nmp.macs.value' "$tmp/aspp/stats.json")
+  [ "$got" = "$want" ] && ok || no "nmp aspp36: simulated MACs $got, by the definition $want"
+else no "nmp aspp36 (16 bit): vp-run exit $?: $(tail -3 "$tmp/err")"; fi
 jq -e '.convs[] | select(.layer == "d23") | .shape.dilation == [2, 3]' "$tmp/run_nmp/mapping.json" > /dev/null && ok ||
   no "nmp mapping.json: no dilation [2, 3] for d23"
 jq -e '.layers[] | select(.name == "d23") | .shape.dilation == [2, 3]' "$tmp/run_mesh-4x4/mapping.json" > /dev/null && ok ||
@@ -51,4 +63,4 @@ if "$bindir/vp-import" "$root/tests/data/onnx/fcn_resnet50.onnx" -o "$tmp/fcn.js
   [ "$n" = 8 ] && ok || no "fcn_resnet50: $n dilated layers written, want 8"
 else no "vp-import fcn_resnet50: $(tail -1 "$tmp/err")"; fi
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 10 ]
+[ "$fail" -eq 0 ] && [ "$pass" -eq 11 ]

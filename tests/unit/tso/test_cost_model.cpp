@@ -2,6 +2,7 @@
 // walker, on random layers, platforms and tiles.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "mapper/tso/calibrated_model.h"
@@ -104,6 +105,47 @@ TEST_CASE("every input a tap reads lies in the IN window of its compute (dilated
         }
     }
     CHECK(dilated > 100);
+}
+
+TEST_CASE("Eq. 2's IN check bounds every IN tile the walker loads: T_H x T_L clipped to the map", "[tso][cost]") {
+    // fits() checks T_N x min(T_H, H) x min(T_L, W) against MB0: the padding is not loaded. Every
+    // LoadIn of the walk must stay within it (the simulated TLT refuses a larger write into MB0),
+    // and on small padded maps and dilated windows the clipped extent is reached while T_H or T_L
+    // is larger (the unclipped Eq. 2 refuses tiles that fit).
+    std::mt19937_64 rng(777);
+    int clipped_and_reached = 0;
+    for (int it = 0; it < 3000; ++it) {
+        Layer l = random_layer(rng);
+        if (l.kind != LayerKind::Conv) continue;
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, 1);
+        const TleSlicing p = kAllSlicings[std::size_t(it % 3)];
+        const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
+        ConvCostModel m(c, hw, p);
+        const Tile t = random_tile(rng, m);
+        REQUIRE(m.in_h(t.t_r) <= t.t_h);
+        REQUIRE(m.in_w(t.t_c) <= t.t_l);
+        INFO("layer H=" << l.H << " W=" << l.W << " R=" << l.R << " S=" << l.S << " d=" << l.dilation_h << ","
+                        << l.dilation_w << " s=" << l.stride_h << "," << l.stride_w << " pad " << l.pad_top << ","
+                        << l.pad_bottom << "," << l.pad_left << "," << l.pad_right << " T_R " << t.t_r << " T_C "
+                        << t.t_c);
+        const auto slices = tle_slicing(p, c.P, c.M, c.N, hw.n_tle);
+        int max_hn = 0, max_wn = 0;
+        for (int tle = 0; tle < hw.n_tle; ++tle) {
+            const auto tlts = tlt_filter_split(slices[std::size_t(tle)].filters, hw.n_tlt);
+            walk_tle(c, tle, slices[std::size_t(tle)], tlts, q, t, hw.macs_per_cycle, [&](const TileOp& o) {
+                if (o.kind != OpKind::LoadIn) return;
+                REQUIRE(o.cn <= t.t_n);
+                REQUIRE(o.hn <= m.in_h(t.t_r));
+                REQUIRE(o.wn <= m.in_w(t.t_c));
+                max_hn = std::max(max_hn, o.hn);
+                max_wn = std::max(max_wn, o.wn);
+            });
+        }
+        if ((m.in_h(t.t_r) < t.t_h && max_hn == m.in_h(t.t_r)) || (m.in_w(t.t_c) < t.t_l && max_wn == m.in_w(t.t_c)))
+            ++clipped_and_reached;
+    }
+    CHECK(clipped_and_reached > 100);
 }
 
 TEST_CASE("OUT bytes cover the output once, W bytes of WS are the weights once", "[tso][cost]") {
