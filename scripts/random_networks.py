@@ -2,7 +2,8 @@
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
   random_networks.py gen  --seed S [--out FILE] [--dilated]  a network workload (JSON) on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx         an ONNX model (needs python3-onnx: /usr/bin/python3)
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated]  an ONNX model (needs python3-onnx:
+                          /usr/bin/python3); prints its MACs by the operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
                           [--run-args "--refine 2"] [--dilated]
@@ -14,7 +15,8 @@ every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX mod
 
   ok           exit 0, the outputs exist, stats.json is valid JSON, the MACs the nmp / mesh
                simulation executed equal the closed form, and stats.json is byte-identical on a
-               rerun for every --repeat-every-th seed
+               rerun for every --repeat-every-th seed; for an ONNX model, the imported
+               workload's MACs equal the generator's own count from the operators' definitions
   unsupported  exit 2 with a message docs/onnx-import.md lists ("What the platforms run")
   rejected     another exit 2 naming the workload file and the layer / JSON pointer: to review
   BUG          exit 2 without them, exit 1 / 3, a signal, a timeout, missing or invalid outputs,
@@ -307,10 +309,16 @@ def gen_network(seed, large=False, dilated=False):
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path):
+def gen_onnx(seed, path, dilated=False):
+    """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
+    kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
+    dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
+    own (the models of a seed without the option are unchanged)."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
+    dil_rng = random.Random(seed * 7919 + 2) if dilated else None
+    macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
     H = rng.randint(3, 16)
@@ -351,9 +359,17 @@ def gen_onnx(seed, path):
             ins = [cur, wt]
             if rng.random() < 0.5:
                 ins.append(init(name("b"), [k]))
-            nodes.append(helper.make_node("Conv", ins, [out], kernel_shape=[r, s], pads=pads, strides=st,
-                                          group=groups))
-            shape = (k, (h + pads[0] + pads[2] - r) // st[0] + 1, (w + pads[1] + pads[3] - s) // st[1] + 1)
+            attrs = dict(kernel_shape=[r, s], pads=pads, strides=st, group=groups)
+            dh = dw = 1
+            if dil_rng and dil_rng.random() < 0.5:
+                # at most 4, and the dilated window within the padded input
+                dh = dil_rng.randint(1, min(4, (h + pads[0] + pads[2] - 1) // (r - 1))) if r > 1 else 1
+                dw = dil_rng.randint(1, min(4, (w + pads[1] + pads[3] - 1) // (s - 1))) if s > 1 else 1
+                attrs["dilations"] = [dh, dw]
+            nodes.append(helper.make_node("Conv", ins, [out], **attrs))
+            wr, ws = (r - 1) * dh + 1, (s - 1) * dw + 1
+            shape = (k, (h + pads[0] + pads[2] - wr) // st[0] + 1, (w + pads[1] + pads[3] - ws) // st[1] + 1)
+            macs[0] += c // groups * k * r * s * shape[1] * shape[2]
         elif op == "Pool":
             r, s = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
             st = [rng.randint(1, 3), rng.randint(1, 3)]
@@ -366,11 +382,18 @@ def gen_onnx(seed, path):
             st = rng.choice([1, 2])
             k = rng.randint(1, 16)
             wt = init(name("w"), [k, c, r, r])
-            nodes.append(helper.make_node("Conv", [cur, wt], [out], kernel_shape=[r, r], strides=[st, st], auto_pad=mode))
+            attrs = dict(kernel_shape=[r, r], strides=[st, st], auto_pad=mode)
+            d = 1
+            if dil_rng and r > 1 and dil_rng.random() < 0.5:
+                d = dil_rng.randint(1, min(4, (min(h, w) - 1) // (r - 1)) if mode == "VALID" else 4)
+                attrs["dilations"] = [d, d]
+            nodes.append(helper.make_node("Conv", [cur, wt], [out], **attrs))
             if mode == "VALID":
-                shape = (k, (h - r) // st + 1, (w - r) // st + 1)
-            else:
+                wr = (r - 1) * d + 1
+                shape = (k, (h - wr) // st + 1, (w - wr) // st + 1)
+            else:  # SAME: the output is the input over the stride, whatever the (dilated) window
                 shape = (k, -(-h // st), -(-w // st))
+            macs[0] += c * k * r * r * shape[1] * shape[2]
         elif op == "PoolCeil":  # ceil_mode, pads (below the window), count_include_pad
             r, s_ = rng.randint(2, min(4, h + 1)), rng.randint(2, min(4, w + 1))
             pads = [rng.randint(0, r - 1), rng.randint(0, s_ - 1), rng.randint(0, r - 1), rng.randint(0, s_ - 1)]
@@ -451,6 +474,7 @@ def gen_onnx(seed, path):
             wt = init(name("w"), [k, shape[0]])
             bs = init(name("b"), [k])
             nodes.append(helper.make_node("Gemm", [cur, wt, bs], [out], transB=1))
+            macs[0] += shape[0] * k
             shape = (k, 1, 1)
         cur = out
         if not rank2:
@@ -464,6 +488,7 @@ def gen_onnx(seed, path):
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="random_networks")
     m.ir_version = 8
     onnx.save(m, path)
+    return macs[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -681,10 +706,12 @@ def driver(a):
         if onnx_mode:
             model = os.path.join(work, "rand%d.onnx" % seed)
             # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
-            rc = subprocess.call([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
-                                  "--out", model])
-            if rc != 0:
-                bugs.append("seed %d: the ONNX generator failed (exit %s)" % (seed, rc))
+            gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
+                                  "--out", model] + (["--dilated"] if a.dilated else []),
+                                 stdout=subprocess.PIPE, universal_newlines=True)
+            m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
+            if gen.returncode != 0 or not m_gen:
+                bugs.append("seed %d: the ONNX generator failed (exit %s)" % (seed, gen.returncode))
                 continue
             wl = os.path.join(work, "rand%d_onnx.json" % seed)
             rc, out, err, _ = run_cmd([vp_import, model, "-o", wl, "--quiet"], a.timeout)
@@ -694,6 +721,13 @@ def driver(a):
                 note("vp-import", "-", cls)
                 (bugs if cls == "BUG" else rejections).append(
                     "seed %d vp-import %s: exit %s: %s" % (seed, model, rc, first))
+                continue
+            # the imported workload's MACs (closed form of its conv / fc layers) against the
+            # generator's count from the ONNX operators' definitions
+            if expected_macs(wl) != int(m_gen.group(1)):
+                bugs.append("seed %d vp-import %s: the workload's conv / fc layers have %d MACs, the model's Conv "
+                            "and Gemm nodes %s" % (seed, model, expected_macs(wl), m_gen.group(1)))
+                note("vp-import", "-", "BUG")
                 continue
             note("vp-import", "-", "ok")
         else:
@@ -829,6 +863,7 @@ def main():
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
+    o.add_argument("--dilated", action="store_true", help="half of the Conv nodes draw dilations of 1-4 per axis")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -840,7 +875,7 @@ def main():
     r.add_argument("--onnx-python", default="/usr/bin/python3", help="an interpreter with onnx (python3-onnx)")
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
-    r.add_argument("--dilated", action="store_true", help="half of the JSON networks' convs draw a dilation of 1-4 per axis")
+    r.add_argument("--dilated", action="store_true", help="half of the convs (JSON and ONNX) draw a dilation of 1-4 per axis")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
@@ -854,7 +889,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        gen_onnx(a.seed, a.out)
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated))
         return 0
     return driver(a)
 
