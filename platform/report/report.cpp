@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "mapper/common/errors.h"
@@ -15,9 +14,13 @@ namespace fs = std::filesystem;
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return "";
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    // Chunk by chunk: `ostringstream << rdbuf()` stops silently when it cannot grow, which
+    // handed a truncated file on as if complete.
+    std::string s;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) s.append(buf, std::size_t(in.gcount()));
+    if (in.bad()) throw InputError(path + ": read error");
+    return s;
 }
 
 std::string html_escape(const std::string& s) {

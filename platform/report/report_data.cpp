@@ -82,16 +82,14 @@ struct Series {
     std::string module, statistic;
 };
 
-// Everything read from timeseries.csv.
+// What the report keeps of timeseries.csv: the series, and per series the sums over every layer
+// and over the run. The intervals themselves are not kept: a run with a fine stats.epoch writes
+// gigabytes of them, so the charts' buckets are filled by a second pass over the file
+// (scan_timeseries), and the memory used does not grow with the file.
 struct TimeData {
     std::vector<Series> series;
     std::unordered_map<std::string, std::uint32_t> index;
-    struct Iv {
-        double t0, t1;  // ns
-        int layer;
-        std::vector<std::pair<std::uint32_t, double>> v;
-    };
-    std::vector<Iv> ivs;
+    std::size_t rows = 0;                             // data rows (values of intervals)
     std::vector<std::string> layers;                  // names in order of appearance
     std::vector<std::vector<double>> layer_sums;      // [layer][series]
     std::vector<double> layer_t0, layer_t1;           // ns, from the intervals
@@ -147,34 +145,78 @@ double csv_number(std::string_view f) {
     return std::atof(b);
 }
 
-// One pass over the file in memory: lines without quotes or carriage returns are split in
-// place (the fields are views of the text), others go through split_csv; the series of a row
-// is looked up with a reused key, its layer compared with the previous row's first.
-TimeData read_timeseries(const fs::path& p) {
-    TimeData td;
-    const std::string text = read_file(p.string());
-    std::size_t pos = 0;
-    auto next_line = [&](std::string_view& line) {
-        if (pos >= text.size()) return false;
-        std::size_t e = text.find('\n', pos);
-        if (e == std::string::npos) e = text.size();
-        line = std::string_view(text).substr(pos, e - pos);
-        pos = e + 1;
-        return true;
-    };
+// The lines of a file, read in chunks (views into a buffer that holds one chunk and the line
+// that straddles it).
+class LineReader {
+public:
+    explicit LineReader(const fs::path& p) : m_path(p.string()), m_f(std::fopen(m_path.c_str(), "rb")) {}
+    ~LineReader() {
+        if (m_f) std::fclose(m_f);
+    }
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+    bool open() const { return m_f != nullptr; }
+    // The next line without its '\n'; valid until the next call.
+    bool next(std::string_view& line) {
+        for (;;) {
+            const std::size_t e = m_buf.find('\n', m_scan);
+            if (e != std::string::npos) {
+                line = std::string_view(m_buf).substr(m_pos, e - m_pos);
+                m_pos = m_scan = e + 1;
+                return true;
+            }
+            m_scan = m_buf.size();
+            if (m_eof) {
+                if (m_pos >= m_buf.size()) return false;
+                line = std::string_view(m_buf).substr(m_pos);
+                m_pos = m_scan = m_buf.size();
+                return true;
+            }
+            m_buf.erase(0, m_pos);
+            m_scan -= m_pos;
+            m_pos = 0;
+            const std::size_t old = m_buf.size();
+            m_buf.resize(old + kChunk);
+            const std::size_t n = std::fread(&m_buf[old], 1, kChunk, m_f);
+            m_buf.resize(old + n);
+            if (n < kChunk) {
+                if (std::ferror(m_f)) throw InputError(m_path + ": read error");
+                m_eof = true;
+            }
+        }
+    }
+
+private:
+    static constexpr std::size_t kChunk = std::size_t(1) << 22;
+    std::string m_path;
+    std::FILE* m_f;
+    std::string m_buf;
+    std::size_t m_pos = 0, m_scan = 0;
+    bool m_eof = false;
+};
+
+// One row of timeseries.csv (views valid during the callback).
+struct TsRow {
+    double t0, t1, value;
+    std::string_view layer, module, statistic;
+};
+
+// Streams the data rows of timeseries.csv to `row`: lines without quotes or carriage returns are
+// split in place (the fields are views of the line), others go through split_csv. Returns false
+// when the file is absent or empty.
+template <class F>
+bool scan_timeseries(const fs::path& p, F&& row) {
+    LineReader in(p);
+    if (!in.open()) return false;
     std::string_view line;
-    if (!next_line(line)) return td;
+    if (!in.next(line)) return false;
     const auto head = split_csv(std::string(line));
     if (head.size() < 6 || head[0] != "t_begin_ns" || head[5] != "value")
         throw InputError(p.string() + ": line 1: expected the header t_begin_ns,t_end_ns,layer,module,statistic,value");
-    td.present = true;
-    std::map<std::string, int> layer_idx;
     std::size_t ln = 1;
-    std::string key, last_layer_name;
-    int last_layer = -1;
     std::vector<std::string> owned;
     std::string_view f[6];
-    while (next_line(line)) {
+    while (in.next(line)) {
         ++ln;
         if (line.empty()) continue;
         std::size_t n = 0, b = 0;
@@ -196,11 +238,33 @@ TimeData read_timeseries(const fs::path& p) {
             if (owned.size() != 6) throw InputError(p.string() + ": line " + std::to_string(ln) + ": expected 6 fields");
             for (std::size_t i = 0; i < 6; ++i) f[i] = owned[i];
         }
-        const double t0 = csv_number(f[0]), t1 = csv_number(f[1]), v = csv_number(f[5]);
+        row(TsRow{csv_number(f[0]), csv_number(f[1]), csv_number(f[5]), f[2], f[3], f[4]});
+    }
+    return true;
+}
+
+// The series of a row, looked up with a reused key; -1 when unknown.
+long series_of(const TimeData& td, const TsRow& r, std::string& key) {
+    key.assign(r.module.data(), r.module.size());
+    key += '\x1f';
+    key.append(r.statistic.data(), r.statistic.size());
+    auto it = td.index.find(key);
+    return it == td.index.end() ? -1 : long(it->second);
+}
+
+// The first pass: series, layers and sums (the layer of a row compared with the previous row's
+// first).
+TimeData read_timeseries(const fs::path& p) {
+    TimeData td;
+    std::map<std::string, int> layer_idx;
+    std::string key, last_layer_name;
+    int last_layer = -1;
+    td.present = scan_timeseries(p, [&](const TsRow& r) {
+        const double t0 = r.t0, t1 = r.t1, v = r.value;
         int layer = -1;
-        if (!f[2].empty()) {
-            if (last_layer < 0 || f[2] != last_layer_name) {
-                last_layer_name.assign(f[2].data(), f[2].size());
+        if (!r.layer.empty()) {
+            if (last_layer < 0 || r.layer != last_layer_name) {
+                last_layer_name.assign(r.layer.data(), r.layer.size());
                 auto it = layer_idx.find(last_layer_name);
                 if (it == layer_idx.end()) {
                     it = layer_idx.emplace(last_layer_name, int(td.layers.size())).first;
@@ -213,19 +277,16 @@ TimeData read_timeseries(const fs::path& p) {
             }
             layer = last_layer;
         }
-        if (td.ivs.empty() || td.ivs.back().t0 != t0 || td.ivs.back().t1 != t1) td.ivs.push_back({t0, t1, layer, {}});
-        key.assign(f[3].data(), f[3].size());
-        key += '\x1f';
-        key.append(f[4].data(), f[4].size());
+        ++td.rows;
+        long found = series_of(td, r, key);
         std::uint32_t s;
-        if (auto it = td.index.find(key); it != td.index.end()) {
-            s = it->second;
+        if (found >= 0) {
+            s = std::uint32_t(found);
         } else {
             s = std::uint32_t(td.series.size());
-            td.series.push_back({std::string(f[3]), std::string(f[4])});
+            td.series.push_back({std::string(r.module), std::string(r.statistic)});
             td.index.emplace(key, s);
         }
-        td.ivs.back().v.emplace_back(s, v);
         if (td.total.size() <= s) td.total.resize(s + 1, 0.0);
         td.total[s] += v;
         if (layer >= 0) {
@@ -235,7 +296,7 @@ TimeData read_timeseries(const fs::path& p) {
             td.layer_t0[std::size_t(layer)] = std::min(td.layer_t0[std::size_t(layer)], t0);
             td.layer_t1[std::size_t(layer)] = std::max(td.layer_t1[std::size_t(layer)], t1);
         }
-    }
+    });
     return td;
 }
 
@@ -492,7 +553,7 @@ RunReport build_run_report(const std::string& dir) {
     }
 
     // ---- time series (down-sampled to kMaxPoints buckets of equal simulated time)
-    if (td.present && !td.ivs.empty() && sim_ns > 0) {
+    if (td.present && td.rows > 0 && sim_ns > 0) {
         const double bucket = sim_ns / double(kMaxPoints);
         struct Acc {
             double t0 = 1e300, t1 = 0, bytes = 0, queue = 0, macs = 0;
@@ -511,10 +572,17 @@ RunReport build_run_report(const std::string& dir) {
             for (const char* st : {"compute", "busy"})
                 if (k.by_state.count(st)) kind_units[k.label + " " + st] = double(k.modules.size());
         bool any_macs = false;
-        for (const auto& iv : td.ivs) {
+        // The second pass over the file; each row's value is spread over the buckets its
+        // interval covers (in file order per bucket, as the intervals come).
+        std::string key;
+        scan_timeseries(d / "timeseries.csv", [&](const TsRow& r) {
             // Intervals longer than a bucket are spread over the buckets they cover.
-            const double a = iv.t0, b = iv.t1, len = b - a;
-            if (len <= 0) continue;
+            const double a = r.t0, b = r.t1, len = b - a;
+            if (len <= 0) return;
+            const long sl = series_of(td, r, key);
+            if (sl < 0) return;
+            const std::uint32_t s = std::uint32_t(sl);
+            const double v = r.value;
             std::size_t k0 = std::min(kMaxPoints - 1, std::size_t(a / bucket)), k1 = std::min(kMaxPoints - 1, std::size_t(b / bucket));
             for (std::size_t k = k0; k <= k1; ++k) {
                 const double lo = std::max(a, double(k) * bucket), hi = std::min(b, double(k + 1) * bucket);
@@ -523,19 +591,17 @@ RunReport build_run_report(const std::string& dir) {
                 Acc& A = acc[k];
                 A.t0 = std::min(A.t0, std::max(a, double(k) * bucket));
                 A.t1 = std::max(A.t1, std::min(b, double(k + 1) * bucket));
-                for (const auto& [s, v] : iv.v) {
-                    if (long(s) == s_rd || long(s) == s_wr) A.bytes += f * v;
-                    else if (long(s) == s_q) A.queue += f * v;
-                    else if (role_macs[s]) {
-                        A.macs += f * v;
-                        any_macs = true;
-                    } else {
-                        auto it = busy_of.find(s);
-                        if (it != busy_of.end()) A.share[it->second] += f * v;
-                    }
+                if (long(s) == s_rd || long(s) == s_wr) A.bytes += f * v;
+                else if (long(s) == s_q) A.queue += f * v;
+                else if (role_macs[s]) {
+                    A.macs += f * v;
+                    any_macs = true;
+                } else {
+                    auto it = busy_of.find(s);
+                    if (it != busy_of.end()) A.share[it->second] += f * v;
                 }
             }
-        }
+        });
         json dram = json::array(), util = json::array();
         for (const Acc& A : acc) {
             if (A.t1 <= A.t0) continue;
