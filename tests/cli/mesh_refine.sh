@@ -68,7 +68,7 @@ ok "vp-map used == vp-run used" \
   '[ "$(jq -c "[.layers[].refine.used]" "$tmp/map.json")" = "$(jq -c "[.layers[].refine.used]" "$m")" ]'
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/paper.json" --quiet --set mapper.mesh_model=paper
 ok "paper model named in mapping.json" '[ "$(jq -r .time_model "$tmp/paper.json")" = paper ]'
-ok "phased model is the default" '[ "$(jq -r .time_model "$tmp/map0.json")" = phased ]'
+ok "phased-engine model is the default" '[ "$(jq -r .time_model "$tmp/map0.json")" = phased-engine ]'
 
 bad() {  # bad NAME PATTERN CMD...
   local name=$1 pat=$2; shift 2
