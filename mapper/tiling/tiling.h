@@ -9,7 +9,7 @@ namespace vp::mapper::tiling {
 // T'_ox = (T'_ix - N_kx)/s + 1 restricted to integral T'_ox (other T'_ix waste columns).
 struct Tiling {
     int t_of = 1, t_if = 1, t_ox = 1;
-    int t_ix(int sx, int kx) const { return (t_ox - 1) * sx + kx; }  // kx: the window's width (wkx)
+    int t_ix(int sx, int wkx) const { return (t_ox - 1) * sx + wkx; }  // wkx: the window's width (SliceDims::wkx)
     bool operator==(const Tiling& o) const { return t_of == o.t_of && t_if == o.t_if && t_ox == o.t_ox; }
     bool operator!=(const Tiling& o) const { return !(*this == o); }
 };

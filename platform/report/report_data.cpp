@@ -96,15 +96,6 @@ struct TimeData {
     std::vector<double> total;                        // [series]
     bool present = false;
 
-    std::uint32_t id(const std::string& m, const std::string& s) {
-        const std::string k = m + "\x1f" + s;
-        auto it = index.find(k);
-        if (it != index.end()) return it->second;
-        const std::uint32_t i = std::uint32_t(series.size());
-        series.push_back({m, s});
-        index.emplace(k, i);
-        return i;
-    }
     double layer_sum(int l, std::uint32_t s) const {
         if (l < 0 || std::size_t(l) >= layer_sums.size() || s >= layer_sums[std::size_t(l)].size()) return 0;
         return layer_sums[std::size_t(l)][s];
