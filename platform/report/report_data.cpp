@@ -89,7 +89,6 @@ struct Series {
 struct TimeData {
     std::vector<Series> series;
     std::unordered_map<std::string, std::uint32_t> index;
-    std::size_t rows = 0;                             // data rows (values of intervals)
     std::vector<std::string> layers;                  // names in order of appearance
     std::vector<std::vector<double>> layer_sums;      // [layer][series]
     std::vector<double> layer_t0, layer_t1;           // ns, from the intervals
@@ -268,7 +267,6 @@ TimeData read_timeseries(const fs::path& p) {
             }
             layer = last_layer;
         }
-        ++td.rows;
         long found = series_of(td, r, key);
         std::uint32_t s;
         if (found >= 0) {
@@ -544,7 +542,7 @@ RunReport build_run_report(const std::string& dir) {
     }
 
     // ---- time series (down-sampled to kMaxPoints buckets of equal simulated time)
-    if (td.present && td.rows > 0 && sim_ns > 0) {
+    if (td.present && !td.series.empty() && sim_ns > 0) {  // every data row has a series
         const double bucket = sim_ns / double(kMaxPoints);
         struct Acc {
             double t0 = 1e300, t1 = 0, bytes = 0, queue = 0, macs = 0;
