@@ -53,11 +53,49 @@ std::uint64_t box_bursts(const Box& b, std::uint64_t txn, std::uint64_t B) {
     return n;
 }
 
+// The hardware's part of dma_terms(): the unloaded latency of a transaction and the bus time of
+// a burst [s]. Kept per thread for the last figures seen (the search calls dma_terms() for every
+// candidate of a layer with the same hardware): computed again whenever a figure they use differs.
+struct HwTerms {
+    double tck_ns = 0;
+    unsigned burst_bytes = 0, burst_cycles = 0, CL = 0, tRFC = 0, tREFI = 0, frontend = 0;
+    bool refresh = false;
+    int txn = 0;
+    double L = 0, t_b = 0;
+    bool same(const NmpParams& hw) const {
+        const DramFigures& d = hw.dram;
+        return d.tck_ns == tck_ns && d.burst_bytes == burst_bytes && d.burst_cycles == burst_cycles && d.CL == CL &&
+               d.tRFC == tRFC && d.tREFI == tREFI && d.frontend_latency_ck == frontend && d.refresh == refresh &&
+               hw.txn_bytes() == txn;
+    }
+};
+
+const HwTerms& hw_terms(const NmpParams& hw) {
+    thread_local HwTerms h;
+    thread_local bool set = false;
+    if (set && h.same(hw)) return h;
+    const DramFigures& d = hw.dram;
+    h.tck_ns = d.tck_ns;
+    h.burst_bytes = d.burst_bytes;
+    h.burst_cycles = d.burst_cycles;
+    h.CL = d.CL;
+    h.tRFC = d.tRFC;
+    h.tREFI = d.tREFI;
+    h.frontend = d.frontend_latency_ck;
+    h.refresh = d.refresh;
+    h.txn = hw.txn_bytes();
+    const double B = d.burst_bytes, txn = hw.txn_bytes();
+    h.L = txn_latency_s(d, false, std::ceil(txn / B));
+    h.t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    set = true;
+    return h;
+}
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
     const DramFigures& d = hw.dram;
-    const double B = d.burst_bytes, txn = hw.txn_bytes();
+    const double B = d.burst_bytes;
     const double n = double(k.tle_txns), xfers = double(k.tle_transfers);
     DmaTerms t;
     if (n <= 0) return t;
@@ -65,8 +103,8 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
     // transaction of txn_bytes, every transfer pays one latency, the rest is the larger of
     // the Little's-law and the bus time.
     const double bursts = (double(k.tle_bytes) + n * (B - 1)) / B;
-    const double L = txn_latency_s(d, false, std::ceil(txn / B));
-    const double t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    const HwTerms& h = hw_terms(hw);
+    const double L = h.L, t_b = h.t_b;
     t.fixed = xfers * L * m_c.latency_scale + n * m_c.txn_ns * 1e-9 +
               double(k.out_stores) * m_c.turnaround_ns * 1e-9;  // all TLEs' stores: each turns the bus for all
     t.little = n * L / hw.dma_max_outstanding;
@@ -74,34 +112,75 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
     return t;
 }
 
-CalibratedModel::Sharing CalibratedModel::sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const {
-    const double cyc = hw.cycle_s();
-    const double busy = double(k.mac_cycles) * cyc * m_c.compute_scale + sw_time_s(k, hw);
+CalibratedModel::Sharing CalibratedModel::sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t,
+                                                  const Parts& f, double give_up_at, bool* gave_up) const {
+    const double busy = f.t_mac + f.t_sw;
     const double share = m_c.contention * double(std::max(k.active_tles - 1, 0));
     // The duty d is the share of the TLE's time in DMA at the sharing it causes, so it is a
     // fixed point of d = dma(s(d)) / (dma(s(d)) + busy); the map is increasing and
     // bounded, so iterating it from d = 0 climbs monotonically towards the least fixed point
     // (stopped after kDutyIterations steps). Taking d without sharing (the earlier model) made
     // DMA-bound layers look compute-bound.
+    // Giving up: the steps never lower s (s_1 >= s_0 = 1, as contention >= 0 and p >= 0, and the
+    // map is non-decreasing while the DMA time is not negative: t.at(s) grows with s (bus >= 0),
+    // and so does dma / (dma + busy)). total_floor() is non-decreasing in the DMA time and not
+    // above the screen's total at the same s, so its value at a step's s bounds the final total
+    // from below; the margin of 1e-9 covers the rounding, which need not be monotone to the last bit.
+    const bool climbs = gave_up && t.at(1.0) >= 0;
     Sharing x;
     for (int it = 0; it < kDutyIterations; ++it) {
         const double dma = t.at(x.s);
         const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
         x.p = k.active_tles > 1 ? m_c.sync + (1.0 - m_c.sync) * duty : 0.0;
         x.s = 1.0 + share * x.p;
+        if (climbs && it + 1 < kDutyIterations && total_floor(k, hw, f, t.at(x.s)) * (1.0 - 1e-9) >= give_up_at) {
+            *gave_up = true;
+            return x;
+        }
     }
     return x;
 }
 
+CalibratedModel::Parts CalibratedModel::parts(const CostCounts& k, const NmpParams& hw) const {
+    Parts f;
+    f.t_mac = double(k.mac_cycles) * hw.cycle_s() * m_c.compute_scale;
+    f.t_sw = sw_time_s(k, hw);
+    f.t_ring = ring_time_s(k, hw);
+    return f;
+}
+
+double CalibratedModel::total_floor(const CostCounts& k, const NmpParams& hw, const Parts& f, double t_dram) const {
+    // times_at()'s total without the fabric's term (>= 0).
+    if (hw.double_buffer) {
+        const double compute = f.t_mac + f.t_sw, moves = t_dram + f.t_ring;
+        return std::max(compute, moves) + moves / double(std::max<std::uint64_t>(1, k.tle_transfers));
+    }
+    return f.t_mac + f.t_sw + t_dram + f.t_ring;
+}
+
 CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) const {
-    CostTimes t;
-    const double cyc = hw.cycle_s();
     const DmaTerms d = dma_terms(k, hw);
-    t.t_mac_s = double(k.mac_cycles) * cyc * m_c.compute_scale;
-    t.t_sw_s = sw_time_s(k, hw);
-    const Sharing x = sharing(k, hw, d);
-    t.t_dram_s = d.at(x.s);
-    t.t_ring_s = ring_time_s(k, hw);
+    const Parts f = parts(k, hw);
+    return times_at(k, hw, f, d, sharing(k, hw, d, f).s);
+}
+
+bool CalibratedModel::screen_below(const CostCounts& k, const NmpParams& hw, double bound, CostTimes* out) const {
+    const DmaTerms d = dma_terms(k, hw);
+    const Parts f = parts(k, hw);
+    bool gave_up = false;
+    const Sharing x = sharing(k, hw, d, f, bound, &gave_up);
+    if (gave_up) return false;
+    *out = times_at(k, hw, f, d, x.s);
+    return out->total_s < bound;
+}
+
+CostTimes CalibratedModel::times_at(const CostCounts& k, const NmpParams& hw, const Parts& f, const DmaTerms& d,
+                                    double s) const {
+    CostTimes t;
+    t.t_mac_s = f.t_mac;
+    t.t_sw_s = f.t_sw;
+    t.t_dram_s = d.at(s);
+    t.t_ring_s = f.t_ring;
     t.t_fabric_s = fabric_extra_s(k, hw, t.t_dram_s);
     t.total_s = t.t_mac_s + t.t_sw_s + t.t_dram_s + t.t_ring_s + t.t_fabric_s;
     if (hw.double_buffer) {
@@ -110,7 +189,7 @@ CostTimes CalibratedModel::screen(const CostCounts& k, const NmpParams& hw) cons
         const double compute = t.t_mac_s + t.t_sw_s, moves = t.t_dram_s + t.t_ring_s + t.t_fabric_s;
         t.total_s = std::max(compute, moves) + moves / double(std::max<std::uint64_t>(1, k.tle_transfers));
     }
-    t.total_cycles = t.total_s / cyc;
+    t.total_cycles = t.total_s / hw.cycle_s();
     return t;
 }
 
@@ -224,7 +303,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
         if (t != crit && tle_bursts[crit] > 0) others += double(tle_bursts[t]) / double(tle_bursts[crit]);
     const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
     const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
-    const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw));
+    const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw), parts(c.counts, hw));
     // The row activation each of the critical TLE's transfers waits for (tCK), in walk order.
     const std::vector<double> act_ck = first_row_activation_ck(conv, hw, c, crit);
     // The bus shared with the others in proportion to their bursts (the closed form assumes

@@ -73,6 +73,8 @@ public:
     explicit CalibratedModel(const TsoCoefficients& c) : m_c(c) {}
     const char* name() const override { return "calibrated"; }
     CostTimes screen(const CostCounts& k, const NmpParams& hw) const override;
+    // Gives up after a step of the duty's fixed point whose total already reaches `bound`.
+    bool screen_below(const CostCounts& k, const NmpParams& hw, double bound, CostTimes* out) const override;
     int shortlist() const override { return kShortlist; }
     CostTimes replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const override;
     const TsoCoefficients& coefficients() const { return m_c; }
@@ -87,7 +89,20 @@ private:
         double s = 1, p = 0;  // bus slowdown, share of time the other TLEs transfer
     };
     DmaTerms dma_terms(const CostCounts& k, const NmpParams& hw) const;
-    Sharing sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t) const;
+    // The times that do not depend on the DMA time [s]: compute (Eq. 7), software, ring.
+    struct Parts {
+        double t_mac = 0, t_sw = 0, t_ring = 0;
+    };
+    Parts parts(const CostCounts& k, const NmpParams& hw) const;
+    // The duty's fixed point from s = 1 (kDutyIterations steps). With `gave_up`, it stops early
+    // and sets *gave_up once total_floor() at a step's s reaches `give_up_at` (see
+    // screen_below()).
+    Sharing sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t, const Parts& f,
+                    double give_up_at = 0, bool* gave_up = nullptr) const;
+    // A lower bound of times_at(...).total_s at the DMA time t_dram, cheaper to compute.
+    double total_floor(const CostCounts& k, const NmpParams& hw, const Parts& f, double t_dram) const;
+    // The screen's times with the DMA time d.at(s).
+    CostTimes times_at(const CostCounts& k, const NmpParams& hw, const Parts& f, const DmaTerms& d, double s) const;
 
     TsoCoefficients m_c;
 };

@@ -113,17 +113,33 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
     const bool reduce = ch && n_act > 1;
     CostCounts k;
     u64 ring_pair = 0;  // IFM_CH: payload each active TLE sends to each other active TLE
+    // The divisions below depend on the TLE only through its channels N and its filter split
+    // (base, extra, max): most TLEs share them with the TLE before, so they are computed when
+    // those change (the search calls this for every candidate tile).
+    const u64 tn_chunk_bursts = ceil_div(tn * rs * eb, B);
+    u64 N = 0, nN = 0, remN = 0, w_chunk_bursts = 0, w_full_bursts = 0;
+    u64 base = 0, extra = 0, mmax = 0, n_m_star = 0, sum_n_m = 0;
+    bool have_n = false, have_m = false;
     for (std::size_t t = 0; t < m_slices.size(); ++t) {
         const RcTerms& r = rc[t];
         if (!r.active) continue;
-        const u64 N = u64(m_chans[t]);  // this TLE's input channels
-        const u64 nN = ceil_div(N, tn), remN = N - (nN - 1) * tn;
-        const u64 w_chunk_bursts = (nN - 1) * ceil_div(tn * rs * eb, B) + ceil_div(remN * rs * eb, B);
-        const u64 w_full_bursts = ceil_div(N * rs * eb, B);
+        if (!have_n || u64(m_chans[t]) != N) {
+            N = u64(m_chans[t]);  // this TLE's input channels
+            nN = ceil_div(N, tn);
+            remN = N - (nN - 1) * tn;
+            w_chunk_bursts = (nN - 1) * tn_chunk_bursts + ceil_div(remN * rs * eb, B);
+            w_full_bursts = ceil_div(N * rs * eb, B);
+            have_n = true;
+        }
         const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
-        const u64 base = u64(m_tlt_base[t]), extra = u64(m_tlt_extra[t]), mmax = u64(m_tlt_max[t]);
-        const u64 n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
-        const u64 sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
+        if (!have_m || u64(m_tlt_base[t]) != base || u64(m_tlt_extra[t]) != extra || u64(m_tlt_max[t]) != mmax) {
+            base = u64(m_tlt_base[t]);
+            extra = u64(m_tlt_extra[t]);
+            mmax = u64(m_tlt_max[t]);
+            n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
+            sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
+            have_m = true;
+        }
         // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE;
         // IS keeps it stationary over the filter chunks (Eq. 3).
         const u64 in_passes = q == TltSchedule::IS ? 1 : n_m_star;
@@ -208,28 +224,30 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
         for (u64 v : link) k.ring_link_bytes_max = std::max(k.ring_link_bytes_max, v);
     }
     const u64 g = u64(c.groups);
-    k.in_loads *= g;
-    k.w_loads *= g;
-    k.out_stores *= g;
-    k.in_bursts *= g;
-    k.w_bursts *= g;
-    k.out_bursts *= g;
-    k.in_bytes *= g;
-    k.w_bytes *= g;
-    k.out_bytes *= g;
-    k.mac_cycles *= g;
-    k.sw_instr *= g;
-    k.tle_transfers *= g;
-    k.tle_txns *= g;
-    k.tle_bytes *= g;
-    k.ring_bytes *= g;
-    k.ring_link_bytes_max *= g;
-    k.tle_ring_bytes *= g;
-    k.tle_ring_msgs *= g;
-    k.reduce_cycles *= g;
-    k.tlt_syncs *= g;
-    k.port_load_bytes *= g;
-    k.port_store_bytes *= g;
+    if (g != 1) {  // grouped: every group repeats the counts (skipped for g = 1: the read-modify-writes are not free)
+        k.in_loads *= g;
+        k.w_loads *= g;
+        k.out_stores *= g;
+        k.in_bursts *= g;
+        k.w_bursts *= g;
+        k.out_bursts *= g;
+        k.in_bytes *= g;
+        k.w_bytes *= g;
+        k.out_bytes *= g;
+        k.mac_cycles *= g;
+        k.sw_instr *= g;
+        k.tle_transfers *= g;
+        k.tle_txns *= g;
+        k.tle_bytes *= g;
+        k.ring_bytes *= g;
+        k.ring_link_bytes_max *= g;
+        k.tle_ring_bytes *= g;
+        k.tle_ring_msgs *= g;
+        k.reduce_cycles *= g;
+        k.tlt_syncs *= g;
+        k.port_load_bytes *= g;
+        k.port_store_bytes *= g;
+    }
     k.macs = c.macs();
     return k;
 }

@@ -57,6 +57,13 @@ public:
     virtual const char* name() const = 0;
     // Eq. 6 time of a choice from its integer counts (the search's ranking).
     virtual CostTimes screen(const CostCounts& k, const NmpParams& hw) const = 0;
+    // screen(k, hw) into *out and whether its total_s < bound; false as soon as the model knows
+    // that the total is >= bound (then *out is not set), which may be cheaper than screening.
+    // The search keeps what it would keep screening every candidate.
+    virtual bool screen_below(const CostCounts& k, const NmpParams& hw, double bound, CostTimes* out) const {
+        *out = screen(k, hw);
+        return out->total_s < bound;
+    }
     // Number of best screened candidates re-estimated by replay() (0: the screen is final).
     virtual int shortlist() const { return 0; }
     // Estimate of one choice from its tile sequence; default: the screen.

@@ -18,8 +18,9 @@ Tile make_tile(const ConvCostModel& m, int t_m, int t_n, int t_r, int t_c) {
 
 void consider(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
               const TimeModel& model, const NmpParams& hw) {
-    const CostTimes tm = model.screen(k, hw);
-    if (!top.would_keep(tm.total_s)) return;
+    CostTimes tm;
+    if (!top.full()) tm = model.screen(k, hw);
+    else if (!model.screen_below(k, hw, top.worst_s(), &tm)) return;  // as !would_keep(tm.total_s)
     ChoiceCost c;
     c.found = true;
     c.slicing = m.slicing();

@@ -495,3 +495,51 @@ TEST_CASE("calibrated replay: the WS pipeline, the others' transfers in a comput
     CHECK(40 * tb - g > 18.5 + 2 * tb);
     CHECK(piped_less(k, in_step) / tck == Approx(4 * g).epsilon(1e-6));
 }
+
+TEST_CASE("calibrated screen_below gives up only on candidates the screen rejects", "[tso][calibrated]") {
+    // Regression (the model against itself): the search's early exit (screen_below, which stops
+    // the duty's fixed point once the total at a step's slowdown reaches the bound) against the
+    // whole screen, on random layers, platforms, tiles and coefficients (negative txn_ns too),
+    // at bounds on both sides of the screen's total. The picks of a search with and without the
+    // exit are then the same (test_search.cpp checks the picks against brute force).
+    std::mt19937_64 rng(4242);
+    auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    int gave_up = 0, kept = 0;
+    for (int it = 0; it < 3000; ++it) {
+        const Layer l = random_layer(rng);
+        const NmpParams hw = random_hw(rng);
+        const ConvShape c = make_conv_shape(l, std::uniform_int_distribution<int>(1, 2)(rng));
+        const ConvCostModel m(c, hw, kAllSlicings[std::size_t(it % 3)]);
+        const TltSchedule q = kAllSchedules[std::size_t((it / 3) % 3)];
+        const CostCounts k = m.counts(q, random_tile(rng, m));
+        TsoCoefficients co;
+        co.latency_scale = uni(0, 3);
+        co.bus_scale = uni(0, 3);
+        co.contention = uni(0, 3);
+        co.txn_ns = it % 4 == 0 ? uni(-1000, 0) : uni(0, 20);
+        co.compute_scale = uni(0, 2);
+        co.sync = it % 5 == 0 ? 0.0 : uni(0, 1);
+        co.turnaround_ns = uni(0, 50);
+        const CalibratedModel model(co);
+        const CostTimes full = model.screen(k, hw);
+        for (double f : {0.5, 0.9, 0.999999, 1.0, 1.000001, 1.1, 2.0}) {
+            const double bound = full.total_s * f;
+            CostTimes out;
+            out.total_s = -1;
+            const bool below = model.screen_below(k, hw, bound, &out);
+            INFO("it " << it << " f " << f << " total " << full.total_s);
+            REQUIRE(below == (full.total_s < bound));
+            if (below) {
+                ++kept;
+                CHECK(out.total_s == full.total_s);
+                CHECK(out.t_dram_s == full.t_dram_s);
+                CHECK(out.t_mac_s == full.t_mac_s);
+                CHECK(out.total_cycles == full.total_cycles);
+            } else if (out.total_s < 0) {
+                ++gave_up;
+            }
+        }
+    }
+    CHECK(gave_up > 1000);  // the exit is taken, not only the full screen
+    CHECK(kept > 1000);
+}
