@@ -182,7 +182,14 @@ double Histogram::percentile(double p) const {
     for (std::size_t b = 0; b < m_buckets.size(); ++b) {
         acc += m_buckets[b];
         if (acc >= target) {
-            if (b == m_buckets.size() - 1) return m_max;
+            if (b == m_buckets.size() - 1) {  // the overflow samples, by value
+                acc -= m_buckets[b];
+                for (const auto& [v, n] : m_over) {
+                    acc += n;
+                    if (acc >= target) return v;
+                }
+                return m_max;
+            }
             // Upper bound of the bucket, clamped to the observed range.
             double ub = m_width == 1.0 ? double(b) : double(b + 1) * m_width;
             return std::min(std::max(ub, m_min), m_max);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -218,19 +219,29 @@ private:
 };
 
 // Fixed-width buckets [0, width), [width, 2*width) ... plus an overflow bucket;
-// percentiles are exact for integer samples when width is 1, else bucket upper bounds.
+// percentiles are exact for integer samples when width is 1, else bucket upper bounds, and
+// exact in the overflow bucket, whose samples are kept by value (a percentile there used to be
+// the maximum, which contradicted an exact percentile of the same samples kept elsewhere).
 class Histogram final : public Stat {
 public:
     Histogram(Group& parent, std::string name, std::string desc, std::string unit, double bucket_width,
               std::size_t buckets);
     using Stat::sample;  // the epoch sampling overload stays visible next to sample(double)
-    void sample(double v) {
-        ++m_n;
-        m_sum += v;
+    void sample(double v) { sample(v, 1); }
+    // `n` samples of value v.
+    void sample(double v, std::uint64_t n) {
+        if (n == 0) return;
+        m_n += n;
+        m_sum += v * double(n);
         if (v < m_min) m_min = v;
         if (v > m_max) m_max = v;
         std::size_t b = v < 0 ? 0 : static_cast<std::size_t>(v / m_width);
-        ++m_buckets[b < m_buckets.size() - 1 ? b : m_buckets.size() - 1];
+        if (b < m_buckets.size() - 1) {
+            m_buckets[b] += n;
+        } else {
+            m_buckets.back() += n;
+            m_over[v] += n;
+        }
     }
     std::uint64_t count() const { return m_n; }
     double mean() const { return m_n ? m_sum / double(m_n) : 0.0; }
@@ -243,6 +254,7 @@ public:
 private:
     double m_width;
     std::vector<std::uint64_t> m_buckets;
+    std::map<double, std::uint64_t> m_over;  // the overflow bucket's samples: value -> count
     std::uint64_t m_n = 0;
     double m_sum = 0, m_min = std::numeric_limits<double>::infinity(), m_max = -std::numeric_limits<double>::infinity();
 };

@@ -112,10 +112,8 @@ void NocStats::update() {
     m_nl_max.set(double(nl.max()));
     // Histograms are filled once (update() is meant to be called once, before the dump).
     if (m_pl_hist.count() == 0) {
-        for (std::size_t v = 0; v < pl.counts().size(); ++v)
-            for (std::uint64_t k = 0; k < pl.counts()[v]; ++k) m_pl_hist.sample(double(v));
-        for (std::size_t v = 0; v < nl.counts().size(); ++v)
-            for (std::uint64_t k = 0; k < nl.counts()[v]; ++k) m_nl_hist.sample(double(v));
+        for (std::size_t v = 0; v < pl.counts().size(); ++v) m_pl_hist.sample(double(v), pl.counts()[v]);
+        for (std::size_t v = 0; v < nl.counts().size(); ++v) m_nl_hist.sample(double(v), nl.counts()[v]);
     }
     for (unsigned i = 0; i < m_routers.size(); ++i) {
         const RouterCounters& c = m_net.router(i).counters();
