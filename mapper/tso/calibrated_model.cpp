@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "mapper/tso/burst_count.h"
@@ -57,36 +58,22 @@ std::uint64_t box_bursts(const Box& b, std::uint64_t txn, std::uint64_t B) {
 // a burst [s]. Kept per thread for the last figures seen (the search calls dma_terms() for every
 // candidate of a layer with the same hardware): computed again whenever a figure they use differs.
 struct HwTerms {
-    double tck_ns = 0;
-    unsigned burst_bytes = 0, burst_cycles = 0, CL = 0, tRFC = 0, tREFI = 0, frontend = 0;
-    bool refresh = false;
-    int txn = 0;
     double L = 0, t_b = 0;
-    bool same(const NmpParams& hw) const {
-        const DramFigures& d = hw.dram;
-        return d.tck_ns == tck_ns && d.burst_bytes == burst_bytes && d.burst_cycles == burst_cycles && d.CL == CL &&
-               d.tRFC == tRFC && d.tREFI == tREFI && d.frontend_latency_ck == frontend && d.refresh == refresh &&
-               hw.txn_bytes() == txn;
-    }
 };
 
 const HwTerms& hw_terms(const NmpParams& hw) {
+    using Key = std::tuple<double, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, bool, int>;
+    const DramFigures& d = hw.dram;
+    const Key key{d.tck_ns, d.burst_bytes, d.burst_cycles, d.CL, d.tRFC, d.tREFI, d.frontend_latency_ck, d.refresh,
+                  hw.txn_bytes()};
+    thread_local Key last;
     thread_local HwTerms h;
     thread_local bool set = false;
-    if (set && h.same(hw)) return h;
-    const DramFigures& d = hw.dram;
-    h.tck_ns = d.tck_ns;
-    h.burst_bytes = d.burst_bytes;
-    h.burst_cycles = d.burst_cycles;
-    h.CL = d.CL;
-    h.tRFC = d.tRFC;
-    h.tREFI = d.tREFI;
-    h.frontend = d.frontend_latency_ck;
-    h.refresh = d.refresh;
-    h.txn = hw.txn_bytes();
+    if (set && key == last) return h;
     const double B = d.burst_bytes, txn = hw.txn_bytes();
     h.L = txn_latency_s(d, false, std::ceil(txn / B));
     h.t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    last = key;
     set = true;
     return h;
 }
