@@ -116,10 +116,7 @@ CalibratedModel::Sharing CalibratedModel::sharing(const CostCounts& k, const Nmp
     const bool climbs = gave_up && t.at(1.0) >= 0;
     Sharing x;
     for (int it = 0; it < kDutyIterations; ++it) {
-        const double dma = t.at(x.s);
-        const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
-        x.p = k.active_tles > 1 ? m_c.sync + (1.0 - m_c.sync) * duty : 0.0;
-        x.s = 1.0 + share * x.p;
+        x = duty_step(t, busy, share, k.active_tles, x);
         if (climbs && it + 1 < kDutyIterations && total_floor(k, hw, f, t.at(x.s)) * (1.0 - 1e-9) >= give_up_at) {
             *gave_up = true;
             return x;
@@ -159,6 +156,43 @@ bool CalibratedModel::screen_below(const CostCounts& k, const NmpParams& hw, dou
     if (gave_up) return false;
     *out = times_at(k, hw, f, d, x.s);
     return out->total_s < bound;
+}
+
+void CalibratedModel::screen_below_n(const CostCounts* k, std::size_t n, const NmpParams& hw, double bound,
+                                     CostTimes* out, bool* below) const {
+    constexpr std::size_t kLanes = 16;
+    for (std::size_t at = 0; at < n; at += kLanes) {
+        const std::size_t m = std::min(kLanes, n - at);
+        DmaTerms d[kLanes];
+        Parts f[kLanes];
+        Sharing x[kLanes];
+        double busy[kLanes], share[kLanes];
+        bool live[kLanes], climbs[kLanes];
+        for (std::size_t i = 0; i < m; ++i) {
+            const CostCounts& c = k[at + i];
+            d[i] = dma_terms(c, hw);
+            f[i] = parts(c, hw);
+            busy[i] = f[i].t_mac + f[i].t_sw;  // as sharing() takes them
+            share[i] = m_c.contention * double(std::max(c.active_tles - 1, 0));
+            climbs[i] = d[i].at(1.0) >= 0;
+            live[i] = true;
+        }
+        // sharing() with give_up_at = bound, the candidates' steps side by side.
+        for (int it = 0; it < kDutyIterations; ++it)
+            for (std::size_t i = 0; i < m; ++i) {
+                if (!live[i]) continue;
+                const CostCounts& c = k[at + i];
+                x[i] = duty_step(d[i], busy[i], share[i], c.active_tles, x[i]);
+                if (climbs[i] && it + 1 < kDutyIterations && total_floor(c, hw, f[i], d[i].at(x[i].s)) * (1.0 - 1e-9) >= bound)
+                    live[i] = false;
+            }
+        for (std::size_t i = 0; i < m; ++i) {
+            below[at + i] = false;
+            if (!live[i]) continue;
+            out[at + i] = times_at(k[at + i], hw, f[i], d[i], x[i].s);
+            below[at + i] = out[at + i].total_s < bound;
+        }
+    }
 }
 
 CostTimes CalibratedModel::times_at(const CostCounts& k, const NmpParams& hw, const Parts& f, const DmaTerms& d,

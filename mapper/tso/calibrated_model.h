@@ -75,6 +75,9 @@ public:
     CostTimes screen(const CostCounts& k, const NmpParams& hw) const override;
     // Gives up after a step of the duty's fixed point whose total already reaches `bound`.
     bool screen_below(const CostCounts& k, const NmpParams& hw, double bound, CostTimes* out) const override;
+    // The candidates' fixed points step by step side by side (their divisions overlap).
+    void screen_below_n(const CostCounts* k, std::size_t n, const NmpParams& hw, double bound, CostTimes* out,
+                        bool* below) const override;
     int shortlist() const override { return kShortlist; }
     CostTimes replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const override;
     const TsoCoefficients& coefficients() const { return m_c; }
@@ -99,6 +102,15 @@ private:
     // screen_below()).
     Sharing sharing(const CostCounts& k, const NmpParams& hw, const DmaTerms& t, const Parts& f,
                     double give_up_at = 0, bool* gave_up = nullptr) const;
+    // One step of the fixed point from x, `busy` the compute and software time, `share` the
+    // contention of the other active TLEs.
+    Sharing duty_step(const DmaTerms& t, double busy, double share, int active_tles, Sharing x) const {
+        const double dma = t.at(x.s);
+        const double duty = dma + busy > 0 ? dma / (dma + busy) : 0;
+        x.p = active_tles > 1 ? m_c.sync + (1.0 - m_c.sync) * duty : 0.0;
+        x.s = 1.0 + share * x.p;
+        return x;
+    }
     // A lower bound of times_at(...).total_s at the DMA time t_dram, cheaper to compute.
     double total_floor(const CostCounts& k, const NmpParams& hw, const Parts& f, double t_dram) const;
     // The screen's times with the DMA time d.at(s).

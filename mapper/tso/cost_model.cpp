@@ -39,6 +39,8 @@ AxisStats axis_stats(int out_begin, int out_count, int tile, int stride, int ker
 
 ConvCostModel::ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlicing p)
     : m_conv(conv), m_hw(hw), m_slicing(p), m_slices(tle_slicing(p, conv.P, conv.M, conv.N, hw.n_tle)) {
+    for (int b = 0; b < 63; ++b)
+        if (hw.burst_bytes > 0 && std::uint64_t(hw.burst_bytes) == (std::uint64_t(1) << b)) m_burst_shift = b;
     for (const auto& s : m_slices) {
         const int base = s.filters.count / hw.n_tlt, extra = s.filters.count % hw.n_tlt;
         m_tlt_base.push_back(base);
@@ -103,20 +105,23 @@ ConvCostModel::RcTerms ConvCostModel::rc_terms(int tle, const AxisStats& rows, c
     return r;
 }
 
-CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const {
+void ConvCostModel::counts_into(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc, CostCounts& k) const {
     const auto& c = m_conv;
-    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), B = u64(m_hw.burst_bytes);
+    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes);
     const u64 tn = u64(t_n), tm = u64(t_m), n_tlt = u64(m_hw.n_tlt);
     const bool ch = m_slicing == TleSlicing::IFM_CH;
     u64 n_act = 0;  // TLEs with work (IFM_CH: the reduction's participants)
     for (std::size_t t = 0; t < m_slices.size(); ++t) n_act += rc[t].active ? 1 : 0;
     const bool reduce = ch && n_act > 1;
-    CostCounts k;
+    // A copy of zeros: value-initialising the struct compiles to a string store whose start-up
+    // cost showed as a tenth of this function's time.
+    static CostCounts kZero{};  // not const: the compiler would see the zeros and store them the slow way
+    k = kZero;
     u64 ring_pair = 0;  // IFM_CH: payload each active TLE sends to each other active TLE
     // The divisions below depend on the TLE only through its channels N and its filter split
     // (base, extra, max): most TLEs share them with the TLE before, so they are computed when
     // those change (the search calls this for every candidate tile).
-    const u64 tn_chunk_bursts = ceil_div(tn * rs * eb, B);
+    const u64 tn_chunk_bursts = burst_ceil(tn * rs * eb);
     u64 N = 0, nN = 0, remN = 0, w_chunk_bursts = 0, w_full_bursts = 0;
     u64 base = 0, extra = 0, mmax = 0, n_m_star = 0, sum_n_m = 0;
     bool have_n = false, have_m = false;
@@ -127,8 +132,8 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
             N = u64(m_chans[t]);  // this TLE's input channels
             nN = ceil_div(N, tn);
             remN = N - (nN - 1) * tn;
-            w_chunk_bursts = (nN - 1) * tn_chunk_bursts + ceil_div(remN * rs * eb, B);
-            w_full_bursts = ceil_div(N * rs * eb, B);
+            w_chunk_bursts = (nN - 1) * tn_chunk_bursts + burst_ceil(remN * rs * eb);
+            w_full_bursts = burst_ceil(N * rs * eb);
             have_n = true;
         }
         const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
@@ -249,7 +254,6 @@ CostCounts ConvCostModel::counts(TltSchedule q, int t_n, int t_m, const std::vec
         k.port_store_bytes *= g;
     }
     k.macs = c.macs();
-    return k;
 }
 
 CostCounts ConvCostModel::counts(TltSchedule q, const Tile& t) const {

@@ -87,7 +87,13 @@ public:
     AxisStats col_stats(int t_c) const;
     RcTerms rc_terms(int tle, const AxisStats& rows, const AxisStats& cols) const;
     // Counts given the (T_R, T_C) terms of every TLE (size n_tle).
-    CostCounts counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const;
+    CostCounts counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const {
+        CostCounts k;
+        counts_into(q, t_n, t_m, rc, k);
+        return k;
+    }
+    // The same into k (whatever it held): the search fills its batch in place.
+    void counts_into(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc, CostCounts& k) const;
     // Convenience: everything from scratch (no fit check).
     CostCounts counts(TltSchedule q, const Tile& t) const;
 
@@ -99,6 +105,12 @@ private:
     std::vector<int> m_tlt_base, m_tlt_extra, m_tlt_max;  // per TLE: filters per TLT
     std::vector<int> m_chans;                              // per TLE: input channels
     int m_max_rows = 0, m_max_tlt_m = 0, m_max_chans = 0;
+    int m_burst_shift = -1;  // log2(burst_bytes) when it is a power of two (a shift for the division)
+    // ceil(a / burst_bytes)
+    std::uint64_t burst_ceil(std::uint64_t a) const {
+        const std::uint64_t B = std::uint64_t(m_hw.burst_bytes);
+        return m_burst_shift >= 0 ? (a + B - 1) >> m_burst_shift : (a + B - 1) / B;
+    }
 };
 
 }  // namespace vp::mapper::tso

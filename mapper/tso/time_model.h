@@ -64,6 +64,12 @@ public:
         *out = screen(k, hw);
         return out->total_s < bound;
     }
+    // screen_below() of n candidates at one bound: below[i], and out[i] where it is true, as
+    // screen_below(k[i], hw, bound, &out[i]) gives them (a model may interleave their work).
+    virtual void screen_below_n(const CostCounts* k, std::size_t n, const NmpParams& hw, double bound,
+                                CostTimes* out, bool* below) const {
+        for (std::size_t i = 0; i < n; ++i) below[i] = screen_below(k[i], hw, bound, &out[i]);
+    }
     // Number of best screened candidates re-estimated by replay() (0: the screen is final).
     virtual int shortlist() const { return 0; }
     // Estimate of one choice from its tile sequence; default: the screen.

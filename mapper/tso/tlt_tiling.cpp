@@ -16,11 +16,8 @@ Tile make_tile(const ConvCostModel& m, int t_m, int t_n, int t_r, int t_c) {
     return Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
 }
 
-void consider(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
-              const TimeModel& model, const NmpParams& hw) {
-    CostTimes tm;
-    if (!top.full()) tm = model.screen(k, hw);
-    else if (!model.screen_below(k, hw, top.worst_s(), &tm)) return;  // as !would_keep(tm.total_s)
+void keep(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
+          const CostTimes& tm) {
     ChoiceCost c;
     c.found = true;
     c.slicing = m.slicing();
@@ -28,8 +25,57 @@ void consider(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile
     c.tile = t;
     c.counts = k;
     c.times = tm;
-    top.consider(c);
+    top.consider(c);  // if would_keep(tm.total_s)
 }
+
+void consider(TopChoices& top, const ConvCostModel& m, TltSchedule q, const Tile& t, const CostCounts& k,
+              const TimeModel& model, const NmpParams& hw) {
+    CostTimes tm;
+    if (!top.full()) tm = model.screen(k, hw);
+    else if (!model.screen_below(k, hw, top.worst_s(), &tm)) return;  // as !would_keep(tm.total_s)
+    keep(top, m, q, t, k, tm);
+}
+
+// Candidates considered in order, screened in batches: while the list fills, one by one; once it
+// is full, at the bound of the batch's start (the worst kept only falls as choices are kept, so a
+// candidate at or above that bound would not have been kept later in the batch either), then
+// kept in order, each against the list as it is then: the list of considering them one by one.
+class Batch {
+public:
+    static constexpr std::size_t kSize = 16;
+    Batch(TopChoices& top, const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw)
+        : m_top(top), m_m(m), m_q(q), m_model(model), m_hw(hw) {}
+    // The candidate of (T_N, T_M) in the current (T_R, T_C) with terms rc.
+    void add(int t_m, int t_n, int t_r, int t_c, const std::vector<ConvCostModel::RcTerms>& rc) {
+        const Tile t = make_tile(m_m, t_m, t_n, t_r, t_c);
+        if (!m_top.full() && m_n == 0) return consider(m_top, m_m, m_q, t, m_m.counts(m_q, t_n, t_m, rc), m_model, m_hw);
+        m_tiles[m_n] = t;
+        m_m.counts_into(m_q, t_n, t_m, rc, m_k[m_n]);
+        if (++m_n == kSize) flush();
+    }
+    void flush() {
+        std::size_t i = 0;
+        for (; i < m_n && !m_top.full(); ++i) consider(m_top, m_m, m_q, m_tiles[i], m_k[i], m_model, m_hw);
+        if (i < m_n) {
+            CostTimes out[kSize];
+            bool below[kSize];
+            m_model.screen_below_n(&m_k[i], m_n - i, m_hw, m_top.worst_s(), out, below);
+            for (std::size_t j = i; j < m_n; ++j)
+                if (below[j - i]) keep(m_top, m_m, m_q, m_tiles[j], m_k[j], out[j - i]);
+        }
+        m_n = 0;
+    }
+
+private:
+    TopChoices& m_top;
+    const ConvCostModel& m_m;
+    TltSchedule m_q;
+    const TimeModel& m_model;
+    const NmpParams& m_hw;
+    Tile m_tiles[kSize];
+    CostCounts m_k[kSize];
+    std::size_t m_n = 0;
+};
 
 }  // namespace
 
@@ -62,6 +108,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
     std::vector<char> have_col(std::size_t(c.Q) + 1, 0);
     std::vector<AxisStats> rows(static_cast<std::size_t>(n_tle));
     std::vector<ConvCostModel::RcTerms> rc(static_cast<std::size_t>(n_tle));
+    Batch batch(top, m, q, model, hw);
 
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r) {
         const u64 th = u64(m.in_h(t_r));
@@ -89,16 +136,17 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
                 const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? n_ch : 1) * rs * eb)});
                 if (m_hi < 1) continue;
                 const CostCounts lb = m.counts(q, int(n_ch), int(m_hi), rc);
-                if (model.screen(lb, hw).total_s >= bound_s) continue;
+                CostTimes lb_times;
+                if (!model.screen_below(lb, hw, bound_s, &lb_times)) continue;  // lb's time >= bound_s
             }
             for (u64 t_n = 1; t_n <= tn_max; ++t_n) {
                 const u64 w_ch = q == TltSchedule::WS ? n_ch : t_n;
                 const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
                 if (m_lim < 1) break;  // the W bound only tightens with T_N
                 const u64 t_m = m_lim;  // largest T_M is optimal (see header)
-                const CostCounts k = m.counts(q, int(t_n), int(t_m), rc);
-                consider(top, m, q, make_tile(m, int(t_m), int(t_n), t_r, t_c), k, model, hw);
+                batch.add(int(t_m), int(t_n), t_r, t_c, rc);
             }
+            batch.flush();  // before the next (T_R, T_C)'s bound reads the list
         }
     }
 }

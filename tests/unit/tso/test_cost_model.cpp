@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 
 #include "mapper/tso/calibrated_model.h"
@@ -542,4 +543,43 @@ TEST_CASE("calibrated screen_below gives up only on candidates the screen reject
     }
     CHECK(gave_up > 1000);  // the exit is taken, not only the full screen
     CHECK(kept > 1000);
+}
+
+TEST_CASE("calibrated screen_below_n equals screen_below candidate by candidate", "[tso][calibrated]") {
+    // Regression (the model against itself): the search's batches (up to 40 candidates, past the
+    // 16 side by side) give what one call per candidate gives, bit for bit.
+    std::mt19937_64 rng(4343);
+    auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    for (int it = 0; it < 300; ++it) {
+        const NmpParams hw = random_hw(rng);
+        TsoCoefficients co;
+        co.contention = uni(0, 3);
+        co.sync = uni(0, 1);
+        co.txn_ns = it % 4 == 0 ? uni(-1000, 0) : uni(0, 20);
+        co.bus_scale = uni(0, 3);
+        const CalibratedModel model(co);
+        std::vector<CostCounts> ks;
+        const int n = 1 + int(rng() % 40);
+        for (int i = 0; i < n; ++i) {
+            const ConvShape c = make_conv_shape(random_layer(rng), 1);
+            const ConvCostModel m(c, hw, kAllSlicings[rng() % 3]);
+            ks.push_back(m.counts(kAllSchedules[rng() % 3], random_tile(rng, m)));
+        }
+        // A bound among the candidates' totals, so that some are below it and some give up.
+        const double bound = model.screen(ks[rng() % ks.size()], hw).total_s * uni(0.8, 1.2);
+        std::vector<CostTimes> out(ks.size());
+        std::unique_ptr<bool[]> below(new bool[ks.size()]);
+        model.screen_below_n(ks.data(), ks.size(), hw, bound, out.data(), below.get());
+        for (std::size_t i = 0; i < ks.size(); ++i) {
+            CostTimes one;
+            const bool b = model.screen_below(ks[i], hw, bound, &one);
+            INFO("it " << it << " candidate " << i);
+            REQUIRE(below[i] == b);
+            if (b) {
+                CHECK(out[i].total_s == one.total_s);
+                CHECK(out[i].t_dram_s == one.t_dram_s);
+                CHECK(out[i].total_cycles == one.total_cycles);
+            }
+        }
+    }
 }
