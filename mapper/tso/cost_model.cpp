@@ -105,117 +105,73 @@ ConvCostModel::RcTerms ConvCostModel::rc_terms(int tle, const AxisStats& rows, c
     return r;
 }
 
-void ConvCostModel::counts_into(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc, CostCounts& k) const {
+void ConvCostModel::plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& p) const {
     const auto& c = m_conv;
-    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes);
-    const u64 tn = u64(t_n), tm = u64(t_m), n_tlt = u64(m_hw.n_tlt);
-    const bool ch = m_slicing == TleSlicing::IFM_CH;
-    u64 n_act = 0;  // TLEs with work (IFM_CH: the reduction's participants)
-    for (std::size_t t = 0; t < m_slices.size(); ++t) n_act += rc[t].active ? 1 : 0;
-    const bool reduce = ch && n_act > 1;
-    // A copy of zeros: value-initialising the struct compiles to a string store whose start-up
-    // cost showed as a tenth of this function's time.
-    static CostCounts kZero{};  // not const: the compiler would see the zeros and store them the slow way
-    k = kZero;
+    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), n_tlt = u64(m_hw.n_tlt);
+    const bool ws = q == TltSchedule::WS;
+    p.q = q;
+    p.cls.clear();
+    p.n_act = 0;  // TLEs with work (IFM_CH: the reduction's participants)
+    for (std::size_t t = 0; t < m_slices.size(); ++t) p.n_act += rc[t].active ? 1 : 0;
+    p.reduce = m_slicing == TleSlicing::IFM_CH && p.n_act > 1;
+    p.mac_cycles = p.ring_bytes = p.ring_link_bytes_max = p.tle_ring_bytes = p.reduce_cycles = 0;
+    const u64 n_act = p.n_act;
     u64 ring_pair = 0;  // IFM_CH: payload each active TLE sends to each other active TLE
-    // The divisions below depend on the TLE only through its channels N and its filter split
-    // (base, extra, max): most TLEs share them with the TLE before, so they are computed when
-    // those change (the search calls this for every candidate tile).
-    const u64 tn_chunk_bursts = burst_ceil(tn * rs * eb);
-    u64 N = 0, nN = 0, remN = 0, w_chunk_bursts = 0, w_full_bursts = 0;
-    u64 base = 0, extra = 0, mmax = 0, n_m_star = 0, sum_n_m = 0;
-    bool have_n = false, have_m = false;
+    bool first = true;
     for (std::size_t t = 0; t < m_slices.size(); ++t) {
         const RcTerms& r = rc[t];
         if (!r.active) continue;
-        if (!have_n || u64(m_chans[t]) != N) {
-            N = u64(m_chans[t]);  // this TLE's input channels
-            nN = ceil_div(N, tn);
-            remN = N - (nN - 1) * tn;
-            w_chunk_bursts = (nN - 1) * tn_chunk_bursts + burst_ceil(remN * rs * eb);
-            w_full_bursts = burst_ceil(N * rs * eb);
-            have_n = true;
-        }
+        RcPlan::Cls x;
+        const u64 N = u64(m_chans[t]);  // this TLE's input channels
         const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
-        if (!have_m || u64(m_tlt_base[t]) != base || u64(m_tlt_extra[t]) != extra || u64(m_tlt_max[t]) != mmax) {
-            base = u64(m_tlt_base[t]);
-            extra = u64(m_tlt_extra[t]);
-            mmax = u64(m_tlt_max[t]);
-            n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
-            sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
-            have_m = true;
-        }
-        // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE;
-        // IS keeps it stationary over the filter chunks (Eq. 3).
-        const u64 in_passes = q == TltSchedule::IS ? 1 : n_m_star;
-        k.in_loads += in_passes * r.n_rc * nN;
-        k.in_bytes += in_passes * N * r.in_bytes_ch;
-        k.in_bursts += in_passes * N * r.in_bursts_ch;
-        if (q == TltSchedule::WS) {  // Eq. 5: every W tile loaded once
-            k.w_loads += sum_n_m;
-            k.w_bytes += Mt * N * rs * eb;
-            k.w_bursts += Mt * w_full_bursts;
-        } else {  // Eqs. 3-4: W tiles reloaded for every OUT position
-            k.w_loads += r.n_rc * nN * sum_n_m;
-            k.w_bytes += r.n_rc * Mt * N * rs * eb;
-            k.w_bursts += r.n_rc * Mt * w_chunk_bursts;
-        }
-        // IS stores each TLT's whole OUT tile (all its filters) once per (row, col) tile.
-        const u64 act = base > 0 ? n_tlt : extra;
-        const u64 stores = r.n_rc * (q == TltSchedule::IS ? act : sum_n_m);
-        const u64 out_b = Mt * rows * u64(c.Q) * eb, out_txn = Mt * r.out_bursts_f;
-        // IFM_CH: every TLE has every OUT tile; only its owner stores it (counted once, here
-        // for the first active TLE); the TLE's own share of the stores is 1 / n.
-        const bool count_out = !reduce || k.active_tles == 0;
-        if (count_out) {
-            k.out_stores += stores;
-            k.out_bytes += out_b;
-            k.out_bursts += out_txn;
-        }
-        const u64 own_stores = reduce ? ceil_div(stores, n_act) : stores;
-        const u64 own_b = reduce ? ceil_div(out_b, n_act) : out_b;
-        const u64 own_txn = reduce ? ceil_div(out_txn, n_act) : out_txn;
-        const u64 mac_cyc = r.mac_cyc_ch_f * N * mmax;
-        k.mac_cycles = std::max(k.mac_cycles, mac_cyc);
-        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
-        const u64 xfers = in_passes * r.n_rc * nN +
-                          (q == TltSchedule::WS ? sum_n_m : r.n_rc * nN * sum_n_m) + own_stores;
-        const u64 txns = in_passes * N * r.in_bursts_ch +
-                         (q == TltSchedule::WS ? Mt * w_full_bursts : r.n_rc * Mt * w_chunk_bursts) + own_txn;
-        const u64 bytes = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * Mt * N * rs * eb + own_b;
-        ++k.active_tles;
-        if (bytes > k.tle_bytes) {
-            k.tle_bytes = bytes;
-            k.tle_txns = txns;
-            k.tle_transfers = xfers;
-        }
-        k.sw_instr = std::max(k.sw_instr, r.n_rc * n_m_star * nN);
-        // DMA completions the busiest TLT waits for: the TLE's IN loads, its W loads and its
-        // OUT stores (IFM-CH: to DRAM or to the ring).
-        const u64 w_tlt = q == TltSchedule::WS ? n_m_star : r.n_rc * nN * n_m_star;
-        const u64 out_tlt = r.n_rc * (q == TltSchedule::IS ? 1 : n_m_star);
-        k.tlt_syncs = std::max(k.tlt_syncs, in_passes * r.n_rc * nN + w_tlt + out_tlt);
-        {  // the busiest port of this TLE: the TLT with the most filters
-            const u64 pl = in_passes * N * r.in_bytes_ch + (q == TltSchedule::WS ? 1 : r.n_rc) * mmax * N * rs * eb;
-            const u64 ps = mmax * rows * u64(c.Q) * eb;
-            if (pl + ps > k.port_load_bytes + k.port_store_bytes) {
-                k.port_load_bytes = pl;
-                k.port_store_bytes = ps;
-            }
-        }
-        if (reduce) {
+        x.N = N;
+        x.base = u64(m_tlt_base[t]);
+        x.extra = u64(m_tlt_extra[t]);
+        x.mmax = u64(m_tlt_max[t]);
+        x.act = x.base > 0 ? n_tlt : x.extra;  // TLTs with filters
+        x.n_rc = r.n_rc;
+        x.in_b = N * r.in_bytes_ch;
+        x.in_bu = N * r.in_bursts_ch;
+        x.w_full_bursts = burst_ceil(N * rs * eb);
+        // WS (Eq. 5): every W tile loaded once; IS, OS (Eqs. 3-4): reloaded for every OUT position.
+        x.w_b = (ws ? 1 : r.n_rc) * Mt * N * rs * eb;
+        x.w_bu_ws = Mt * x.w_full_bursts;
+        x.w_f = r.n_rc * Mt;
+        x.out_b = Mt * rows * u64(c.Q) * eb;
+        x.out_txn = Mt * r.out_bursts_f;
+        // IFM_CH: every TLE has every OUT tile; only its owner stores it; the TLE's own share of
+        // the stores is 1 / n (the exact round robin differs by at most one store).
+        x.own_b = p.reduce ? ceil_div(x.out_b, n_act) : x.out_b;
+        x.own_txn = p.reduce ? ceil_div(x.out_txn, n_act) : x.out_txn;
+        // The busiest port of this TLE: the TLT with the most filters.
+        x.pl_w = (ws ? 1 : r.n_rc) * x.mmax * N * rs * eb;
+        x.ps = x.mmax * rows * u64(c.Q) * eb;
+        p.mac_cycles = std::max(p.mac_cycles, r.mac_cyc_ch_f * N * x.mmax);
+        if (p.reduce) {
             // Sent: the partial tiles of the others' stores. Added: (n - 1) partial tiles per
             // owned tile, one element per MAC lane and cycle, on the busiest TLT.
-            if (k.active_tles == 1) k.ring_bytes = (n_act - 1) * out_b;  // every TLE has the whole OUT
-            k.tle_ring_bytes = std::max(k.tle_ring_bytes, out_b - own_b);
-            k.tle_ring_msgs = std::max(k.tle_ring_msgs, stores - own_stores);
-            ring_pair = std::max(ring_pair, ceil_div(out_b, n_act));
-            const u64 tlt_elems = mmax * rows * u64(c.Q);
-            k.reduce_cycles = std::max(k.reduce_cycles, (n_act - 1) * ceil_div(ceil_div(tlt_elems, n_act),
-                                                                                u64(m_hw.macs_per_cycle)));
+            if (first) p.ring_bytes = (n_act - 1) * x.out_b;  // every TLE has the whole OUT
+            p.tle_ring_bytes = std::max(p.tle_ring_bytes, x.out_b - x.own_b);
+            ring_pair = std::max(ring_pair, ceil_div(x.out_b, n_act));
+            const u64 tlt_elems = x.mmax * rows * u64(c.Q);
+            p.reduce_cycles = std::max(p.reduce_cycles, (n_act - 1) * ceil_div(ceil_div(tlt_elems, n_act),
+                                                                                  u64(m_hw.macs_per_cycle)));
         }
+        // IFM_CH: each OUT tile is counted once, for the first active TLE.
+        const u64 out_mult = !p.reduce || first ? 1 : 0;
+        first = false;
+        auto same = [&x](const RcPlan::Cls& y) {
+            return y.N == x.N && y.base == x.base && y.extra == x.extra && y.mmax == x.mmax && y.n_rc == x.n_rc &&
+                   y.in_b == x.in_b && y.in_bu == x.in_bu && y.w_b == x.w_b && y.w_bu_ws == x.w_bu_ws &&
+                   y.w_f == x.w_f && y.out_b == x.out_b && y.out_txn == x.out_txn && y.own_b == x.own_b &&
+                   y.own_txn == x.own_txn && y.pl_w == x.pl_w && y.ps == x.ps;
+        };
+        auto it = std::find_if(p.cls.begin(), p.cls.end(), same);
+        if (it == p.cls.end()) it = p.cls.insert(p.cls.end(), x);
+        ++it->mult;
+        it->out_mult += out_mult;
     }
-    if (reduce) {  // the busiest directed link, every active TLE sending ring_pair to every other
+    if (p.reduce) {  // the busiest directed link, every active TLE sending ring_pair to every other
         const int n = int(m_slices.size());
         std::vector<u64> link(2 * std::size_t(n), 0);
         for (int a = 0; a < n; ++a)
@@ -226,34 +182,115 @@ void ConvCostModel::counts_into(TltSchedule q, int t_n, int t_m, const std::vect
                 for (int i = 0, at = a; i < h; ++i, at = (at + (cw ? 1 : n - 1)) % n)
                     link[2 * std::size_t(at) + (cw ? 0 : 1)] += ring_pair;
             }
-        for (u64 v : link) k.ring_link_bytes_max = std::max(k.ring_link_bytes_max, v);
+        for (u64 v : link) p.ring_link_bytes_max = std::max(p.ring_link_bytes_max, v);
     }
-    const u64 g = u64(c.groups);
-    if (g != 1) {  // grouped: every group repeats the counts (skipped for g = 1: the read-modify-writes are not free)
-        k.in_loads *= g;
-        k.w_loads *= g;
-        k.out_stores *= g;
-        k.in_bursts *= g;
-        k.w_bursts *= g;
-        k.out_bursts *= g;
-        k.in_bytes *= g;
-        k.w_bytes *= g;
-        k.out_bytes *= g;
-        k.mac_cycles *= g;
-        k.sw_instr *= g;
-        k.tle_transfers *= g;
-        k.tle_txns *= g;
-        k.tle_bytes *= g;
-        k.ring_bytes *= g;
-        k.ring_link_bytes_max *= g;
-        k.tle_ring_bytes *= g;
-        k.tle_ring_msgs *= g;
-        k.reduce_cycles *= g;
-        k.tlt_syncs *= g;
-        k.port_load_bytes *= g;
-        k.port_store_bytes *= g;
+}
+
+template <TltSchedule Q, bool Reduce>
+void ConvCostModel::counts_q(u64 tn, u64 tm, const RcPlan& p, CostCounts& k) const {
+    const auto& c = m_conv;
+    const u64 rs = u64(c.R) * u64(c.S), eb = u64(c.elem_bytes), n_tlt = u64(m_hw.n_tlt);
+    const u64 tn_chunk_bursts = burst_ceil(tn * rs * eb);
+    u64 in_loads = 0, w_loads = 0, out_stores = 0, in_bursts = 0, w_bursts = 0, out_bursts = 0;
+    u64 in_bytes = 0, w_bytes = 0, out_bytes = 0, sw_instr = 0, tle_transfers = 0, tle_txns = 0, tle_bytes = 0;
+    u64 tle_ring_msgs = 0, tlt_syncs = 0, port_load = 0, port_store = 0;
+    // The divisions depend on a class only through its channels N and its filter split (base,
+    // extra, max): they are formed again only when those change from the class before.
+    u64 N = 0, nN = 0, w_chunk_bursts = 0, base = 0, extra = 0, mmax = 0, n_m_star = 0, sum_n_m = 0;
+    bool have_n = false, have_m = false;
+    for (const RcPlan::Cls& x : p.cls) {
+        if (!have_n || x.N != N) {
+            N = x.N;
+            nN = ceil_div(N, tn);
+            if (Q != TltSchedule::WS) {
+                const u64 remN = N - (nN - 1) * tn;
+                w_chunk_bursts = (nN - 1) * tn_chunk_bursts + burst_ceil(remN * rs * eb);
+            }
+            have_n = true;
+        }
+        if (!have_m || x.base != base || x.extra != extra || x.mmax != mmax) {
+            base = x.base;
+            extra = x.extra;
+            mmax = x.mmax;
+            n_m_star = ceil_div(mmax, tm);  // filter chunks of the TLE's busiest TLT
+            sum_n_m = extra * ceil_div(base + 1, tm) + (n_tlt - extra) * ceil_div(base, tm);
+            have_m = true;
+        }
+        // IN: one multicast load per (row, col, filter chunk, channel chunk) step of the TLE;
+        // IS keeps it stationary over the filter chunks (Eq. 3).
+        const u64 in_passes = Q == TltSchedule::IS ? 1 : n_m_star;
+        const u64 in_l = in_passes * x.n_rc * nN, in_by = in_passes * x.in_b, in_bu = in_passes * x.in_bu;
+        const u64 w_l = Q == TltSchedule::WS ? sum_n_m : x.n_rc * nN * sum_n_m;
+        const u64 w_bu = Q == TltSchedule::WS ? x.w_bu_ws : x.w_f * w_chunk_bursts;
+        // IS stores each TLT's whole OUT tile (all its filters) once per (row, col) tile.
+        const u64 stores = x.n_rc * (Q == TltSchedule::IS ? x.act : sum_n_m);
+        in_loads += x.mult * in_l;
+        in_bytes += x.mult * in_by;
+        in_bursts += x.mult * in_bu;
+        w_loads += x.mult * w_l;
+        w_bytes += x.mult * x.w_b;
+        w_bursts += x.mult * w_bu;
+        out_stores += x.out_mult * stores;
+        out_bytes += x.out_mult * x.out_b;
+        out_bursts += x.out_mult * x.out_txn;
+        const u64 own_stores = Reduce ? ceil_div(stores, p.n_act) : stores;
+        // This TLE's own transfers, transactions and bytes (for the time models' critical TLE).
+        const u64 bytes = in_by + x.w_b + x.own_b;
+        if (bytes > tle_bytes) {
+            tle_bytes = bytes;
+            tle_txns = in_bu + w_bu + x.own_txn;
+            tle_transfers = in_l + w_l + own_stores;
+        }
+        sw_instr = std::max(sw_instr, x.n_rc * n_m_star * nN);
+        // DMA completions the busiest TLT waits for: the TLE's IN loads, its W loads and its
+        // OUT stores (IFM-CH: to DRAM or to the ring).
+        const u64 w_tlt = Q == TltSchedule::WS ? n_m_star : x.n_rc * nN * n_m_star;
+        const u64 out_tlt = x.n_rc * (Q == TltSchedule::IS ? 1 : n_m_star);
+        tlt_syncs = std::max(tlt_syncs, in_l + w_tlt + out_tlt);
+        const u64 pl = in_by + x.pl_w;
+        if (pl + x.ps > port_load + port_store) {
+            port_load = pl;
+            port_store = x.ps;
+        }
+        if (Reduce) tle_ring_msgs = std::max(tle_ring_msgs, stores - own_stores);
     }
+    const u64 g = u64(c.groups);  // grouped: every group repeats the counts
+    k.in_loads = g * in_loads;
+    k.w_loads = g * w_loads;
+    k.out_stores = g * out_stores;
+    k.in_bursts = g * in_bursts;
+    k.w_bursts = g * w_bursts;
+    k.out_bursts = g * out_bursts;
+    k.in_bytes = g * in_bytes;
+    k.w_bytes = g * w_bytes;
+    k.out_bytes = g * out_bytes;
+    k.mac_cycles = g * p.mac_cycles;
+    k.sw_instr = g * sw_instr;
     k.macs = c.macs();
+    k.tle_transfers = g * tle_transfers;
+    k.tle_txns = g * tle_txns;
+    k.tle_bytes = g * tle_bytes;
+    k.active_tles = int(p.n_act);
+    k.ring_bytes = g * p.ring_bytes;
+    k.ring_link_bytes_max = g * p.ring_link_bytes_max;
+    k.tle_ring_bytes = g * p.tle_ring_bytes;
+    k.tle_ring_msgs = g * tle_ring_msgs;
+    k.reduce_cycles = g * p.reduce_cycles;
+    k.tlt_syncs = g * tlt_syncs;
+    k.port_load_bytes = g * port_load;
+    k.port_store_bytes = g * port_store;
+}
+
+void ConvCostModel::counts_into(int t_n, int t_m, const RcPlan& p, CostCounts& k) const {
+    const u64 tn = u64(t_n), tm = u64(t_m);
+    switch (p.q) {
+    case TltSchedule::IS: return p.reduce ? counts_q<TltSchedule::IS, true>(tn, tm, p, k)
+                                          : counts_q<TltSchedule::IS, false>(tn, tm, p, k);
+    case TltSchedule::OS: return p.reduce ? counts_q<TltSchedule::OS, true>(tn, tm, p, k)
+                                          : counts_q<TltSchedule::OS, false>(tn, tm, p, k);
+    case TltSchedule::WS: return p.reduce ? counts_q<TltSchedule::WS, true>(tn, tm, p, k)
+                                          : counts_q<TltSchedule::WS, false>(tn, tm, p, k);
+    }
 }
 
 CostCounts ConvCostModel::counts(TltSchedule q, const Tile& t) const {

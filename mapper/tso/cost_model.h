@@ -86,14 +86,41 @@ public:
     AxisStats row_stats(int tle, int t_r) const;
     AxisStats col_stats(int t_c) const;
     RcTerms rc_terms(int tle, const AxisStats& rows, const AxisStats& cols) const;
+    // The terms of one (schedule, T_R, T_C) for every (T_N, T_M) the search then tries: the
+    // active TLEs folded into classes of TLEs whose terms are all equal (each counted with its
+    // multiplicity: a TLE's counts are a function of its terms only), with the products that do
+    // not depend on (T_N, T_M) formed once.
+    struct RcPlan {
+        struct Cls {
+            std::uint64_t mult = 0, out_mult = 0;  // TLEs in the class; of them, whose stores count
+            std::uint64_t N = 0, base = 0, extra = 0, mmax = 0, act = 0;  // channels, filter split, busy TLTs
+            std::uint64_t n_rc = 0;
+            std::uint64_t in_b = 0, in_bu = 0;       // IN bytes, bursts of one pass over the channels
+            std::uint64_t w_b = 0, w_bu_ws = 0, w_f = 0;  // W bytes; WS bursts; n_rc x filters (x chunk bursts)
+            std::uint64_t out_b = 0, out_txn = 0, own_b = 0, own_txn = 0;
+            std::uint64_t pl_w = 0, ps = 0;          // busiest port: W bytes, OUT bytes
+            std::uint64_t w_full_bursts = 0;
+        };
+        TltSchedule q = TltSchedule::IS;
+        bool reduce = false;  // IFM_CH with more than one active TLE
+        std::uint64_t n_act = 0;
+        std::vector<Cls> cls;
+        // Counts independent of (T_N, T_M), before the groups' factor.
+        std::uint64_t mac_cycles = 0, ring_bytes = 0, ring_link_bytes_max = 0, tle_ring_bytes = 0,
+                      reduce_cycles = 0;
+    };
+    // Build p (reusing its storage) from the (T_R, T_C) terms of every TLE (size n_tle).
+    void plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& p) const;
+    // Counts of (T_N, T_M) into k (whatever it held): the search fills its batch in place.
+    void counts_into(int t_n, int t_m, const RcPlan& p, CostCounts& k) const;
     // Counts given the (T_R, T_C) terms of every TLE (size n_tle).
     CostCounts counts(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc) const {
+        RcPlan p;
+        plan(q, rc, p);
         CostCounts k;
-        counts_into(q, t_n, t_m, rc, k);
+        counts_into(t_n, t_m, p, k);
         return k;
     }
-    // The same into k (whatever it held): the search fills its batch in place.
-    void counts_into(TltSchedule q, int t_n, int t_m, const std::vector<RcTerms>& rc, CostCounts& k) const;
     // Convenience: everything from scratch (no fit check).
     CostCounts counts(TltSchedule q, const Tile& t) const;
 
@@ -105,6 +132,8 @@ private:
     std::vector<int> m_tlt_base, m_tlt_extra, m_tlt_max;  // per TLE: filters per TLT
     std::vector<int> m_chans;                              // per TLE: input channels
     int m_max_rows = 0, m_max_tlt_m = 0, m_max_chans = 0;
+    template <TltSchedule Q, bool Reduce>
+    void counts_q(std::uint64_t tn, std::uint64_t tm, const RcPlan& p, CostCounts& k) const;
     int m_burst_shift = -1;  // log2(burst_bytes) when it is a power of two (a shift for the division)
     // ceil(a / burst_bytes)
     std::uint64_t burst_ceil(std::uint64_t a) const {

@@ -45,12 +45,12 @@ public:
     static constexpr std::size_t kSize = 16;
     Batch(TopChoices& top, const ConvCostModel& m, TltSchedule q, const TimeModel& model, const NmpParams& hw)
         : m_top(top), m_m(m), m_q(q), m_model(model), m_hw(hw) {}
-    // The candidate of (T_N, T_M) in the current (T_R, T_C) with terms rc.
-    void add(int t_m, int t_n, int t_r, int t_c, const std::vector<ConvCostModel::RcTerms>& rc) {
+    // The candidate of (T_N, T_M) in the current (T_R, T_C) with terms p.
+    void add(int t_m, int t_n, int t_r, int t_c, const ConvCostModel::RcPlan& p) {
         const Tile t = make_tile(m_m, t_m, t_n, t_r, t_c);
-        if (!m_top.full() && m_n == 0) return consider(m_top, m_m, m_q, t, m_m.counts(m_q, t_n, t_m, rc), m_model, m_hw);
+        m_m.counts_into(t_n, t_m, p, m_k[m_n]);
+        if (!m_top.full() && m_n == 0) return consider(m_top, m_m, m_q, t, m_k[0], m_model, m_hw);
         m_tiles[m_n] = t;
-        m_m.counts_into(m_q, t_n, t_m, rc, m_k[m_n]);
         if (++m_n == kSize) flush();
     }
     void flush() {
@@ -108,6 +108,8 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
     std::vector<char> have_col(std::size_t(c.Q) + 1, 0);
     std::vector<AxisStats> rows(static_cast<std::size_t>(n_tle));
     std::vector<ConvCostModel::RcTerms> rc(static_cast<std::size_t>(n_tle));
+    ConvCostModel::RcPlan plan;
+    CostCounts lb;
     Batch batch(top, m, q, model, hw);
 
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r) {
@@ -123,6 +125,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
             }
             for (int t = 0; t < n_tle; ++t)
                 rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
+            m.plan(q, rc, plan);
             const u64 tn_max = std::min<u64>(n_ch, mb0 / (th * tl * eb));
             // IS keeps the partial sums of every filter of the TLT in MB2 (Fig. 4).
             if (q == TltSchedule::IS && m_all * u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
@@ -135,7 +138,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
             if (bound_s < std::numeric_limits<double>::infinity()) {
                 const u64 m_hi = std::min({m_all, m_out, mb1 / ((q == TltSchedule::WS ? n_ch : 1) * rs * eb)});
                 if (m_hi < 1) continue;
-                const CostCounts lb = m.counts(q, int(n_ch), int(m_hi), rc);
+                m.counts_into(int(n_ch), int(m_hi), plan, lb);
                 CostTimes lb_times;
                 if (!model.screen_below(lb, hw, bound_s, &lb_times)) continue;  // lb's time >= bound_s
             }
@@ -144,7 +147,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
                 const u64 m_lim = std::min({m_all, m_out, mb1 / (w_ch * rs * eb)});
                 if (m_lim < 1) break;  // the W bound only tightens with T_N
                 const u64 t_m = m_lim;  // largest T_M is optimal (see header)
-                batch.add(int(t_m), int(t_n), t_r, t_c, rc);
+                batch.add(int(t_m), int(t_n), t_r, t_c, plan);
             }
             batch.flush();  // before the next (T_R, T_C)'s bound reads the list
         }

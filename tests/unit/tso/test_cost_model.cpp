@@ -62,6 +62,13 @@ TEST_CASE("closed-form counts equal the replayed tile sequence", "[tso][cost]") 
         CHECK(a.out_bursts == ref.counts.out_bursts);
         CHECK(a.mac_cycles == ref.counts.mac_cycles);
         CHECK(a.sw_instr == ref.counts.sw_instr);
+        // What the time models read of the critical TLE, TLT and port.
+        CHECK(a.tle_bytes == ref.counts.tle_bytes);
+        CHECK(a.tle_txns == ref.counts.tle_txns);
+        CHECK(a.tle_transfers == ref.counts.tle_transfers);
+        CHECK(a.tlt_syncs == ref.counts.tlt_syncs);
+        CHECK(a.port_load_bytes == ref.counts.port_load_bytes);
+        CHECK(a.port_store_bytes == ref.counts.port_store_bytes);
         ++checked;
     }
     CHECK(checked >= 1500);

@@ -92,6 +92,10 @@ inline NmpParams random_hw(std::mt19937_64& rng) {
 // Independent reference of the cost counts: replays walk_tle for every TLE and prices every
 // operation on its own (plane rule coded again here). Also checks the coverage of the walk:
 // every (output element, input channel) pair is computed exactly once.
+// Also the critical TLE's transfers, transactions and bytes (the first TLE moving the most
+// bytes), the busiest TLT's DMA completions, and the busiest TLT port (the first TLT, in TLE then
+// TLT order, with the largest load + store bytes), each summed op by op; they are exact without
+// the IFM_CH reduction (whose owner share the closed form takes as 1 / n).
 struct RefResult {
     CostCounts counts;
     bool coverage_ok = true;
@@ -114,6 +118,9 @@ inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSl
         const auto tlts = tlt_filter_split(slices[std::size_t(t)].filters, hw.n_tlt);
         std::uint64_t store_k = 0;
         std::vector<std::uint64_t> cyc(std::size_t(hw.n_tlt), 0), instr(std::size_t(hw.n_tlt), 0);
+        std::uint64_t tle_xfers = 0, tle_txns = 0, tle_bytes = 0, in_ops = 0, in_b = 0;
+        std::vector<std::uint64_t> syncs(std::size_t(hw.n_tlt), 0), port_l(std::size_t(hw.n_tlt), 0),
+            port_s(std::size_t(hw.n_tlt), 0);
         walk_tle(c, t, slices[std::size_t(t)], tlts, q, tile, hw.macs_per_cycle, [&](const TileOp& o) {
             switch (o.kind) {
             case OpKind::LoadIn: {
@@ -121,24 +128,45 @@ inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSl
                 k.in_bytes += std::uint64_t(o.cn) * o.hn * o.wn * eb;
                 const std::uint64_t per_ch = o.wn == c.W ? cdiv(std::uint64_t(o.hn) * o.wn * eb, B)
                                                          : std::uint64_t(o.hn) * cdiv(std::uint64_t(o.wn) * eb, B);
-                k.in_bursts += std::uint64_t(o.cn) * (o.hn > 0 && o.wn > 0 ? per_ch : 0);
+                const std::uint64_t bytes = std::uint64_t(o.cn) * o.hn * o.wn * eb;
+                const std::uint64_t bursts = std::uint64_t(o.cn) * (o.hn > 0 && o.wn > 0 ? per_ch : 0);
+                k.in_bursts += bursts;
+                ++tle_xfers;
+                tle_txns += bursts;
+                tle_bytes += bytes;
+                ++in_ops;  // every TLT waits for the multicast
+                in_b += bytes;
                 break;
             }
-            case OpKind::LoadW:
+            case OpKind::LoadW: {
+                const std::uint64_t bytes = std::uint64_t(o.mn) * o.cn * rs * eb;
+                const std::uint64_t bursts = std::uint64_t(o.mn) * cdiv(std::uint64_t(o.cn) * rs * eb, B);
                 ++k.w_loads;
-                k.w_bytes += std::uint64_t(o.mn) * o.cn * rs * eb;
-                k.w_bursts += std::uint64_t(o.mn) * cdiv(std::uint64_t(o.cn) * rs * eb, B);
+                k.w_bytes += bytes;
+                k.w_bursts += bursts;
+                ++tle_xfers;
+                tle_txns += bursts;
+                tle_bytes += bytes;
+                ++syncs[std::size_t(o.tlt)];
+                port_l[std::size_t(o.tlt)] += bytes;
                 break;
+            }
             case OpKind::StoreOut: {
+                const std::uint64_t bytes = std::uint64_t(o.mn) * o.rn * o.qn * eb;
+                ++syncs[std::size_t(o.tlt)];
+                port_s[std::size_t(o.tlt)] += bytes;
                 if (reduce && active[std::size_t(store_k++ % active.size())] != t) {
-                    k.ring_bytes += std::uint64_t(o.mn) * o.rn * o.qn * eb;
+                    k.ring_bytes += bytes;
                     break;
                 }
                 ++k.out_stores;
-                k.out_bytes += std::uint64_t(o.mn) * o.rn * o.qn * eb;
+                k.out_bytes += bytes;
                 const std::uint64_t per_f = o.qn == c.Q ? cdiv(std::uint64_t(o.rn) * o.qn * eb, B)
                                                         : std::uint64_t(o.rn) * cdiv(std::uint64_t(o.qn) * eb, B);
                 k.out_bursts += std::uint64_t(o.mn) * per_f;
+                ++tle_xfers;
+                tle_txns += std::uint64_t(o.mn) * per_f;
+                tle_bytes += bytes;
                 break;
             }
             case OpKind::Compute: {
@@ -157,8 +185,19 @@ inline RefResult reference_counts(const ConvShape& c, const NmpParams& hw, TleSl
             }
         });
         for (int j = 0; j < hw.n_tlt; ++j) {
-            k.mac_cycles = std::max(k.mac_cycles, cyc[std::size_t(j)]);
-            k.sw_instr = std::max(k.sw_instr, instr[std::size_t(j)]);
+            const std::size_t u = std::size_t(j);
+            k.mac_cycles = std::max(k.mac_cycles, cyc[u]);
+            k.sw_instr = std::max(k.sw_instr, instr[u]);
+            k.tlt_syncs = std::max(k.tlt_syncs, in_ops + syncs[u]);
+            if (in_b + port_l[u] + port_s[u] > k.port_load_bytes + k.port_store_bytes) {
+                k.port_load_bytes = in_b + port_l[u];
+                k.port_store_bytes = port_s[u];
+            }
+        }
+        if (tle_bytes > k.tle_bytes) {
+            k.tle_bytes = tle_bytes;
+            k.tle_txns = tle_txns;
+            k.tle_transfers = tle_xfers;
         }
     }
     for (auto v : cover)
