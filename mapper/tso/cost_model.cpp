@@ -51,6 +51,16 @@ ConvCostModel::ConvCostModel(const ConvShape& conv, const NmpParams& hw, TleSlic
             m_max_chans = std::max(m_max_chans, s.chans.count);
             m_max_rows = std::max(m_max_rows, s.rows.count);
             m_max_tlt_m = std::max(m_max_tlt_m, m_tlt_max.back());
+            // A TLE's terms depend on its slice only through its rows (the range: its border
+            // tiles clip differently), its filter count and its channel count.
+            auto same = [&](const TleGroup& g) {
+                const TleSlice& f = m_slices[std::size_t(g.first)];
+                return f.rows.begin == s.rows.begin && f.rows.count == s.rows.count &&
+                       f.filters.count == s.filters.count && f.chans.count == s.chans.count;
+            };
+            auto it = std::find_if(m_groups.begin(), m_groups.end(), same);
+            if (it == m_groups.end()) it = m_groups.insert(m_groups.end(), TleGroup{int(&s - m_slices.data()), 0});
+            ++it->count;
         }
     }
 }
@@ -112,15 +122,15 @@ void ConvCostModel::plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& 
     p.q = q;
     p.cls.clear();
     p.n_act = 0;  // TLEs with work (IFM_CH: the reduction's participants)
-    for (std::size_t t = 0; t < m_slices.size(); ++t) p.n_act += rc[t].active ? 1 : 0;
+    for (const TleGroup& g : m_groups) p.n_act += g.count;
     p.reduce = m_slicing == TleSlicing::IFM_CH && p.n_act > 1;
     p.mac_cycles = p.ring_bytes = p.ring_link_bytes_max = p.tle_ring_bytes = p.reduce_cycles = 0;
     const u64 n_act = p.n_act;
     u64 ring_pair = 0;  // IFM_CH: payload each active TLE sends to each other active TLE
     bool first = true;
-    for (std::size_t t = 0; t < m_slices.size(); ++t) {
+    for (const TleGroup& grp : m_groups) {
+        const std::size_t t = std::size_t(grp.first);
         const RcTerms& r = rc[t];
-        if (!r.active) continue;
         RcPlan::Cls x;
         const u64 N = u64(m_chans[t]);  // this TLE's input channels
         const u64 Mt = u64(m_slices[t].filters.count), rows = u64(m_slices[t].rows.count);
@@ -157,8 +167,8 @@ void ConvCostModel::plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& 
             p.reduce_cycles = std::max(p.reduce_cycles, (n_act - 1) * ceil_div(ceil_div(tlt_elems, n_act),
                                                                                   u64(m_hw.macs_per_cycle)));
         }
-        // IFM_CH: each OUT tile is counted once, for the first active TLE.
-        const u64 out_mult = !p.reduce || first ? 1 : 0;
+        // IFM_CH: each OUT tile is counted once, for the first active TLE (the first group's first).
+        const u64 out_mult = !p.reduce ? grp.count : first ? 1 : 0;
         first = false;
         auto same = [&x](const RcPlan::Cls& y) {
             return y.N == x.N && y.base == x.base && y.extra == x.extra && y.mmax == x.mmax && y.n_rc == x.n_rc &&
@@ -168,15 +178,19 @@ void ConvCostModel::plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& 
         };
         auto it = std::find_if(p.cls.begin(), p.cls.end(), same);
         if (it == p.cls.end()) it = p.cls.insert(p.cls.end(), x);
-        ++it->mult;
+        it->mult += grp.count;
         it->out_mult += out_mult;
     }
     if (p.reduce) {  // the busiest directed link, every active TLE sending ring_pair to every other
         const int n = int(m_slices.size());
+        auto active = [this](int t) {
+            const TleSlice& s = m_slices[std::size_t(t)];
+            return s.rows.count > 0 && s.filters.count > 0;
+        };
         std::vector<u64> link(2 * std::size_t(n), 0);
         for (int a = 0; a < n; ++a)
             for (int o = 0; o < n; ++o) {
-                if (a == o || !rc[std::size_t(a)].active || !rc[std::size_t(o)].active) continue;
+                if (a == o || !active(a) || !active(o)) continue;
                 bool cw = true;
                 const int h = ring_route(a, o, n, &cw);
                 for (int i = 0, at = a; i < h; ++i, at = (at + (cw ? 1 : n - 1)) % n)

@@ -109,7 +109,15 @@ public:
         std::uint64_t mac_cycles = 0, ring_bytes = 0, ring_link_bytes_max = 0, tle_ring_bytes = 0,
                       reduce_cycles = 0;
     };
-    // Build p (reusing its storage) from the (T_R, T_C) terms of every TLE (size n_tle).
+    // The active TLEs whose slices give them equal terms at every tile (the same rows, filters
+    // and channels), in order of their first TLE: plan() reads the terms of `first` only.
+    struct TleGroup {
+        int first = 0;
+        std::uint64_t count = 0;
+    };
+    const std::vector<TleGroup>& tle_groups() const { return m_groups; }
+    // Build p (reusing its storage) from the (T_R, T_C) terms rc (size n_tle; read at the groups'
+    // first TLEs).
     void plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& p) const;
     // Counts of (T_N, T_M) into k (whatever it held): the search fills its batch in place.
     void counts_into(int t_n, int t_m, const RcPlan& p, CostCounts& k) const;
@@ -131,6 +139,7 @@ private:
     std::vector<TleSlice> m_slices;
     std::vector<int> m_tlt_base, m_tlt_extra, m_tlt_max;  // per TLE: filters per TLT
     std::vector<int> m_chans;                              // per TLE: input channels
+    std::vector<TleGroup> m_groups;                        // the active TLEs grouped (tle_groups())
     int m_max_rows = 0, m_max_tlt_m = 0, m_max_chans = 0;
     template <TltSchedule Q, bool Reduce>
     void counts_q(std::uint64_t tn, std::uint64_t tm, const RcPlan& p, CostCounts& k) const;

@@ -115,7 +115,7 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
     for (int t_r = 1; t_r <= m.max_rows(); ++t_r) {
         const u64 th = u64(m.in_h(t_r));
         if (th * u64(m.in_w(1)) * eb > mb0 || u64(t_r) * eb > mb2) break;  // grows with T_R
-        for (int t = 0; t < n_tle; ++t) rows[std::size_t(t)] = m.row_stats(t, t_r);
+        for (const auto& g : m.tle_groups()) rows[std::size_t(g.first)] = m.row_stats(g.first, t_r);
         for (int t_c = 1; t_c <= c.Q; ++t_c) {
             const u64 tl = u64(m.in_w(t_c));
             if (th * tl * eb > mb0 || u64(t_r) * u64(t_c) * eb > mb2) break;  // grows with T_C
@@ -123,8 +123,8 @@ void tlt_tiling(const ConvCostModel& m, TltSchedule q, const TimeModel& model, c
                 cols[std::size_t(t_c)] = m.col_stats(t_c);
                 have_col[std::size_t(t_c)] = 1;
             }
-            for (int t = 0; t < n_tle; ++t)
-                rc[std::size_t(t)] = m.rc_terms(t, rows[std::size_t(t)], cols[std::size_t(t_c)]);
+            for (const auto& g : m.tle_groups())  // plan() reads the groups' first TLEs only
+                rc[std::size_t(g.first)] = m.rc_terms(g.first, rows[std::size_t(g.first)], cols[std::size_t(t_c)]);
             m.plan(q, rc, plan);
             const u64 tn_max = std::min<u64>(n_ch, mb0 / (th * tl * eb));
             // IS keeps the partial sums of every filter of the TLT in MB2 (Fig. 4).
