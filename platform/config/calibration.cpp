@@ -21,6 +21,27 @@ YAML::Node as_node(const char* key, T& v) {
     return YAML::Load(out.c_str())[key];
 }
 
+// The text before the top-level "fit:" key when that key is the document's last top-level line
+// (as vp-calibrate writes it), else "". The fit section is the fit's record: its sample list,
+// which vp-calibrate --refit reads on its own (read_stored_samples), is most of the file, and
+// parsing it took most of a small network's mapping time.
+std::string before_trailing_fit(const std::string& text) {
+    std::size_t fit = std::string::npos;
+    for (std::size_t pos = 0; pos < text.size();) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        const char c = text[pos];
+        if (pos < end && c != ' ' && c != '#' && c != '\r') {  // a top-level line
+            if (fit != std::string::npos) return "";           // something after fit: read it all
+            const bool is_fit = text.compare(pos, 4, "fit:") == 0 &&
+                                (pos + 4 == end || text[pos + 4] == ' ' || text[pos + 4] == '\r');
+            if (is_fit) fit = pos;
+        }
+        pos = end + 1;
+    }
+    return fit == std::string::npos ? "" : text.substr(0, fit);
+}
+
 }  // namespace
 
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path,
@@ -84,8 +105,17 @@ YAML::Node read_calibration_root(const std::string& path, const std::string& inc
     if (!std::filesystem::exists(path, ec)) throw InputError(include_key + ": cannot open calibration file " + path);
     const std::string text = read_input_file(path, "a calibration file (vp-calibrate)");
     YAML::Node root;
+    bool parsed = false;
+    const std::string head = before_trailing_fit(text);
+    if (!head.empty()) {
+        try {  // a cut inside an unusual construct fails here: the whole text is read below
+            root = YAML::Load(head);
+            parsed = true;
+        } catch (const YAML::Exception&) {
+        }
+    }
     try {
-        root = YAML::Load(text);
+        if (!parsed) root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
     }

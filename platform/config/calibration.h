@@ -10,7 +10,7 @@
 //   model: calibrated
 //   made_for: {dram: {...}, nmp: {...}}
 //   coefficients: {latency_scale: ..., bus_scale: ..., contention: ..., txn_ns: ..., compute_scale: ...}
-//   fit: {...}          # vp-calibrate's residuals (informative only)
+//   fit: {...}          # vp-calibrate's residuals and samples (read by vp-calibrate --refit only)
 #include <string>
 #include <vector>
 
@@ -28,7 +28,8 @@ YAML::Node calibration_key(const PlatformSpec& spec);
 std::string first_mismatch(const YAML::Node& want, const YAML::Node& have, const std::string& path, std::string& want_v,
                            std::string& have_v);
 // Opens a calibration file and checks its layout; returns its root. `include_key` names the
-// including key in errors.
+// including key in errors. A trailing fit section (vp-calibrate's record, which its --refit reads
+// on its own) is left out of the root and not parsed.
 YAML::Node read_calibration_root(const std::string& path, const std::string& include_key);
 // Checks the file's made_for against `cur` (the configuration's calibration key): another
 // platform or DRAM preset is a vp::InputError; any other difference is a line appended to

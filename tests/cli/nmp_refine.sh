@@ -11,7 +11,9 @@
 #    --refine of a network without conv/fc layers;
 #  * bad input (exit 2, message naming the problem): --refine 0, a calibration file made for
 #    another DRAM preset or platform, tso.fixed_layers naming no layer; a calibration made for
-#    another nmp section is a warning.
+#    another nmp section is a warning; a calibration file with a key after its fit section or a
+#    syntax error before it is exit 2; a broken fit section (read by vp-calibrate --refit only)
+#    leaves the mapping as it is.
 set -u
 vp_run=$1; root=$2; bindir=$3
 vp_map=$bindir/vp-map
@@ -131,6 +133,25 @@ sed 's/^platform: nmp/platform: mesh/' "$root/configs/calibration/nmp-ddr3-1600.
 sed "s|^\( *calibration:\).*|\1 $tmp/cal_mesh.yaml|" "$cfg" > "$tmp/cfg_mesh_cal.yaml"
 bad "calibration for another platform" "calibration made for platform = mesh" \
   "$vp_map" "$tmp/cfg_mesh_cal.yaml" "$tmp/net.json"
+# Mapping reads a calibration file without its trailing fit section (vp-calibrate's record, read
+# by --refit): a key after it is read and refused; a syntax error before it names its line; one
+# inside it is left to --refit.
+cal=$root/configs/calibration/nmp-ddr3-1600.yaml
+with_cal() { sed "s|^\( *calibration:\).*|\1 $1|" "$cfg"; }
+{ cat "$cal"; echo "extra: 1"; } > "$tmp/cal_extra.yaml"
+with_cal "$tmp/cal_extra.yaml" > "$tmp/cfg_extra.yaml"
+bad "calibration: a key after fit" 'cal_extra.yaml:[0-9]*:1: extra: unknown key \"extra\"' \
+  "$vp_map" "$tmp/cfg_extra.yaml" "$tmp/net.json"
+sed 's/^  bus_scale: .*/  bus_scale: [1,/' "$cal" > "$tmp/cal_syntax.yaml"
+with_cal "$tmp/cal_syntax.yaml" > "$tmp/cfg_syntax.yaml"
+bad "calibration: syntax error in the coefficients" 'cal_syntax.yaml:[0-9]*: YAML syntax error' \
+  "$vp_map" "$tmp/cfg_syntax.yaml" "$tmp/net.json"
+{ cat "$cal"; echo "    - key: [unclosed"; } > "$tmp/cal_fit.yaml"
+with_cal "$tmp/cal_fit.yaml" > "$tmp/cfg_fit.yaml"
+"$vp_map" "$tmp/cfg_fit.yaml" "$tmp/net.json" --out "$tmp/f.json" --quiet
+ok "calibration: a broken fit section does not stop a mapping" '[ $? -eq 0 ]'
+"$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/f0.json" --quiet
+ok "calibration: the same mapping as with the intact file" 'cmp -s "$tmp/f.json" "$tmp/f0.json"'
 # Another nmp section: the coefficients are advisory, a warning naming the key and both values.
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/w.json" --quiet --set nmp.dma_max_outstanding=16 2> "$tmp/e"
 ok "calibration for another nmp: exit 0" '[ $? -eq 0 ]'
