@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# NMP speed: TSO mapping time (vp-map) of InceptionV3 and of every workloads/*.json network,
-# with 1 and 2 OpenMP threads (sim.threads), and the full vp-run of ResNet-50 and InceptionV3
-# (mapping + simulation; 8- and 16-bit). Medians of RUNS runs; the load average is printed
-# because the machine may be shared.
+# NMP speed: TSO mapping time (vp-map) of InceptionV3 and of every workloads/*.json network for
+# each time model (calibrated, the default; TSO-burst and TSO-noburst, the paper's), with 1 and 2
+# OpenMP threads (sim.threads), and the full vp-run of ResNet-50 and InceptionV3 (mapping +
+# simulation; 8- and 16-bit). Medians of RUNS runs of the user CPU time (summed over the networks'
+# processes) and of the wall time; the load average is printed because the machine may be shared.
 #   bench/nmp_speed.sh [RUNS]        (VP_RUN / VP_MAP default build/platform/vp-run, vp-map)
+# With VP_MAP_BEFORE=/path/to/another/vp-map (say, a build of an older commit), every mapping run
+# is interleaved with the same run of that binary, and both are printed (side by side, same minutes).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 vp_run=${VP_RUN:-$root/build/platform/vp-run}
 vp_map=${VP_MAP:-$(dirname "$vp_run")/vp-map}
+before=${VP_MAP_BEFORE:-}
 runs=${1:-5}
 cfg=$root/configs/nmp.yaml
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -16,23 +20,46 @@ now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 
-printf '\n%-28s %8s %12s %12s\n' "mapping (vp-map, TSO-burst)" threads median_s min_s
 all=()
 for f in "$root"/workloads/*.json; do all+=("$f"); done
-for th in 1 2; do
-  for what in inception_v3 all; do
-    ts=()
-    for i in $(seq "$runs"); do
+# map_time BIN MODEL THREADS FILE...: "user_s wall_s" of mapping every FILE, one process each.
+map_time() {
+  local bin=$1 model=$2 th=$3; shift 3
+  local u=0 t0; t0=$(now)
+  for w in "$@"; do
+    /usr/bin/time -f "%U" -o "$tmp/t" "$bin" "$cfg" "$w" --out "$tmp/m.json" --quiet --set "sim.threads=$th" \
+      --set "tso.dram_model=$model"
+    u=$(awk -v a="$u" -v b="$(cat "$tmp/t")" 'BEGIN {print a + b}')
+  done
+  echo "$u $(awk -v a="$t0" -v b="$(now)" 'BEGIN {print b - a}')"
+}
+if [ -n "$before" ]; then
+  printf '\n%-26s %-11s %7s %12s %12s %14s %14s\n' "mapping (vp-map)" model threads user_s wall_s before_user_s \
+    before_wall_s
+else
+  printf '\n%-26s %-11s %7s %12s %12s\n' "mapping (vp-map)" model threads user_s wall_s
+fi
+for model in calibrated burst noburst; do
+  for th in 1 2; do
+    for what in inception_v3 all; do
+      us=(); wsec=(); bus=(); bws=()
       if [ "$what" = all ]; then list=("${all[@]}"); else list=("$root/workloads/$what.json"); fi
-      t0=$(now)
-      for w in "${list[@]}"; do
-        "$vp_map" "$cfg" "$w" --out "$tmp/m.json" --quiet --set "sim.threads=$th"
+      for i in $(seq "$runs"); do
+        read -r u w < <(map_time "$vp_map" "$model" "$th" "${list[@]}")
+        us+=("$u"); wsec+=("$w")
+        if [ -n "$before" ]; then
+          read -r u w < <(map_time "$before" "$model" "$th" "${list[@]}")
+          bus+=("$u"); bws+=("$w")
+        fi
       done
-      ts+=("$(awk -v a="$t0" -v b="$(now)" 'BEGIN {print b - a}')")
+      label=$what; [ "$what" = all ] && label="all ${#all[@]} networks"
+      printf '%-26s %-11s %7d %12.3f %12.3f' "$label" "$model" "$th" "$(printf '%s\n' "${us[@]}" | median)" \
+        "$(printf '%s\n' "${wsec[@]}" | median)"
+      if [ -n "$before" ]; then
+        printf ' %14.3f %14.3f' "$(printf '%s\n' "${bus[@]}" | median)" "$(printf '%s\n' "${bws[@]}" | median)"
+      fi
+      echo
     done
-    label=$what; [ "$what" = all ] && label="all ${#all[@]} networks"
-    printf '%-28s %8d %12.3f %12.3f\n' "$label" "$th" "$(printf '%s\n' "${ts[@]}" | median)" \
-      "$(printf '%s\n' "${ts[@]}" | sort -g | head -1)"
   done
 done
 
