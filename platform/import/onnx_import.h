@@ -35,7 +35,8 @@ struct LayerValues {
 };
 
 struct ImportStats {
-    int opset = 0;
+    int opset = 0;          // the opset the converters read
+    int source_opset = 0;   // the file's (older ones are converted to opset 7 first)
     std::string producer;
     std::size_t nodes = 0;
     std::size_t folded = 0;        // shape-subgraph nodes evaluated to constants
