@@ -157,13 +157,9 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     if (opt.precision != 0 && opt.precision != 8 && opt.precision != 16)
         throw InputError("--precision " + std::to_string(opt.precision) + ": expected 8 or 16");
     LoadedModel m = load_model(path);
-    if (std::size_t(m.model.graph().node_size()) > kMaxNodes) throw InputError(path + ": more than 2^20 nodes");
-    topo_order(*m.model.mutable_graph(), path);  // structural errors before anything else reads the graph
-    if (m.opset < kMinOpset) {
-        upgrade_opset(m);
-        topo_order(*m.model.mutable_graph(), path);
-    }
     onnx::GraphProto& g = *m.model.mutable_graph();
+    if (std::size_t(g.node_size()) > kMaxNodes) throw InputError(path + ": more than 2^20 nodes");
+    topo_order(g, path);  // structural errors before anything else reads the graph
     apply_input_shapes(m, opt);
     ImportResult res;
     res.source = path;
@@ -172,7 +168,6 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
 
     Ctx c(m, opt);
     c.stats.opset = m.opset;
-    c.stats.source_opset = m.source_opset;
     c.stats.producer = m.model.producer_name() + (m.model.producer_version().empty() ? "" : " " + m.model.producer_version());
     c.stats.nodes = nodes;
     c.stats.folded = folded;
@@ -332,20 +327,11 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     return res;
 }
 
-namespace {
-// "13", or "6, converted to 7"
-std::string opset_text(const ImportStats& s) {
-    return s.source_opset != 0 && s.source_opset != s.opset
-               ? std::to_string(s.source_opset) + ", converted to " + std::to_string(s.opset)
-               : std::to_string(s.opset);
-}
-}  // namespace
-
 nlohmann::ordered_json ImportResult::workload_json() const {
     nlohmann::ordered_json net = mapper::network_to_json(this->net);
     nlohmann::ordered_json doc;
     doc["name"] = net["name"];
-    doc["description"] = "imported from " + fs::path(source).filename().string() + " (opset " + opset_text(stats) +
+    doc["description"] = "imported from " + fs::path(source).filename().string() + " (opset " + std::to_string(stats.opset) +
                          (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import";
     for (auto it = net.begin(); it != net.end(); ++it)
         if (it.key() != "name") doc[it.key()] = it.value();
@@ -367,7 +353,7 @@ std::string ImportResult::summary() const {
     std::map<std::string, int> kinds;
     for (const auto& l : net.layers) ++kinds[mapper::to_string(l.kind)];
     std::ostringstream os;
-    os << "imported " << source << " (opset " << opset_text(stats) << (stats.producer.empty() ? "" : ", " + stats.producer) << "): "
+    os << "imported " << source << " (opset " << stats.opset << (stats.producer.empty() ? "" : ", " + stats.producer) << "): "
        << stats.nodes << " nodes -> " << net.layers.size() << " layers (";
     bool first = true;
     for (const auto& [k, n] : kinds) {

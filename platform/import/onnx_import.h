@@ -35,8 +35,7 @@ struct LayerValues {
 };
 
 struct ImportStats {
-    int opset = 0;          // the opset the converters read
-    int source_opset = 0;   // the file's (older ones are converted to opset 7 first)
+    int opset = 0;
     std::string producer;
     std::size_t nodes = 0;
     std::size_t folded = 0;        // shape-subgraph nodes evaluated to constants

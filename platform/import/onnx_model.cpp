@@ -4,18 +4,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
-#include <unordered_map>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
-#include <onnx/version_converter/convert.h>
 
 #include "mapper/common/errors.h"
 #include "mapper/common/json_text.h"
@@ -176,126 +171,6 @@ std::string external_file(const TensorProto& t, const std::string& dir) {
     return "";
 }
 
-namespace {
-
-// Rank of tensor `name` as the graph records it (inputs, initializers, value_info), -1 if unknown.
-int recorded_rank(const onnx::GraphProto& g, const std::string& name) {
-    for (const auto& t : g.initializer())
-        if (t.name() == name) return t.dims_size();
-    auto of = [&](const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& vs) {
-        for (const auto& v : vs)
-            if (v.name() == name && v.type().has_tensor_type() && v.type().tensor_type().has_shape())
-                return v.type().tensor_type().shape().dim_size();
-        return -1;
-    };
-    const int r = of(g.input());
-    return r >= 0 ? r : of(g.value_info());
-}
-
-// Opsets 1-6 broadcast an element-wise operation's B over A from `axis` on (B's dims are A's dims
-// axis, axis + 1, ...); numpy broadcasting (opset 7) aligns B's last dim with A's last. ONNX 1.12's
-// adapter unsqueezes B to A's rank instead of to rank - axis, which makes a per-channel bias [C]
-// over [N, C, H, W] a [C, 1, 1, 1] and the sum [C, C, H, W]. Here B gets the trailing ones itself
-// (an Unsqueeze before the node), so that the adapter finds B aligned and only drops the attributes.
-void align_broadcast_operands(onnx::ModelProto& model) {
-    static const std::set<std::string> kOps{"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"};
-    onnx::GraphProto& g = *model.mutable_graph();
-    google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
-    int added = 0;
-    for (auto& n : *g.mutable_node()) {
-        const bool domain = n.domain().empty() || n.domain() == "ai.onnx";
-        std::int64_t broadcast = 0, axis = 0;
-        bool has_axis = false;
-        for (const auto& a : n.attribute()) {
-            if (a.name() == "broadcast" && a.type() == onnx::AttributeProto::INT) broadcast = a.i();
-            if (a.name() == "axis" && a.type() == onnx::AttributeProto::INT) {
-                axis = a.i();
-                has_axis = true;
-            }
-        }
-        if (domain && kOps.count(n.op_type()) && broadcast == 1 && has_axis && n.input_size() == 2) {
-            const int ra = recorded_rank(g, n.input(0)), rb = recorded_rank(g, n.input(1));
-            if (axis < 0) axis += ra;
-            const std::int64_t trailing = ra - axis - rb;
-            if (ra >= 0 && rb >= 0 && axis >= 0 && trailing > 0) {
-                onnx::NodeProto* u = nodes.Add();
-                u->set_op_type("Unsqueeze");
-                u->set_name(n.name() + "/vp_broadcast_axes");
-                u->add_input(n.input(1));
-                const std::string out = n.input(1) + "/vp_broadcast_" + std::to_string(added++);
-                u->add_output(out);
-                auto* axes = u->add_attribute();
-                axes->set_name("axes");
-                axes->set_type(onnx::AttributeProto::INTS);
-                for (std::int64_t k = 0; k < trailing; ++k) axes->add_ints(rb + k);
-                n.set_input(1, out);
-                auto* vi = g.add_value_info();  // the adapter reads B's shape
-                vi->set_name(out);
-                for (const auto* vs : {&g.input(), &g.value_info()})
-                    for (const auto& v : *vs)
-                        if (v.name() == u->input(0)) *vi->mutable_type() = v.type();
-                for (const auto& t : g.initializer())
-                    if (t.name() == u->input(0)) {
-                        auto* tt = vi->mutable_type()->mutable_tensor_type();
-                        tt->set_elem_type(t.data_type());
-                        for (auto d : t.dims()) tt->mutable_shape()->add_dim()->set_dim_value(d);
-                    }
-                auto* dims = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
-                for (std::int64_t k = 0; k < trailing; ++k) dims->add_dim()->set_dim_value(1);
-            }
-        }
-        *nodes.Add() = n;
-    }
-    g.mutable_node()->Swap(&nodes);
-}
-
-}  // namespace
-
-void upgrade_opset(LoadedModel& m) {
-    if (m.opset >= kMinOpset) return;
-    // Older exporters (opsets 1-6: broadcast attributes, is_test, consumed_inputs, Reshape's
-    // shape attribute, ...): ONNX's own adapters rewrite the model to the first opset the
-    // converters read, as a user would with onnx.version_converter. The adapters expect nodes that
-    // follow their operator schemas, so ONNX's checker sees every node first (the graph's structure
-    // is checked already; a whole-model check would also demand shapes on the graph's outputs).
-    auto first_line = [](const char* what) {
-        std::string s = what;
-        const auto nl = s.find('\n');
-        return nl == std::string::npos ? s : s.substr(0, nl);
-    };
-    const std::string where = m.path + ": opset " + std::to_string(m.opset) + " model";
-    try {
-        onnx::checker::CheckerContext ctx;
-        ctx.set_ir_version(int(m.model.ir_version()));
-        std::unordered_map<std::string, int> opsets;
-        for (const auto& op : m.model.opset_import()) opsets[op.domain()] = int(op.version());
-        ctx.set_opset_imports(opsets);
-        const onnx::checker::LexicalScopeContext scope;
-        for (const auto& n : m.model.graph().node()) onnx::checker::check_node(n, ctx, scope);
-    } catch (const std::exception& e) {
-        throw InputError(where + " fails ONNX's checker (so it cannot be converted to opset " + std::to_string(kMinOpset) +
-                         "): " + first_line(e.what()));
-    }
-    try {
-        // The adapters read the shapes of the tensors they rewrite: infer them (best effort) on a
-        // copy; the result keeps only the shapes the file recorded (the importer infers the rest,
-        // and drops those too under --input-shape).
-        onnx::ModelProto work = m.model;
-        try {
-            onnx::shape_inference::InferShapes(work);
-        } catch (const std::exception&) {
-        }
-        align_broadcast_operands(work);
-        onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(work, kMinOpset);
-        *converted.mutable_graph()->mutable_value_info() = m.model.graph().value_info();
-        m.model = std::move(converted);
-    } catch (const std::exception& e) {
-        throw InputError(where + ": ONNX's version converter cannot bring it to opset " + std::to_string(kMinOpset) + ": " +
-                         first_line(e.what()));
-    }
-    m.opset = kMinOpset;
-}
-
 LoadedModel load_model(const std::string& path) {
     LoadedModel m;
     m.path = path;
@@ -311,10 +186,10 @@ LoadedModel load_model(const std::string& path) {
             found = true;
         }
     if (!found) throw InputError(path + ": the model imports no opset of the default ONNX domain");
-    m.source_opset = m.opset;
-    if (m.opset < 1 || m.opset > kMaxOpset)
-        throw InputError(path + ": opset " + std::to_string(m.opset) + " is out of the supported range 1.." +
-                         std::to_string(kMaxOpset));
+    if (m.opset < kMinOpset || m.opset > kMaxOpset)
+        throw InputError(path + ": opset " + std::to_string(m.opset) + " is out of the supported range " +
+                         std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset) +
+                         " (convert it with onnx.version_converter)");
     // Names end up in the workload document (JSON, which is UTF-8 only) and in messages.
     auto check_text = [&](const std::string& text, const std::string& what) {
         const std::size_t at = invalid_utf8_at(text);

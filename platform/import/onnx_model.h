@@ -17,17 +17,12 @@ struct LoadedModel {
     onnx::ModelProto model;
     std::string path;  // as given, for messages
     std::string dir;   // folder of the model: external data is resolved against it
-    int opset = 0;     // of the default domain (after the conversion below)
-    int source_opset = 0;  // as the file has it (below kMinOpset: upgrade_opset converts it)
+    int opset = 0;     // of the default domain
 };
 
-// Throws vp::InputError: unreadable, truncated or non-ONNX file, opset out of 1..kMaxOpset,
-// external data outside the model's folder.
+// Throws vp::InputError: unreadable, truncated or non-ONNX file, opset out of range, external
+// data outside the model's folder.
 LoadedModel load_model(const std::string& path);
-// A model of opset 1 to kMinOpset - 1 converted to kMinOpset by the ONNX project's checker and
-// version converter (their errors are vp::InputError); others are left as they are. Call it
-// once the graph's structure is checked (topo_order).
-void upgrade_opset(LoadedModel& m);
 
 // Values of a (small or weight) tensor, widened: floats as double, integers as int64.
 struct TensorData {

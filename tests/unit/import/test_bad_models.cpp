@@ -12,7 +12,6 @@
 using vp::import::ImportOptions;
 using vp::import::import_onnx;
 using test_onnx::attr;
-using test_onnx::Dims;
 using test_onnx::Model;
 
 namespace {
@@ -53,68 +52,11 @@ TEST_CASE("Truncated files and files that are not ONNX", "[import][bad]") {
     CHECK_THROWS_AS(import_onnx(write_bytes("junk.onnx", junk), {}), vp::InputError);
 }
 
-TEST_CASE("Opsets outside 1..17 are rejected; 1..6 are converted to 7 by ONNX's version converter", "[import][bad]") {
-    CHECK_THROWS_WITH(import_onnx(simple(0).save("op0.onnx"), {}), Catch::Contains("opset 0 is out of the supported range 1..17"));
-    CHECK_THROWS_WITH(import_onnx(simple(18).save("op18.onnx"), {}), Catch::Contains("opset 18 is out of the supported range"));
+TEST_CASE("Opsets outside 7..17 are rejected", "[import][bad]") {
+    CHECK_THROWS_WITH(import_onnx(simple(6).save("op6.onnx"), {}), Catch::Contains("opset 6 is out of the supported range 7..17"));
+    CHECK_THROWS_WITH(import_onnx(simple(18).save("op18.onnx"), {}), Catch::Contains("opset 18"));
     CHECK_NOTHROW(import_onnx(simple(7).save("op7.onnx"), {}));
     CHECK_NOTHROW(import_onnx(simple(17).save("op17.onnx"), {}));
-    // A conv means the same in every opset: the same layer, the conversion recorded.
-    const auto ref = import_onnx(simple(13).save("op13.onnx"), {});
-    for (int opset : {1, 6}) {
-        INFO("opset " << opset);
-        const auto r = import_onnx(simple(opset).save("op_old.onnx"), {});
-        CHECK(r.stats.source_opset == opset);
-        CHECK(r.stats.opset == 7);
-        CHECK(r.summary().find("(opset " + std::to_string(opset) + ", converted to 7") != std::string::npos);
-        CHECK(r.workload_json()["layers"] == ref.workload_json()["layers"]);
-    }
-    // What the checker or the converter refuses is an input error naming them.
-    Model bad(6);
-    bad.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
-    bad.node("Conv", {"x", "w"}, {"y"}, "conv");
-    attr(bad.node("NoSuchOp", {"y"}, {"z"}, "odd"), "k", std::int64_t(1));
-    CHECK_THROWS_WITH(import_onnx(bad.save("op6_bad.onnx"), {}), Catch::Contains("opset 6 model fails ONNX's checker"));
-}
-
-TEST_CASE("An opset-6 model's broadcast Add, is_test batch norm and Dropout import as their opset-13 forms", "[import]") {
-    // Opset 6: Add's per-channel broadcast is the attribute pair broadcast = 1, axis = 1 (numpy
-    // broadcasting from opset 7 on needs the bias as C x 1 x 1); BatchNormalization and Dropout
-    // carry is_test. The converted model must give the layers of the same network written in
-    // opset 13.
-    auto build = [](int opset) {
-        Model m(opset);
-        m.input("x", {1, 3, 16, 16}).init("w", {8, 3, 3, 3}).init("s", {8}).init("bb", {8}).init("mu", {8}).init("var", {8});
-        m.init("fw", {10, 8 * 14 * 14}).init("fb", {10}).output("y");
-        m.init("b", opset < 7 ? Dims{8} : Dims{8, 1, 1});
-        m.node("Conv", {"x", "w"}, {"c"}, "conv");
-        auto& add = m.node("Add", {"c", "b"}, {"cb"}, "bias");
-        auto& bn = m.node("BatchNormalization", {"cb", "s", "bb", "mu", "var"}, {"n"}, "bn");
-        auto& drop = m.node("Dropout", {"n"}, {"d"}, "drop");
-        if (opset < 7) {
-            attr(add, "broadcast", std::int64_t(1));
-            attr(add, "axis", std::int64_t(1));
-            attr(bn, "is_test", std::int64_t(1));
-            attr(drop, "is_test", std::int64_t(1));
-        }
-        m.node("Relu", {"d"}, {"r"}, "relu");
-        m.node("Flatten", {"r"}, {"f"}, "flat");
-        auto& fc = m.node("Gemm", {"f", "fw", "fb"}, {"y"}, "fc");  // C is required before opset 11
-        attr(fc, "transB", std::int64_t(1));
-        if (opset < 7) attr(fc, "broadcast", std::int64_t(1));
-        return m;
-    };
-    const auto old = import_onnx(build(6).save("bn6.onnx"), {});
-    const auto now = import_onnx(build(13).save("bn13.onnx"), {});
-    CHECK(old.stats.source_opset == 6);
-    CHECK(old.workload_json()["layers"] == now.workload_json()["layers"]);
-    CHECK(old.stats.fused_bn == 1);
-    CHECK(old.stats.fused_bias == 1);
-    CHECK(old.stats.fused_act == 1);
-    REQUIRE(old.net.layers.size() == 2);
-    CHECK(old.net.layers[0].K == 8);
-    CHECK(old.net.layers[0].P() == 14);
-    CHECK(old.net.layers[1].C == 8 * 14 * 14);
-    CHECK(old.net.layers[1].K == 10);
 }
 
 TEST_CASE("A cycle, a dangling input, a tensor produced twice", "[import][bad]") {
