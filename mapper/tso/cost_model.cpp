@@ -200,6 +200,10 @@ void ConvCostModel::plan(TltSchedule q, const std::vector<RcTerms>& rc, RcPlan& 
     }
 }
 
+// counts_q() writes every field of the counts (it starts from no copy of zeros): a new field must
+// be set there too.
+static_assert(sizeof(CostCounts) == 24 * sizeof(std::uint64_t), "CostCounts changed: set the new field in counts_q()");
+
 template <TltSchedule Q, bool Reduce>
 void ConvCostModel::counts_q(u64 tn, u64 tm, const RcPlan& p, CostCounts& k) const {
     const auto& c = m_conv;
