@@ -173,6 +173,8 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
     const std::uint64_t data_end = now + (write ? m_p.t.CWL : m_p.t.CL) + bl;
     if (write) ++m_c.write_bursts;
     else ++m_c.read_bursts;
+    if (m_last_dir >= 0 && m_last_dir != int(write)) ++m_c.bus_turnarounds;
+    m_last_dir = int(write);
     m_bus_free = data_end;
     m_c.data_bus_busy_cycles += bl;
     ++m_c.bank_bursts[r.cur.rank * m_p.banks() + r.cur.bank];

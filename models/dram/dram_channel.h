@@ -38,6 +38,7 @@ struct ChannelCounters {
     std::uint64_t activates = 0, precharges = 0, refreshes = 0;
     std::uint64_t starvation_caps = 0;       // requests served first because the starvation cap was reached
     std::uint64_t data_bus_busy_cycles = 0;
+    std::uint64_t bus_turnarounds = 0;     // column commands whose direction (read / write) differs from the previous one
     std::uint64_t occupancy_integral = 0;  // sum over cycles of queue length
     std::uint64_t max_occupancy = 0;
     std::vector<std::uint64_t> bank_activates, bank_bursts;  // per bank, index rank * banks + bank
@@ -159,6 +160,7 @@ private:
     std::vector<std::uint64_t> m_nonempty;  // bit per bank: its list is not empty
     std::vector<std::uint32_t> m_touched;   // banks that received a request since the last step
     std::uint64_t m_bus_free = 0;
+    int m_last_dir = -1;  // direction of the last column command: 0 read, 1 write, -1 none yet
     std::uint64_t m_next_seq = 0;
     std::uint64_t m_last_accept = 0;
     unsigned m_writes_queued = 0;  // no write queued: a read has no ordering hazard

@@ -104,6 +104,9 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                   sum_over(m_channels, [](const ChannelCounters& c) { return c.refreshes; })),
       m_starvation_caps(m_stats, "starvation_caps", "oldest requests served first because younger ones reached the starvation cap",
                         "count", sum_over(m_channels, [](const ChannelCounters& c) { return c.starvation_caps; })),
+      m_turnarounds(m_stats, "bus_turnarounds",
+                    "column commands in the other direction than the previous one (read after write or write after read)",
+                    "count", sum_over(m_channels, [](const ChannelCounters& c) { return c.bus_turnarounds; })),
       m_busy_cycles(m_stats, "data_bus_busy_cycles", "cycles the data bus transferred data (all channels)", "tCK",
                     sum_over(m_channels, [](const ChannelCounters& c) { return c.data_bus_busy_cycles; })),
       m_bandwidth(m_stats, "bandwidth", "achieved bandwidth over the simulated time", "GB/s",
@@ -156,7 +159,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
     for (stats::Stat* s : std::initializer_list<stats::Stat*>{&m_reads, &m_writes, &m_bytes_read, &m_bytes_written,
                                                               &m_row_hits, &m_row_misses, &m_row_conflicts, &m_activates,
-                                                              &m_precharges, &m_refreshes, &m_busy_cycles,
+                                                              &m_precharges, &m_refreshes, &m_turnarounds, &m_busy_cycles,
                                                               &m_queue_integral})
         s->set_sampled();
     for (unsigned c = 0; c < m_p.channels; ++c)

@@ -260,3 +260,58 @@ TEST_CASE("row_bank_col keeps a whole row of consecutive addresses in one bank",
     }
     CHECK(m.decode(p.row_bytes()).bank != first.bank);
 }
+
+TEST_CASE("bus_turnarounds counts the direction changes of the column commands on the bus", "[dram]") {
+    // Independent count: an observer sees every command; a turnaround is a column command whose
+    // direction differs from the previous column command's. One request at a time in issue order
+    // (the count is then also the direction changes of the issued sequence), and 32 at a time with
+    // FR-FCFS and FCFS, where the scheduler reorders.
+    struct Count : CommandObserver {
+        int last = -1;
+        std::uint64_t changes = 0, columns = 0;
+        void on_command(const CommandRecord& r) override {
+            if (!is_column(r.cmd)) return;
+            const int dir = is_write(r.cmd) ? 1 : 0;
+            if (last >= 0 && dir != last) ++changes;
+            last = dir;
+            ++columns;
+        }
+    };
+    auto addr = [](std::uint64_t, std::mt19937_64& rng) -> std::uint64_t { return (rng() % (1u << 22)) * 64; };
+    {
+        Driver d(ddr3(true));
+        Count obs;
+        d.ch.set_observer(&obs);
+        // One at a time: the directions are those the driver draws, in order.
+        std::mt19937_64 rng(3);
+        std::uniform_real_distribution<double> uni(0, 1);
+        std::uint64_t now = 0, expected = 0;
+        int prev = -1;
+        for (std::uint64_t i = 0; i < 2000; ++i) {
+            const bool write = uni(rng) < 0.4;
+            if (prev >= 0 && int(write) != prev) ++expected;
+            prev = int(write);
+            void* tag = reinterpret_cast<void*>(i + 1);
+            d.ch.enqueue(tag, write, addr(i, rng), 64, now);
+            run_until_done(d.ch, tag, now);
+        }
+        CHECK(obs.columns == 2000);
+        CHECK(obs.changes == expected);
+        CHECK(d.ch.counters().bus_turnarounds == expected);
+        CHECK(expected > 500);
+    }
+    for (Scheduler s : {Scheduler::FrFcfs, Scheduler::Fcfs}) {
+        DramParams p = ddr3(true);
+        p.scheduler = s;
+        Driver d(p);
+        Count obs;
+        d.ch.set_observer(&obs);
+        d.run(20000, 32, addr, 0.7, 9);
+        INFO("scheduler " << int(s) << ": " << obs.changes << " changes");
+        CHECK(obs.changes == d.ch.counters().bus_turnarounds);
+        CHECK(obs.changes > 1000);
+    }
+    Driver reads(ddr3(true));
+    reads.run(5000, 32, addr, 1.0, 4);
+    CHECK(reads.ch.counters().bus_turnarounds == 0);
+}
