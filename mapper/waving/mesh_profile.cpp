@@ -179,6 +179,7 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
     for (std::size_t c = 0; c < cores.size(); ++c) {
         PageBursts cur;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> open;  // own replay: (bank, row)
+        int last_dir = -1;  // the previous DMA op: 0 load, 1 store
         auto close = [&]() {
             if (!cur.empty()) ent[c].push_back(cur);
             cur.clear();
@@ -190,6 +191,9 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
                     close();
                     return;
                 }
+                const int dir = op.is_store() ? 1 : 0;
+                if (last_dir >= 0 && dir != last_dir) out.direction_changes += 1.0;
+                last_dir = dir;
                 for (std::uint32_t s = 0; s < op.n_segs; ++s) {
                     const std::uint64_t base = op.dram_addr + std::uint64_t(s) * op.seg_stride;
                     for (std::uint64_t off = 0; off < op.seg_bytes; off += maxp) {

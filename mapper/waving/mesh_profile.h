@@ -74,6 +74,9 @@ using PageBursts = std::map<DramPage, double>;              // bursts per page
 double interleaved_row_conflicts(const std::vector<std::vector<PageBursts>>& entries);
 struct RowConflictEstimate {
     double bursts = 0, own = 0, interleaved = 0;
+    // Direction changes (a load after a store or a store after a load) between consecutive DMA
+    // ops of a core, summed over the cores: on one core, the DRAM's bus turnarounds.
+    double direction_changes = 0;
 };
 RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
                                            const std::vector<std::vector<std::pair<tiling::SliceRun, tiling::Tiling>>>& cores,

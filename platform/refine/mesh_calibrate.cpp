@@ -312,7 +312,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     if (!o.row_conflicts.empty()) {  // a measurement aid (docs/mesh.md): predicted row conflicts per sample
         std::ofstream csv(o.row_conflicts);
         if (!csv) throw InputError("--row-conflicts: cannot write " + o.row_conflicts);
-        csv << "shape,t_of,t_ox,k,mesh,sim_cycles,bursts,own_conflicts,interleaved_conflicts,layer\n";
+        csv << "shape,t_of,t_ox,k,mesh,sim_cycles,bursts,own_conflicts,interleaved_conflicts,direction_changes,layer\n";
         for (const Sample& s : ss) {
             const config::PlatformSpec& sp = s.mesh.empty() ? spec : wide;
             std::vector<std::vector<std::pair<mapper::tiling::SliceRun, mapper::tiling::Tiling>>> cores;
@@ -322,9 +322,10 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
             }
             const auto r = wv::lockstep_row_conflicts(s.map.shape, cores, sp.core, sp.mesh.packet, sp.mesh.hw.dram);
             char line[256];
-            std::snprintf(line, sizeof line, "%s,%d,%d,%d,%s,%.0f,%.0f,%.0f,%.2f\n",
+            std::snprintf(line, sizeof line, "%s,%d,%d,%d,%s,%.0f,%.0f,%.0f,%.2f,%.0f\n",
                           s.layer.at("name").get<std::string>().c_str(), s.map.t_of, s.map.t_ox, s.map.k,
-                          s.mesh.empty() ? "config" : s.mesh.c_str(), s.sim, r.bursts, r.own, r.interleaved);
+                          s.mesh.empty() ? "config" : s.mesh.c_str(), s.sim, r.bursts, r.own, r.interleaved,
+                          r.direction_changes);
             std::string layer = s.layer.dump(), quoted;  // CSV: in quotes, quotes doubled
             for (char ch : layer) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
             csv << std::string(line, std::strlen(line) - 1) << ",\"" << quoted << "\"\n";
