@@ -146,7 +146,17 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                                            staged_integral(unsigned(c), live_cycle()));
                            return s;
                        }),
+      m_act_util(m_stats, "activation_utilisation",
+                 "row activations over the most the four-activation window and ACT-to-ACT spacing allow "
+                 "(activates x activation_interval / simulated tCK x channels)",
+                 "ratio",
+                 [this]() {
+                     const double c = double(m_end_cycle) * double(m_p.channels);
+                     return c > 0 ? m_activates.value() * m_act_interval.value() / c : 0.0;
+                 }),
       m_peak_bw(m_stats, "peak_bandwidth", "theoretical peak bandwidth", "GB/s"),
+      m_act_interval(m_stats, "activation_interval",
+                     "shortest mean interval between ACTs of one channel: max(tFAW / 4, tRRD_S) / ranks", "tCK"),
       m_errors(m_stats, "address_errors", "transactions rejected (address out of range or too long)", "count"),
       m_blocking(m_stats, "blocking_accesses", "b_transport calls (fixed-latency fallback)", "count"),
       m_backpressure(m_stats, "backpressure_events", "BEGIN_REQ whose END_REQ was delayed (queue full)", "count"),
@@ -157,6 +167,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
     for (unsigned c = 0; c < m_p.channels; ++c) m_channels.emplace_back(new DramChannel(m_p, m_map, m_table, c));
     m_staged_parts.assign(m_p.channels, 0);
     m_peak_bw.set(m_p.peak_bandwidth_bytes_per_s() * 1e-9);
+    m_act_interval.set(std::max(double(m_p.t.tFAW) / 4.0, double(m_p.t.tRRD_S)) / double(std::max(1u, m_p.ranks)));
     for (stats::Stat* s : std::initializer_list<stats::Stat*>{&m_reads, &m_writes, &m_bytes_read, &m_bytes_written,
                                                               &m_row_hits, &m_row_misses, &m_row_conflicts, &m_activates,
                                                               &m_precharges, &m_refreshes, &m_turnarounds, &m_busy_cycles,

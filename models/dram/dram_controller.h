@@ -157,8 +157,8 @@ private:
     std::vector<std::unique_ptr<ChannelStats>> m_chan_stats;
     stats::Formula m_reads, m_writes, m_bytes_read, m_bytes_written, m_row_hits, m_row_misses, m_row_conflicts,
         m_activates, m_precharges, m_refreshes, m_starvation_caps, m_turnarounds, m_busy_cycles, m_bandwidth, m_utilisation, m_row_hit_rate,
-        m_avg_queue, m_max_queue, m_queue_integral;
-    stats::Scalar m_peak_bw;
+        m_avg_queue, m_max_queue, m_queue_integral, m_act_util;
+    stats::Scalar m_peak_bw, m_act_interval;
     stats::Counter m_errors, m_blocking, m_backpressure;
     stats::Histogram m_latency;
 

@@ -446,6 +446,8 @@ RunReport build_run_report(const std::string& dir) {
     const long s_q = find_series("dram", "queue_occupancy_integral"), s_busy = find_series("dram", "data_bus_busy_cycles");
     const long s_hit = find_series("dram", "row_hits"), s_miss = find_series("dram", "row_misses"),
                s_conf = find_series("dram", "row_conflicts");
+    const long s_act = find_series("dram", "activates");
+    const double act_interval = stat_value(stats, "dram.activation_interval");
     int channels = 0;
     for (const auto& s : td.series)
         if (s.module.rfind("dram.channel[", 0) == 0 && s.module.find('.', 5) == std::string::npos && s.statistic == "bytes_read") ++channels;
@@ -650,6 +652,13 @@ RunReport build_run_report(const std::string& dir) {
                 std::string t = "the DRAM data bus is busy " + pct(busy);
                 if (acc > 0) t += " (row hits " + pct(ssum(p, s_hit) / acc) + ", mean queue " + fmt("%.1f", q) + " requests)";
                 facts.emplace_back(busy, t);
+                // Row activations against the most the four-activation window and ACT-to-ACT
+                // spacing allow: a DRAM can be the bottleneck with its data bus far from busy.
+                const double acts = ssum(p, s_act) * act_interval / (p.dur_ns * 1e3 / tck * channels);
+                if (act_interval > 0 && acts >= 0.3)
+                    facts.emplace_back(acts, "DRAM row activations use " + pct(acts) +
+                                                 " of the rate tFAW and tRRD allow (" + pct(ssum(p, s_conf) / std::max(acc, 1.0)) +
+                                                 " of the bursts are row conflicts)");
             }
             // Units: the state other than idle where each kind spends most time.
             for (const UnitKind& k : kinds) {

@@ -31,6 +31,16 @@ for name in nmp mesh vta; do  # the trust record of mapping.json, its worst laye
   ok "$name: the summary gives the estimate's trust and its worst layer" \
      "grep -Eq 'estimate vs simulation, \|sim/est - 1\| over [0-9]+ layers</td><td class=\"num\">median [0-9.]+ %, worst [0-9.]+ % \([^,]+, simulated (slower|faster) than estimated\)' '$tmp/$name/report.html'"
 done
+# Random traffic is limited by the activation window (tFAW, tRRD) before the data bus: the words
+# say so, with the share stats.json's activation_utilisation gives (activates x interval / tCK).
+ok "dram: the bottlenecks name the activation limit, at stats.json's activation_utilisation" \
+   "/usr/bin/python3 - '$tmp/dram' <<'PY'
+import json, re, sys
+d = sys.argv[1]
+u = json.load(open(d + '/stats.json'))['stats']['dram']['activation_utilisation']['value']
+m = re.search(r'DRAM row activations use (\\d+) % of the rate tFAW and tRRD allow', open(d + '/report.html').read())
+sys.exit(0 if m and abs(int(m.group(1)) - 100 * u) <= 1 and 0.5 < u <= 1 else 1)
+PY"
 ok "dram: no trust row without a mapping" "! grep -q 'estimate vs simulation, ' '$tmp/dram/report.html'"
 ok "mesh: NoC link chart drawn" "grep -Eq 'id=\"c-links\"[^>]*data-marks=\"[1-9]' '$tmp/mesh.dom'"
 cp "$tmp/nmp/report.html" "$tmp/nmp-report.html"
