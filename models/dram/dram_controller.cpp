@@ -148,7 +148,7 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
                        }),
       m_act_util(m_stats, "activation_utilisation",
                  "row activations over the most the four-activation window and ACT-to-ACT spacing allow "
-                 "(activates x activation_interval / simulated tCK x channels)",
+                 "(activates x activation_interval / (simulated tCK x channels))",
                  "ratio",
                  [this]() {
                      const double c = double(m_end_cycle) * double(m_p.channels);
