@@ -416,6 +416,7 @@ void MeshPlatform::summary(std::ostream& os) const {
     os << "\n";
     os << std::setprecision(2) << "  DRAM           " << double(bytes) * 1e-6 << " MB, NoC " << flits
        << " flits (mapper: " << m_map.total_flits() << ")\n";
+    dram_timing_summary(os, m_ctx.stats);
     os << "  energy         " << e * 1e-6 << " uJ simulated counts, " << m_map.total_energy_pj() * 1e-6
        << " uJ estimated\n";
     const refine::Trust tr = trust();

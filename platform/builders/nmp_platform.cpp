@@ -193,6 +193,7 @@ void NmpPlatform::summary(std::ostream& os) const {
                                                           j["bytes_written"]["value"].get<double>()) * 1e-6
        << " MB, " << j["bandwidth"]["value"].get<double>() << " GB/s, row hit rate "
        << 100.0 * j["row_hit_rate"]["value"].get<double>() << " %\n";
+    dram_timing_summary(os, m_ctx.stats);
 }
 
 void NmpPlatform::write_outputs(const run::OutputDir& out) const {

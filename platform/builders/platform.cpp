@@ -1,5 +1,9 @@
 #include "platform/builders/platform.h"
 
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
 #include "mapper/common/errors.h"
 #include "platform/builders/dram_platform.h"
 #include "platform/builders/mesh_platform.h"
@@ -8,6 +12,18 @@
 #include "platform/builders/vta_platform.h"
 
 namespace vp::platform {
+
+void dram_timing_summary(std::ostream& os, const stats::Registry& stats) {
+    const nlohmann::json all = stats.to_json();
+    if (!all.contains("dram")) return;
+    const nlohmann::json& d = all["dram"];
+    auto v = [&](const char* k) { return d.contains(k) ? d[k].value("value", 0.0) : 0.0; };
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(1) << "  DRAM timing    data bus " << 100.0 * v("bus_utilisation")
+         << " % busy, row activations " << 100.0 * v("activation_utilisation") << " % of the rate tFAW and tRRD allow, "
+         << std::setprecision(0) << v("bus_turnarounds") << " read/write turnarounds\n";
+    os << line.str();
+}
 
 void Platform::check_tlm_quiescent() const {
     for (std::size_t i = 0; i < m_tlm.size(); ++i)

@@ -73,6 +73,10 @@ protected:
     tlmcheck::CheckerSet m_tlm;  // builders bind initiator to target sockets through it
 };
 
+// One summary line of how hard the DRAM worked: data-bus occupancy, row activations against the
+// rate tFAW and tRRD allow, bus turnarounds ("  DRAM timing    ..."; nothing without a `dram` group).
+void dram_timing_summary(std::ostream& os, const stats::Registry& stats);
+
 // Builds the platform named by spec.kind; throws InputError when the workload does not fit it.
 std::unique_ptr<Platform> build_platform(RunContext& ctx);
 

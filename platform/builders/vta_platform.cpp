@@ -232,6 +232,7 @@ void VtaPlatform::summary(std::ostream& os) const {
     os << "  MACs           " << macs << " executed" << (useful ? ", " + std::to_string(useful) + " useful (network)" : "")
        << ", GEMM utilisation " << (cycles ? double(uops) / double(cycles) : 0.0) << " uops/cycle\n";
     os << "  DRAM           " << std::setprecision(0) << rd << " bytes read, " << wr << " bytes written\n";
+    dram_timing_summary(os, m_ctx.stats);
     os << std::setprecision(3) << "  host           " << host / 1000.0 << " us (time model: " << m_opt.host_ns_per_byte
        << " ns/byte + " << m_opt.host_ns_per_program << " ns/program)\n";
     if (!m_driver) return;
