@@ -14,9 +14,11 @@
 namespace vp::platform {
 
 void dram_timing_summary(std::ostream& os, const stats::Registry& stats) {
-    const nlohmann::json all = stats.to_json();
-    if (!all.contains("dram")) return;
-    const nlohmann::json& d = all["dram"];
+    const stats::Group* g = nullptr;
+    for (const stats::Group* c : stats.children())
+        if (c->name() == "dram") g = c;
+    if (!g) return;
+    const nlohmann::json d = g->to_json();
     auto v = [&](const char* k) { return d.contains(k) ? d[k].value("value", 0.0) : 0.0; };
     std::ostringstream line;
     line << std::fixed << std::setprecision(1) << "  DRAM timing    data bus " << 100.0 * v("bus_utilisation")
