@@ -36,6 +36,8 @@ struct DramController::ChannelStats {
           row_conflicts(g, "row_conflicts", "bursts that needed PRE and ACT", "count", &ch.counters().row_conflicts),
           busy(g, "data_bus_busy_cycles", "cycles the data bus transferred data", "tCK",
                &ch.counters().data_bus_busy_cycles),
+          turnarounds(g, "bus_turnarounds", "column commands in the other direction than the previous one", "count",
+                      &ch.counters().bus_turnarounds),
           queue(g, "queue_occupancy_integral", "transactions queued, summed over cycles", "request tCK",
                 [&ch, &ctl, index] {
                     const std::uint64_t c = ctl.live_cycle();
@@ -54,7 +56,7 @@ struct DramController::ChannelStats {
             }
     }
     stats::Group g;
-    stats::CounterRef bytes_read, bytes_written, row_hits, row_misses, row_conflicts, busy;
+    stats::CounterRef bytes_read, bytes_written, row_hits, row_misses, row_conflicts, busy, turnarounds;
     stats::Formula queue;
     std::deque<stats::Group> banks;
     std::deque<stats::CounterRef> activates, bursts;
