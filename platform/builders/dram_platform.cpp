@@ -97,10 +97,7 @@ void DramPlatform::summary(std::ostream& os) const {
     os << "  row buffer     " << 100.0 * (bursts > 0 ? v("row_hits") / bursts : 0) << " % hits, "
        << 100.0 * (bursts > 0 ? v("row_misses") / bursts : 0) << " % misses, "
        << 100.0 * (bursts > 0 ? v("row_conflicts") / bursts : 0) << " % conflicts\n";
-    os << "  activations    " << std::setprecision(0) << v("activates") << ", " << std::setprecision(2)
-       << 100.0 * v("activation_utilisation") << " % of the rate tFAW and tRRD allow\n";
-    os << "  turnarounds    " << std::setprecision(0) << v("bus_turnarounds")
-       << " (column commands in the other direction than the previous one)\n" << std::setprecision(2);
+    dram_timing_summary(os, m_ctx.stats);
     os << "  latency        " << j["latency"]["mean"].get<double>() << " ns mean, "
        << j["latency"]["p99"].get<double>() << " ns p99, " << j["latency"]["max"].get<double>() << " ns max\n";
     os << "  refreshes      " << std::setprecision(0) << v("refreshes") << "\n";
