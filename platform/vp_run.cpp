@@ -215,7 +215,10 @@ int run_main(const Options& o) {
     omp_set_num_threads(int(spec.sim.threads));
     if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
-    run::OutputDir out(o.out);
+    // Never a folder that holds an input: replacing it would delete the input.
+    std::vector<std::string> inputs{run::find_data_file(o.config), wl.path};
+    if (wl.kind == workload::WorkloadKind::DramTrace) inputs.push_back(wl.dram_trace.path);
+    run::OutputDir out(o.out, inputs);
     if (!o.quiet)
         for (const std::string& d : out.removed_stale())
             std::cerr << "vp-run: removed " << d << " (left by a run that no longer exists)\n";
@@ -359,7 +362,6 @@ int run_main(const Options& o) {
                               {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},
                               {"trace_signals", tracer.signal_count()},
                               {"epoch_intervals", sampler.intervals_closed()}};
-    out.write("run.json", json_output_text(runinfo, 2) + "\n");
 
     // Epoch statistics and their dictionary.
     std::map<std::string, double> clocks;
@@ -407,6 +409,9 @@ int run_main(const Options& o) {
     else std::remove(out.file("trace.vcd").c_str());
     plat->write_outputs(out);
     if (spec.trace.enabled && spec.trace.format == trace::TraceFormat::Fst) run::convert_trace_to_fst(out.temp_path());
+    // What this run wrote: a later run may replace the folder only if it holds nothing else.
+    runinfo["outputs"] = out.listing({run::OutputDir::kManifestFile, "report.html"});
+    out.write(run::OutputDir::kManifestFile, json_output_text(runinfo, 2) + "\n");
 
     // The summary and the report are made before anything is committed: a failure in either
     // leaves no output folder that looks complete.

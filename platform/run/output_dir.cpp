@@ -1,11 +1,14 @@
 #include "platform/run/output_dir.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cstring>
+#include <set>
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "mapper/common/errors.h"
@@ -36,7 +39,90 @@ long temp_pid(const std::string& name) {
     if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
     return std::stol(digits);
 }
+
+// True when `p` is `dir` or lies below it (both canonical).
+bool within(const fs::path& p, const fs::path& dir) {
+    return std::mismatch(dir.begin(), dir.end(), p.begin(), p.end()).first == dir.end();
+}
+
+// "a, b, c, ..." of the first `n` names.
+std::string name_list(const std::vector<std::string>& names, std::size_t n = 3) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size() && i < n; ++i) s += (i ? ", " : "") + names[i];
+    return names.size() > n ? s + ", ..." : s;
+}
+
+std::string entry_name(const fs::directory_entry& e, const fs::path& rel) {
+    std::error_code ec;
+    return rel.generic_string() + (fs::is_directory(e.symlink_status(ec)) ? "/" : "");
+}
+
+// The top-level entries of `dir`, sorted (folders with a trailing '/').
+std::vector<std::string> top_entries(const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        names.push_back(entry_name(*it, it->path().filename()));
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The files a run of a version without run.json's "outputs" may have written; its folders
+// outputs/ and program/ count as a whole.
+const std::set<std::string>& earlier_outputs() {
+    static const std::set<std::string> names{
+        "report.html", "stats.json", "stats.csv",   "config.yaml", "run.json",   "mapping.json",
+        "layers.json", "timeseries.csv", "timeseries.columns.json", "timeline.json", "trace.vcd",
+        "trace.fst",   "trace.gtkw", "workload.json", "outputs/", "program/"};
+    return names;
+}
 }  // namespace
+
+void check_replaceable(const std::string& dir, const std::vector<std::string>& inputs) {
+    std::error_code ec;
+    const std::string opt = "--out " + dir;
+    if (!fs::exists(dir, ec)) return;
+    if (!fs::is_directory(dir, ec)) throw InputError(opt + ": exists and is not a folder (give a folder path)");
+    const fs::path canon = fs::canonical(dir, ec);
+    if (ec) throw InputError(opt + ": cannot resolve the path: " + ec.message());
+    const fs::path cwd = fs::current_path(ec);
+    if (!ec && within(fs::canonical(cwd, ec), canon))
+        throw InputError(opt + ": " + (fs::equivalent(cwd, canon, ec) ? "is" : "holds") +
+                         " the working folder, which the run would replace; choose another folder");
+    for (const std::string& in : inputs) {
+        const fs::path p = fs::canonical(in, ec);
+        if (!ec && within(p, canon))
+            throw InputError(opt + ": holds the input " + in + ", which the run would delete; choose another folder");
+    }
+    const std::vector<std::string> top = top_entries(canon);
+    if (top.empty()) return;
+    // An earlier run's folder: its run.json lists what it wrote.
+    nlohmann::json manifest;
+    if (std::ifstream f(canon / OutputDir::kManifestFile); f) manifest = nlohmann::json::parse(f, nullptr, false);
+    if (!manifest.is_object())
+        throw InputError(opt + ": exists and is not a vp-run output folder (it holds " + name_list(top) +
+                         "); choose another folder or remove it");
+    std::vector<std::string> foreign;
+    if (manifest.contains("outputs") && manifest["outputs"].is_array()) {
+        std::set<std::string> written;
+        for (const auto& n : manifest["outputs"])
+            if (n.is_string()) written.insert(n.get<std::string>());
+        for (fs::recursive_directory_iterator it(canon, ec), end; !ec && it != end && foreign.size() <= 3;
+             it.increment(ec)) {
+            const std::string name = entry_name(*it, it->path().lexically_relative(canon));
+            if (written.count(name)) continue;
+            foreign.push_back(name);
+            if (it->is_directory(ec)) it.disable_recursion_pending();
+        }
+        if (ec) throw InputError(opt + ": cannot read the folder: " + ec.message());
+    } else {
+        for (const std::string& name : top)
+            if (!earlier_outputs().count(name)) foreign.push_back(name);
+    }
+    if (!foreign.empty())
+        throw InputError(opt + ": holds files that vp-run did not write (" + name_list(foreign) +
+                         "), which replacing the folder would delete; choose another folder or move them away");
+}
 
 std::vector<std::string> remove_stale_temp_dirs(const std::string& parent) {
     std::vector<std::string> removed;
@@ -58,12 +144,12 @@ std::vector<std::string> remove_stale_temp_dirs(const std::string& parent) {
     return removed;
 }
 
-OutputDir::OutputDir(std::string final_path) : m_final(std::move(final_path)) {
+OutputDir::OutputDir(std::string final_path, std::vector<std::string> inputs)
+    : m_final(std::move(final_path)), m_inputs(std::move(inputs)) {
     while (m_final.size() > 1 && m_final.back() == '/') m_final.pop_back();
     if (m_final.empty()) throw InputError("--out: empty path");
     std::error_code ec;
-    if (fs::exists(m_final, ec) && !fs::is_directory(m_final, ec))
-        throw InputError("--out " + m_final + ": exists and is not a folder (give a folder path)");
+    check_replaceable(m_final, m_inputs);
     const fs::path parent = fs::path(m_final).parent_path();
     const std::string parent_dir = parent.empty() ? "." : parent.string();
     if (fs::is_directory(parent_dir, ec)) m_removed = remove_stale_temp_dirs(parent_dir);
@@ -88,7 +174,20 @@ void OutputDir::write(const std::string& name, const std::string& content) const
     if (!f) throw std::runtime_error("cannot write " + file(name));
 }
 
+std::vector<std::string> OutputDir::listing(const std::vector<std::string>& to_come) const {
+    std::vector<std::string> names(to_come);
+    std::error_code ec;
+    const fs::path root(m_temp);
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename() != kOwnerFile) names.push_back(entry_name(*it, it->path().lexically_relative(root)));
+    if (ec) throw std::runtime_error("cannot list " + m_temp + ": " + ec.message());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+}
+
 void OutputDir::commit() {
+    check_replaceable(m_final, m_inputs);
     std::error_code ec;
     fs::remove(m_temp + "/" + kOwnerFile, ec);
     fs::remove_all(m_final, ec);

@@ -4,6 +4,11 @@
 // outputs that look complete. A run killed before it could clean up leaves its temporary folder
 // behind; the next run in the same parent folder removes those of processes that no longer
 // exist on this machine (each temporary folder records its host and process id).
+//
+// An existing OUT is replaced only when nothing of the user's would go with it: OUT is empty, or
+// it is an earlier run's output folder whose run.json lists everything OUT holds ("outputs",
+// written by listing()). The working folder, a folder that holds it and a folder that holds one
+// of the run's input files are never replaced.
 #include <string>
 #include <vector>
 
@@ -11,8 +16,9 @@ namespace vp::run {
 
 class OutputDir {
 public:
-    // Throws InputError (before creating anything) when `final_path` exists and is not a folder.
-    explicit OutputDir(std::string final_path);
+    // Throws InputError (before creating anything) when `final_path` exists and is not a folder
+    // or may not be replaced (check_replaceable), with `inputs` the files the run reads.
+    explicit OutputDir(std::string final_path, std::vector<std::string> inputs = {});
     ~OutputDir();  // removes the temporary folder unless commit() ran
     OutputDir(const OutputDir&) = delete;
     OutputDir& operator=(const OutputDir&) = delete;
@@ -20,18 +26,31 @@ public:
     const std::string& temp_path() const { return m_temp; }
     std::string file(const std::string& name) const { return m_temp + "/" + name; }
     void write(const std::string& name, const std::string& content) const;
-    // Replaces any previous folder of the final name with this run's outputs.
+    // Every entry of the temporary folder relative to it (folders with a trailing '/'), with
+    // `to_come` (files still to be written) added, sorted: the "outputs" list of run.json.
+    std::vector<std::string> listing(const std::vector<std::string>& to_come) const;
+    // Replaces any previous folder of the final name with this run's outputs (checked again:
+    // the run may have taken hours).
     void commit();
     // The stale temporary folders the constructor removed (for a note on the terminal).
     const std::vector<std::string>& removed_stale() const { return m_removed; }
 
     static constexpr const char* kOwnerFile = ".vp-owner";  // "HOST PID" inside the temporary folder
+    static constexpr const char* kManifestFile = "run.json";  // its "outputs": what the run wrote
 
 private:
     std::string m_final, m_temp;
+    std::vector<std::string> m_inputs;
     std::vector<std::string> m_removed;
     bool m_committed = false;
 };
+
+// Throws InputError "--out DIR: ..." unless `dir` may be replaced by a run's outputs: it does
+// not exist, or it is a folder that is empty or holds only what an earlier run wrote (its
+// run.json's "outputs"; for a folder of a version before that list, only the file names
+// vp-run writes), and it is neither the working folder nor one of its parents nor a folder that
+// holds one of `inputs`.
+void check_replaceable(const std::string& dir, const std::vector<std::string>& inputs);
 
 // Removes the NAME.incomplete-PID folders in `parent` whose process is gone: the PID is not a
 // live process and the folder's owner file names this host (a folder written on another host of
