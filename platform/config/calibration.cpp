@@ -109,17 +109,12 @@ YAML::Node read_calibration_root(const std::string& path, const std::string& inc
     const std::string head = before_trailing_fit(text);
     if (!head.empty()) {
         try {  // a cut inside an unusual construct fails here: the whole text is read below
-            root = YAML::Load(head);
+            root = load_yaml_text(head, path);
             parsed = true;
-        } catch (const YAML::Exception&) {
+        } catch (const InputError&) {
         }
     }
-    try {
-        if (!parsed) root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
-    }
-    check_unique_keys(root, path);
+    if (!parsed) root = load_yaml_text(text, path);
     YamlCheck top(root, path, "");
     top.expect_map();
     top.allow_only({"platform", "model", "made_for", "coefficients", "fit"});

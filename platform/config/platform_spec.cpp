@@ -7,8 +7,6 @@
 #include <iostream>
 #include <sstream>
 
-#include <yaml-cpp/depthguard.h>
-
 #include "mapper/common/errors.h"
 #include "mapper/common/input_file.h"
 #include "platform/config/bindings.h"
@@ -204,19 +202,7 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
 
 PlatformSpec parse_platform(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
                             bool allow_unused) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
-        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                         ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) + " levels)");
-    } catch (const YAML::ParserException& e) {
-        throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                         ": YAML syntax error: " + e.msg);
-    } catch (const YAML::Exception& e) {
-        throw InputError(path + ": YAML error: " + e.msg);
-    }
-    check_unique_keys(root, path);
+    YAML::Node root = load_yaml_text(text, path);
     if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
     for (const auto& o : overrides) apply_override(root, o);
     PlatformSpec spec;

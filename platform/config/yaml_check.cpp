@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "mapper/common/errors.h"
 #include "mapper/common/json_check.h"
 #include "platform/config/number_text.h"
@@ -133,35 +135,75 @@ std::vector<std::string> YamlCheck::as_string_list() const {
 namespace {
 std::string line_of(const YAML::Mark& m) { return m.is_null() ? std::string("?") : std::to_string(m.line + 1); }
 
+// Walks the tree once. `open` holds the collections being walked (the ancestors of `n`): an
+// alias to one of them makes the tree infinite (yaml-cpp builds the cycle as it is written), so
+// it is an error here, before any other walk recurses forever. `at` is the mark of the key that
+// holds `n` (or n's own).
 void unique_keys(const YAML::Node& n, const std::string& where, bool lines, const std::string& path,
-                 std::size_t& budget) {
+                 const YAML::Mark& at, std::vector<YAML::Node>& open, std::size_t& budget) {
     if (budget == 0) throw InputError(where + ": too many nodes (aliases nested too deep?)");
     --budget;
+    if (!n.IsSequence() && !n.IsMap()) return;
+    const std::string loc = lines ? where + ":" + line_of(at) : where;
+    const std::string name = path.empty() ? "(top level)" : path;
+    for (const YAML::Node& a : open)
+        if (n.is(a))
+            throw InputError(loc + ": " + name + ": recursive alias (the value contains itself" +
+                             (lines ? ", anchored on line " + line_of(n.Mark()) : std::string()) + ")");
+    if (open.size() >= kMaxYamlDepth)
+        throw InputError(loc + ": " + name + ": YAML nested deeper than " + std::to_string(kMaxYamlDepth) +
+                         " levels (aliases included)");
+    open.push_back(n);
     if (n.IsSequence()) {
-        for (std::size_t i = 0; i < n.size(); ++i)
-            unique_keys(n[i], where, lines, path + "[" + std::to_string(i) + "]", budget);
-        return;
-    }
-    if (!n.IsMap()) return;
-    std::unordered_map<std::string, YAML::Mark> seen;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-        const std::string k = it->first.IsScalar() ? it->first.Scalar() : YAML::Dump(it->first);
-        const std::string sub = path.empty() ? k : path + "." + k;
-        const YAML::Mark m = it->first.Mark();
-        auto [prev, fresh] = seen.emplace(k, m);
-        if (!fresh) {
-            if (!lines) throw InputError(where + ": " + sub + ": duplicate key \"" + k + "\"");
-            throw InputError(where + ":" + line_of(m) + ": " + sub + ": duplicate key \"" + k + "\" (first on line " +
-                             line_of(prev->second) + ", again on line " + line_of(m) + ")");
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            // An item that starts before its list is an alias to an earlier node: name the line
+            // of the list's key instead of the anchor's.
+            const YAML::Mark m = n[i].Mark().pos < n.Mark().pos ? at : n[i].Mark();
+            unique_keys(n[i], where, lines, path + "[" + std::to_string(i) + "]", m, open, budget);
         }
-        unique_keys(it->second, where, lines, sub, budget);
+    } else {
+        std::unordered_map<std::string, YAML::Mark> seen;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            const YAML::Mark m = it->first.Mark();
+            unique_keys(it->first, where, lines, path, m, open, budget);  // a collection as a key: walked first
+            const std::string k = it->first.IsScalar() ? it->first.Scalar() : YAML::Dump(it->first);
+            const std::string sub = path.empty() ? k : path + "." + k;
+            auto [prev, fresh] = seen.emplace(k, m);
+            if (!fresh) {
+                if (!lines) throw InputError(where + ": " + sub + ": duplicate key \"" + k + "\"");
+                throw InputError(where + ":" + line_of(m) + ": " + sub + ": duplicate key \"" + k +
+                                 "\" (first on line " + line_of(prev->second) + ", again on line " + line_of(m) + ")");
+            }
+            unique_keys(it->second, where, lines, sub, m, open, budget);
+        }
     }
+    open.pop_back();
 }
 }  // namespace
 
 void check_unique_keys(const YAML::Node& root, const std::string& where) {
     std::size_t budget = 1000000;
-    unique_keys(root, where, where.rfind("--set", 0) != 0, "", budget);
+    std::vector<YAML::Node> open;
+    unique_keys(root, where, where.rfind("--set", 0) != 0, "", root.Mark(), open, budget);
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& path) {
+    auto at = [&](const YAML::Mark& m) {
+        return path + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+    };
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
+        throw InputError(at(e.mark) + ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) +
+                         " levels)");
+    } catch (const YAML::ParserException& e) {
+        throw InputError(at(e.mark) + ": YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {
+        throw InputError(path + ": YAML error: " + e.msg);
+    }
+    check_unique_keys(root, path);
+    return root;
 }
 
 void apply_override(YAML::Node& root, const std::string& assignment) {

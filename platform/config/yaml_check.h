@@ -41,11 +41,19 @@ private:
     std::string m_path;
 };
 
+// Deepest nesting of a YAML tree, aliases expanded (a configuration needs a handful of levels).
+constexpr std::size_t kMaxYamlDepth = 256;
+
 // Throws InputError for a mapping that defines a key twice (yaml-cpp keeps both entries and
 // lookups silently return the first), naming the key and both lines. `where` names the file
-// (or "--set key"). Also bounds the number of nodes visited, so that aliases cannot make the
-// walk exponential.
+// (or "--set key"). Also refuses an alias to an enclosing anchor (`a: &x {b: *x}`: an infinite
+// tree), nesting deeper than kMaxYamlDepth, and bounds the number of nodes visited, so that
+// aliases cannot make the walk exponential: any later walk of the tree terminates.
 void check_unique_keys(const YAML::Node& root, const std::string& where);
+
+// Parses the YAML text of the file `path` (a configuration, a calibration file) and checks it
+// with check_unique_keys. Throws InputError naming the file, line and column.
+YAML::Node load_yaml_text(const std::string& text, const std::string& path);
 
 // Applies "a.b.c=value" to the tree (value parsed as YAML, so lists and maps work).
 // The created/overwritten node is tagged so that errors say it came from --set.

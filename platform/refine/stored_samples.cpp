@@ -7,6 +7,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
+#include "platform/config/yaml_check.h"
 
 namespace vp::refine {
 
@@ -16,11 +18,17 @@ StoredSamples read_stored_samples(const std::string& path, const std::string& li
     if (path.empty()) return s;
     s.path = path;
     const std::string where = "--refit " + path;
+    std::string text;
+    try {
+        text = read_input_file(path, "a vp-calibrate file");
+    } catch (const InputError& e) {  // "PATH: why"
+        throw InputError(where + ": cannot read: " + std::string(e.what()).substr(path.size() + 2));
+    }
     YAML::Node loaded;
     try {
-        loaded = YAML::LoadFile(path);
-    } catch (const std::exception& e) {
-        throw InputError(where + ": cannot read: " + e.what());
+        loaded = config::load_yaml_text(text, path);
+    } catch (const InputError& e) {
+        throw InputError("--refit " + std::string(e.what()));
     }
     const YAML::Node& doc = loaded;  // const: a lookup of a missing key must not insert it
     const YAML::Node fit = doc.IsMap() ? doc["fit"] : YAML::Node();

@@ -26,7 +26,7 @@ for p in mesh-4x4 nmp; do
   # Drop the last stored sample: the refit simulates exactly that one again.
   last=$(grep '^    - key:' "$t/a.yaml" | tail -1 | awk '{print $3}')
   sim=$(grep -A1 -F -x "    - key: $last" "$t/a.yaml" | awk '/sim:/ {print $2}')
-  awk -v k="    - key: $last" '$0 == k { skip = 2 } skip > 0 { skip--; next } { print }' "$t/a.yaml" > "$t/c.yaml"
+  awk -v k="    - key: $last" '$0 == k { skip = 3 } skip > 0 { skip--; next } { print }' "$t/a.yaml" > "$t/c.yaml"
   ok "$p: one sample removed" "[ $(grep -c '^    - key:' "$t/c.yaml") -eq $((n - 1)) ]"
   "$cal" "$cfg" --shapes 1 --refit "$t/c.yaml" --out "$t/d.yaml" > "$t/d.txt" 2>&1
   ok "$p: refit with a missing sample runs (exit 0)" "[ $? -eq 0 ]"

@@ -144,7 +144,7 @@ bad "calibration: a key after fit" 'cal_extra.yaml:[0-9]*:1: extra: unknown key 
   "$vp_map" "$tmp/cfg_extra.yaml" "$tmp/net.json"
 sed 's/^  bus_scale: .*/  bus_scale: [1,/' "$cal" > "$tmp/cal_syntax.yaml"
 with_cal "$tmp/cal_syntax.yaml" > "$tmp/cfg_syntax.yaml"
-bad "calibration: syntax error in the coefficients" 'cal_syntax.yaml:[0-9]*: YAML syntax error' \
+bad "calibration: syntax error in the coefficients" 'cal_syntax.yaml:[0-9]*:[0-9]*: YAML syntax error' \
   "$vp_map" "$tmp/cfg_syntax.yaml" "$tmp/net.json"
 { cat "$cal"; echo "    - key: [unclosed"; } > "$tmp/cal_fit.yaml"
 with_cal "$tmp/cal_fit.yaml" > "$tmp/cfg_fit.yaml"

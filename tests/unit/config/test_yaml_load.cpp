@@ -1,0 +1,67 @@
+// Loading YAML (configurations, calibration files, --set values): every malformed text is an
+// InputError naming the file and line, never a crash. yaml-cpp builds an alias to an enclosing
+// anchor as a cyclic node graph, which any recursive walk followed forever (a stack overflow).
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "mapper/common/errors.h"
+#include "platform/config/platform_spec.h"
+#include "platform/config/yaml_check.h"
+
+using namespace vp::config;
+
+namespace {
+std::string load_error(const std::string& text) {
+    try {
+        load_yaml_text(text, "c.yaml");
+    } catch (const vp::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string platform_error(const std::string& text, const std::vector<std::string>& sets = {}) {
+    try {
+        parse_platform(text, "c.yaml", sets);
+    } catch (const vp::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST_CASE("YAML: an alias to an enclosing anchor is a recursive alias naming the file and line", "[config]") {
+    CHECK(load_error("platform: nmp\nnmp: &a\n  n_tle: *a\n") ==
+          "c.yaml:3: nmp.n_tle: recursive alias (the value contains itself, anchored on line 2)");
+    CHECK(load_error("platform: nmp\nx: &a [*a]\n") ==
+          "c.yaml:2: x[0]: recursive alias (the value contains itself, anchored on line 2)");
+    CHECK_THAT(load_error("a: &a\n  b:\n    - c: [1, *a]\n"),
+               Catch::Contains("c.yaml:3: a.b[0].c[1]: recursive alias"));
+    CHECK_THAT(load_error("? &k [*k]\n: 1\n"), Catch::Contains("recursive alias"));  // a key that contains itself
+    CHECK_THAT(platform_error("platform: nmp\nnmp: &a\n  n_tle: *a\n"), Catch::Contains("c.yaml:3: nmp.n_tle: recursive alias"));
+}
+
+TEST_CASE("YAML: a recursive alias in a --set value is refused", "[config]") {
+    CHECK(platform_error("platform: nmp\n", {"nmp=&a {n_tle: *a}"}) ==
+          "--set nmp: n_tle: recursive alias (the value contains itself)");
+    CHECK_THAT(platform_error("platform: nmp\n", {"nmp.n_tle=&a [*a]"}), Catch::Contains("recursive alias"));
+}
+
+TEST_CASE("YAML: aliases that do not enclose their anchor are accepted, deep or huge expansions are not",
+          "[config]") {
+    // The same node twice, side by side and nested in a sibling: no cycle.
+    CHECK(load_error("a: &a {x: 1}\nb: *a\nc: [*a, {d: *a}]\n").empty());
+    // Nesting built from aliases beyond what a text of that size could write.
+    std::string deep = "l0: &l0 [[[[[[[[[[1]]]]]]]]]]\n";
+    for (int i = 1; i < 30; ++i)
+        deep += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [[[[[[[[[[*l" + std::to_string(i - 1) + "]]]]]]]]]]\n";
+    CHECK_THAT(load_error(deep), Catch::Contains("YAML nested deeper than 256 levels (aliases included)"));
+    // An alias bomb: a bounded walk.
+    std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 9; ++i) {
+        const std::string p = "*a" + std::to_string(i - 1);
+        bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + p + "," + p + "," + p + "," + p + "," +
+                p + "," + p + "," + p + "," + p + "," + p + "," + p + "]\n";
+    }
+    CHECK_THAT(load_error(bomb), Catch::Contains("c.yaml: too many nodes"));
+}
