@@ -1,5 +1,6 @@
 #include "mapper/tiling/asip_params.h"
 
+#include "mapper/common/clock_range.h"
 #include "mapper/common/errors.h"
 
 namespace vp::mapper::tiling {
@@ -23,8 +24,7 @@ void AsipParams::validate(const std::string& prefix) const {
         fail(prefix, "dma_setup_cycles", "expected cycles in [0, 1e6], got " + std::to_string(dma_setup_cycles));
     if (dma_max_outstanding < 1 || dma_max_outstanding > 65536)
         fail(prefix, "dma_max_outstanding", "expected an integer in [1, 65536], got " + std::to_string(dma_max_outstanding));
-    if (!(core_mhz > 0.0) || core_mhz > 1.0e5)
-        fail(prefix, "core_mhz", "expected a clock in MHz in (0, 100000], got " + std::to_string(core_mhz));
+    if (!clock_mhz_ok(core_mhz)) fail(prefix, "core_mhz", clock_mhz_expected(core_mhz));
 }
 
 }  // namespace vp::mapper::tiling

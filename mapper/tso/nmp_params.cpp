@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "mapper/common/clock_range.h"
 #include "mapper/common/errors.h"
 
 namespace vp::mapper::tso {
@@ -44,8 +45,7 @@ void NmpParams::validate(const std::string& p) const {
     require(mb1_bytes >= 1, p, "mb1_bytes", "expected a positive size in bytes");
     require(mb2_bytes >= 1, p, "mb2_bytes", "expected a positive size in bytes");
     require(macs_per_cycle >= 1, p, "macs_per_cycle", "expected a positive integer");
-    require(std::isfinite(clock_mhz) && clock_mhz > 0 && clock_mhz <= 1e5, p, "clock_mhz",
-            "expected a positive frequency in MHz (<= 100000)");
+    require(clock_mhz_ok(clock_mhz), p, "clock_mhz", clock_mhz_expected(clock_mhz));
     require(burst_bytes >= 1, p, "burst_bytes", "expected a positive size in bytes");
     require(sw_cycles_per_instr >= 0, p, "sw_cycles_per_instr", "expected a non-negative cycle count");
     require(dma_max_outstanding >= 1 && dma_max_outstanding <= 1024, p, "dma_max_outstanding",

@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "mapper/common/clock_range.h"
 #include "mapper/common/errors.h"
 
 namespace vp::mapper::waving {
@@ -56,8 +57,7 @@ void MeshMapParams::validate(const std::string& prefix) const {
     if (cores.empty() && free_nodes < 1)
         fail(prefix, "width", "the " + dims + " mesh has no node left for a processing core");
     packet.validate(prefix + ".packet");
-    if (!(noc_mhz > 0.0) || noc_mhz > 1.0e5)
-        fail(prefix, "noc_mhz", "expected a clock in MHz in (0, 100000], got " + std::to_string(noc_mhz));
+    if (!clock_mhz_ok(noc_mhz)) fail(prefix, "noc_mhz", clock_mhz_expected(noc_mhz));
     if (!(flit_weight >= 0.0) || flit_weight > 1.0e9)
         fail(prefix, "flit_weight", "expected a weight >= 0, got " + std::to_string(flit_weight));
 }

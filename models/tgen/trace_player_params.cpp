@@ -11,7 +11,8 @@ void TracePlayerParams::validate(const std::string& k) const {
     req(!path.empty(), "file", "expected the path of a trace file");
     req(format == "auto" || format == "stl" || format == "loadstore", "format", "expected auto, stl or loadstore");
     req(bytes >= 1 && bytes <= 4096, "bytes", "expected 1..4096");
-    req(clock_ps <= 1000000000ull, "clock_ps", "expected 0 (the DRAM tCK) .. 1e9 ps");
+    // 1 us at most: the slowest clock of a configuration (mapper/common/clock_range.h).
+    req(clock_ps <= 1000000ull, "clock_ps", "expected 0 (the DRAM tCK) .. 1000000 ps");
     req(max_outstanding >= 1 && max_outstanding <= 1024, "max_outstanding", "expected 1..1024");
 }
 

@@ -1,5 +1,6 @@
 #include "models/vta/vta_params.h"
 
+#include "mapper/common/clock_range.h"
 #include "mapper/common/errors.h"
 
 namespace vp::vta {
@@ -9,7 +10,7 @@ void VtaParams::validate(const std::string& p) const {
     auto req = [&](bool ok, const char* key, const char* what) {
         if (!ok) throw InputError(p + "." + key + ": " + what);
     };
-    req(clock_mhz > 0 && clock_mhz <= 10000, "clock_mhz", "expected a frequency in (0, 10000] MHz");
+    if (!clock_mhz_ok(clock_mhz, 10000)) throw InputError(p + ".clock_mhz: " + clock_mhz_expected(clock_mhz, 10000));
     req(dma_bus_bits >= 8 && dma_bus_bits <= 1024 && (dma_bus_bits & (dma_bus_bits - 1)) == 0, "dma_bus_bits",
         "expected a power of two in [8, 1024]");
     req(dma_burst_bytes >= 4 && dma_burst_bytes <= 4096, "dma_burst_bytes", "expected bytes in [4, 4096]");

@@ -66,7 +66,7 @@ tgen::TracePlayerParams parse_dram_trace(const JsonCheck& root, const std::strin
     t.path = file;
     if (root.has("format")) t.format = root.at("format").as_enum({"auto", "stl", "loadstore"});
     t.bytes = unsigned(root.get_int("bytes", 1, 4096, t.bytes));
-    t.clock_ps = std::uint64_t(root.get_int("clock_ps", 0, 1000000000, 0));
+    t.clock_ps = std::uint64_t(root.get_int("clock_ps", 0, 1000000, 0));  // trace_player_params.cpp
     if (root.has("timed")) t.timed = root.at("timed").as_bool();
     t.max_outstanding = unsigned(root.get_int("max_outstanding", 1, 1024, t.max_outstanding));
     if (root.has("verify")) t.verify = root.at("verify").as_bool();
