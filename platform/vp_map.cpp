@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        onnx.check_applies(vm, wl_path);
         check_output_file(out, "--out");
         config::PlatformSpec spec = config::load_platform(run::find_data_file(config), sets, allow_unused);
         workload::Workload wl = workload::load_workload(run::find_data_file(wl_path), onnx.options(false));

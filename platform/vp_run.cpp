@@ -97,6 +97,12 @@ int parse_cli(int argc, char** argv, Options& o) {
         std::cerr << "vp-run: error: CONFIG and WORKLOAD are required\n" << kUsage;
         return 2;
     }
+    try {
+        o.onnx.check_applies(vm, o.workload);
+    } catch (const InputError& e) {
+        std::cerr << "vp-run: error: " << e.what() << "\n";
+        return 2;
+    }
     o.has_seed = vm.count("seed") > 0;
     // Parsed here, not by program_options, which reads "-1" as 2^64-1.
     if (o.has_seed && config::parse_uint_text(o.seed_text, UINT64_MAX, o.seed) != config::NumberText::Ok) {

@@ -25,6 +25,18 @@ struct ImportCli {
             "allow-unsupported", po::bool_switch(&allow_unsupported), "ONNX workload: skip unsupported nodes (listed)");
     }
 
+    // Throws vp::InputError when one of the options above was given and `workload` is not an
+    // .onnx model: they would be ignored without a word (a JSON network sets "batch" and
+    // "precision" itself).
+    void check_applies(const boost::program_options::variables_map& vm, const std::string& workload) const {
+        if (import::is_onnx_path(workload)) return;
+        for (const std::string opt : {"input-shape", "batch", "precision", "allow-unsupported"}) {
+            if (!vm.count(opt) || vm[opt].defaulted()) continue;
+            const std::string own = opt == "batch" || opt == "precision" ? " (a JSON network sets \"" + opt + "\" itself)" : "";
+            throw InputError("--" + opt + ": applies to .onnx workloads only, and " + workload + " is not one" + own);
+        }
+    }
+
     // Throws vp::InputError for a bad --input-shape / --batch.
     import::ImportOptions options(bool need_values) const {
         import::ImportOptions o;

@@ -62,6 +62,14 @@ bad bad_shape_arg "--input-shape input=1x3x: \"\" is not a dimension" "$vp_run" 
 bad wrong_input "not an input of the model (inputs: input)" "$vp_import" "$onnx/alexnet.onnx" --input-shape image=1x3x224x224 -o "$tmp/bad_out"
 bad huge_input "(the imported network): at /layers/0/H: value 100000 out of range (expected 1..32768) (layer \"/conv1/Conv\")" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x100000x100000 --out "$tmp/bad_out"
 bad precision "--precision 12: expected 8 or 16" "$vp_import" "$onnx/alexnet.onnx" --precision 12 -o "$tmp/bad_out"
+# The import options with a JSON workload: refused, not ignored (the run used to be batch 1, 8 bits).
+lenet=$root/workloads/lenet5.json
+bad json_batch "--batch: applies to .onnx workloads only, and $lenet is not one (a JSON network sets \"batch\" itself)" \
+  "$vp_run" "$root/configs/nmp.yaml" "$lenet" --batch 4 --out "$tmp/bad_out"
+bad json_precision "--precision: applies to .onnx workloads only" "$vp_run" "$root/configs/nmp.yaml" "$lenet" --precision 16 --check
+bad json_input_shape "--input-shape: applies to .onnx workloads only" "$vp_run" "$root/configs/nmp.yaml" "$lenet" --input-shape x=1x3x4x4 --check
+bad json_allow_unsupported "--allow-unsupported: applies to .onnx workloads only" "$vp_run" "$root/configs/nmp.yaml" "$lenet" --allow-unsupported --check
+bad map_json_batch "--batch: applies to .onnx workloads only" "$vp_map" "$root/configs/nmp.yaml" "$lenet" --batch 2 --out "$tmp/bad_out"
 # Models built here with Debian's python3-onnx: a dynamic batch, unsupported operators.
 /usr/bin/python3 - "$tmp" <<'PY'
 import sys
