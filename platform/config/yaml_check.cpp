@@ -187,13 +187,40 @@ void check_unique_keys(const YAML::Node& root, const std::string& where) {
     unique_keys(root, where, where.rfind("--set", 0) != 0, "", root.Mark(), open, budget);
 }
 
+namespace {
+// 1-based line where the second document of `text` begins: its "---" marker (at column 0, where
+// no scalar can hold one), the first after the first document's content, or the second of the
+// text when the first document is empty; else where its content starts (after "...", a document
+// needs no marker).
+std::size_t second_document_line(const std::string& text, const std::vector<YAML::Node>& docs) {
+    const bool empty_first = docs[0].IsNull() || docs[0].Mark().is_null();
+    const std::size_t first = empty_first ? 0 : std::size_t(docs[0].Mark().line);
+    std::size_t line = 0, markers = 0;
+    for (std::size_t pos = 0; pos < text.size(); ++line) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        const bool marker = text.compare(pos, 3, "---") == 0 &&
+                            (pos + 3 == end || text[pos + 3] == ' ' || text[pos + 3] == '\t' || text[pos + 3] == '\r');
+        if (marker && (empty_first ? ++markers == 2 : line > first)) return line + 1;
+        pos = end + 1;
+    }
+    return docs[1].Mark().is_null() ? 0 : std::size_t(docs[1].Mark().line) + 1;
+}
+}  // namespace
+
 YAML::Node load_yaml_text(const std::string& text, const std::string& path) {
     auto at = [&](const YAML::Mark& m) {
         return path + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
     };
     YAML::Node root;
     try {
-        root = YAML::Load(text);
+        // Every document is read: YAML::Load would stop after the first and drop the rest unread.
+        const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+        if (docs.size() > 1)
+            throw InputError(path + ":" + std::to_string(second_document_line(text, docs)) +
+                             ": a second YAML document begins here; the file must hold one document (" +
+                             std::to_string(docs.size()) + " found)");
+        if (!docs.empty()) root = docs[0];
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
         throw InputError(at(e.mark) + ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) +
                          " levels)");
