@@ -46,10 +46,15 @@ void read_pad(const JsonCheck& j, Layer& l) {
         l.pad_left = l.pad_right = int(p.at(1).as_int(0, kMaxKernel));
     } else if (p.value().is_object()) {
         p.allow_only({"top", "bottom", "left", "right"});
-        l.pad_top = int(p.get_int("top", 0, kMaxKernel, 0));
-        l.pad_bottom = int(p.get_int("bottom", 0, kMaxKernel, 0));
-        l.pad_left = int(p.get_int("left", 0, kMaxKernel, 0));
-        l.pad_right = int(p.get_int("right", 0, kMaxKernel, 0));
+        // Every side: a side left out is not obviously 0 (ONNX pads, for one, list begins then ends).
+        for (const char* side : {"top", "bottom", "left", "right"})
+            if (!p.has(side))
+                p.fail(std::string("missing required member \"") + side +
+                       "\" (a pad object gives all four sides: top, bottom, left, right)");
+        l.pad_top = int(p.at("top").as_int(0, kMaxKernel));
+        l.pad_bottom = int(p.at("bottom").as_int(0, kMaxKernel));
+        l.pad_left = int(p.at("left").as_int(0, kMaxKernel));
+        l.pad_right = int(p.at("right").as_int(0, kMaxKernel));
     } else {
         l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = int(p.as_int(0, kMaxKernel));
     }
@@ -134,7 +139,9 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     } else if (type == "pool") {
         j.allow_only({"name", "type", "op", "C", "H", "W", "R", "S", "stride", "pad", "inputs"});
         l.kind = LayerKind::Pool;
-        l.pool_op = j.has("op") && j.at("op").as_enum({"max", "avg"}) == "avg" ? PoolOp::Avg : PoolOp::Max;
+        // Required: max and avg pooling compute different values (and cost differently on the VTA).
+        if (!j.has("op")) j.fail("missing required member \"op\" (\"max\" or \"avg\")");
+        l.pool_op = j.at("op").as_enum({"max", "avg"}) == "avg" ? PoolOp::Avg : PoolOp::Max;
         read_chw(j, l);
         l.R = int(j.at("R").as_int(1, kMaxKernel));
         l.S = int(j.at("S").as_int(1, kMaxKernel));
@@ -144,7 +151,8 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     } else if (type == "eltwise") {
         j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "inputs"});
         l.kind = LayerKind::Eltwise;
-        l.eltwise_op = j.has("op") && j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
+        if (!j.has("op")) j.fail("missing required member \"op\" (\"add\" or \"mul\")");
+        l.eltwise_op = j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
         read_chw(j, l);
         read_fused_act(j, l);
     } else if (type == "concat") {

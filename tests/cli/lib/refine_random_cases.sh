@@ -29,7 +29,7 @@ JSON
   ok "graph with producers and batch 2, --refine 2: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/graph/mapping.json" ]'
   ok "graph: the batch copies are refined and checked in the network" \
     "[ \"\$(jq \"[$key[] | select(.refine.network_cycles != null)] | length\" \"$tmp/graph/mapping.json\")\" -eq 6 ]"
-  echo '{"name": "nomacs", "layers": [{"name": "p", "type": "pool", "C": 2, "H": 4, "W": 4, "R": 2, "S": 2, "stride": 2}]}' > "$tmp/nomacs.json"
+  echo '{"name": "nomacs", "layers": [{"name": "p", "type": "pool", "op": "max", "C": 2, "H": 4, "W": 4, "R": 2, "S": 2, "stride": 2}]}' > "$tmp/nomacs.json"
   "$vp_map" "$cfg" "$tmp/nomacs.json" --out "$tmp/nomacs_map.json" --refine 2 > /dev/null 2> "$tmp/e"
   ok "vp-map --refine, no conv/fc layer: exit 0 (got $?: $(tail -1 "$tmp/e"))" '[ -s "$tmp/nomacs_map.json" ]'
   bad "vp-run --refine, no conv/fc layer" "no conv or fc layer" "$vp_run" "$cfg" "$tmp/nomacs.json" --out "$tmp/x" --refine 2

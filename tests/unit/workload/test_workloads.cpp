@@ -109,6 +109,22 @@ TEST_CASE("bad network documents name the JSON pointer", "[workload]") {
                Catch::Contains("too large"));
 }
 
+TEST_CASE("no silent defaults: a pool or eltwise layer names its op, a pad object all four sides", "[workload]") {
+    CHECK(bad(R"({"layers": [{"name": "p", "type": "pool", "C": 3, "H": 8, "W": 8, "R": 2, "S": 2}]})") ==
+          "t.json: at /layers/0: missing required member \"op\" (\"max\" or \"avg\")");
+    CHECK(bad(R"({"layers": [{"name": "e", "type": "eltwise", "C": 3, "H": 8, "W": 8}]})") ==
+          "t.json: at /layers/0: missing required member \"op\" (\"add\" or \"mul\")");
+    CHECK(bad(R"({"layers": [{"name": "c", "type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": {"top": 1}}]})") ==
+          "t.json: at /layers/0/pad: missing required member \"bottom\" (a pad object gives all four sides: top, bottom, left, right)");
+    CHECK_THAT(bad(R"({"layers": [{"name": "c", "type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3,
+                                   "pad": {"top": 1, "bottom": 1, "left": 1}}]})"),
+               Catch::Contains("/layers/0/pad: missing required member \"right\""));
+    CHECK(bad(R"({"layers": [{"name": "c", "type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3,
+                              "pad": {"top": 1, "bottom": 0, "left": 2, "right": 0}},
+                             {"name": "p", "type": "pool", "op": "avg", "C": 4, "H": 6, "W": 7, "R": 2, "S": 2},
+                             {"name": "e", "type": "eltwise", "op": "mul", "C": 4, "H": 5, "W": 6}]})") == "no error");
+}
+
 TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count the taps", "[workload]") {
     // DeepLabV3's ASPP branch shape: 3 x 3, dilation 12, padding 12 on a 33 x 33 map keeps 33 x 33.
     const auto net = vp::mapper::parse_network(
