@@ -464,8 +464,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        check_output_file(out, "--out");  // before the simulations, not after them
-        if (!row_conflicts.empty()) check_output_file(row_conflicts, "--row-conflicts");
+        // Before the simulations, not after them. --out may be the --refit file: a refit
+        // rewrites a calibration file in place (docs/mesh.md).
+        check_output_file(out, "--out", {config});
+        if (!row_conflicts.empty()) check_output_file(row_conflicts, "--row-conflicts", {config, refit, out});
         return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit, row_conflicts);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";

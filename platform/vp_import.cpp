@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     }
     if (out.empty()) out = std::filesystem::path(model).replace_extension(".json").string();
     try {
-        check_output_file(out, "--output");
+        check_output_file(out, "--output", {model});
         import::ImportOptions opt;
         for (const auto& s : shapes) {
             auto [name, dims] = import::parse_input_shape(s);

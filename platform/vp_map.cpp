@@ -67,9 +67,10 @@ int main(int argc, char** argv) {
     }
     try {
         onnx.check_applies(vm, wl_path);
-        check_output_file(out, "--out");
-        config::PlatformSpec spec = config::load_platform(run::find_data_file(config), sets, allow_unused);
-        workload::Workload wl = workload::load_workload(run::find_data_file(wl_path), onnx.options(false));
+        const std::string config_file = run::find_data_file(config), wl_file = run::find_data_file(wl_path);
+        check_output_file(out, "--out", {config_file, wl_file});
+        config::PlatformSpec spec = config::load_platform(config_file, sets, allow_unused);
+        workload::Workload wl = workload::load_workload(wl_file, onnx.options(false));
         omp_set_num_threads(int(spec.sim.threads));
         if (wl.imported) {  // the imported network next to the mapping: vp-map CONFIG DIR/workload.json reproduces it
             const auto dir = std::filesystem::path(out).parent_path();

@@ -21,7 +21,7 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     return ss.str();
 }
 
-void check_output_file(const std::string& path, const std::string& option) {
+void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (path.empty()) throw InputError(option + ": expected a file path, found an empty string");
@@ -29,6 +29,10 @@ void check_output_file(const std::string& path, const std::string& option) {
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty() && !fs::is_directory(parent, ec))
         throw InputError(option + " " + path + ": the folder " + parent.string() + " does not exist");
+    for (const std::string& in : inputs)
+        if (fs::equivalent(path, in, ec))  // false (with ec set) unless both exist
+            throw InputError(option + " " + path + ": is the input file " + in +
+                             ", which writing the output would replace; choose another path");
 }
 
 }  // namespace vp

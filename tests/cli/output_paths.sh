@@ -2,7 +2,8 @@
 # Output paths that cannot be written are refused before any work, with exit code 2 and the
 # option named: vp-calibrate --out / --row-conflicts, vp-map --out and vp-import --output given a
 # folder or a file in a folder that does not exist. (vp-calibrate used to run every calibration
-# simulation and then fail to rename its result over the folder, exit 1.)
+# simulation and then fail to rename its result over the folder, exit 1.) Also an output path
+# that is one of the inputs.
 # Args: $1 = vp-run, $2 = source root, $3 = folder of the tools.
 set -u
 root=$2; bindir=$3
@@ -24,5 +25,26 @@ bad map_folder "--out folder: is a folder" "$bindir/vp-map" "$root/configs/nmp.y
 bad map_no_parent "the folder missing does not exist" "$bindir/vp-map" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out missing/m.json
 bad import_folder "--output folder: is a folder" "$bindir/vp-import" "$root/tests/data/onnx/alexnet.onnx" -o folder
 bad import_no_parent "the folder missing does not exist" "$bindir/vp-import" "$root/tests/data/onnx/alexnet.onnx" -o missing/a.json
+# An output path that is an input file (under its own or another name): refused, the input
+# left as it was. (vp-import self.onnx -o self.onnx replaced the model with the workload, and
+# vp-map CONFIG wl.json --out wl.json the workload with the mapping.)
+mkdir "$tmp/in"
+cp "$root/tests/data/onnx/alexnet.onnx" "$tmp/in/self.onnx"; cp "$root/workloads/lenet5.json" "$tmp/in/wl.json"
+sed "s|calibration: calibration/|calibration: $root/configs/calibration/|" "$root/configs/nmp.yaml" > "$tmp/in/nmp.yaml"
+ln -s wl.json "$tmp/in/link.json"
+sums=$(cd "$tmp/in" && md5sum self.onnx wl.json nmp.yaml)
+kept() {  # kept NAME SUBSTRING CMD...: exit 2 with SUBSTRING, every input unchanged
+  local name=$1 want=$2; shift 2
+  local err rc
+  err=$(cd "$tmp/in" && timeout 10 "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && [[ "$err" == *"$want"* ]] && [ "$(cd "$tmp/in" && md5sum self.onnx wl.json nmp.yaml)" = "$sums" ] &&
+     [ "$(ls "$tmp/in" | wc -l)" -eq 4 ]; then pass=$((pass + 1))
+  else fail=$((fail + 1)); echo "FAIL $name: rc=$rc, want 2 and \"$want\"; got: $err"; ls -l "$tmp/in"; fi
+}
+kept import_self "--output self.onnx: is the input file self.onnx" "$bindir/vp-import" self.onnx -o self.onnx
+kept map_workload "--out wl.json: is the input file wl.json" "$bindir/vp-map" nmp.yaml wl.json --out wl.json
+kept map_workload_link "--out link.json: is the input file wl.json" "$bindir/vp-map" nmp.yaml wl.json --out link.json
+kept map_config "--out ./nmp.yaml: is the input file nmp.yaml" "$bindir/vp-map" nmp.yaml wl.json --out ./nmp.yaml
+kept calibrate_config "--out nmp.yaml: is the input file nmp.yaml" "$bindir/vp-calibrate" nmp.yaml --out nmp.yaml
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 7 ]
+[ "$fail" -eq 0 ] && [ "$pass" -eq 12 ]
