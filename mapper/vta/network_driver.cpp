@@ -307,6 +307,17 @@ bool NetworkDriver::try_direct(const Layer& l, const LayerData& d, const Compile
 bool NetworkDriver::next(ProgramJob& job) {
     while (m_layer < m_g.net.layers.size() && is_host_layer(m_g.net.layers[m_layer])) run_host_layer(m_layer++);
     if (m_layer >= m_g.net.layers.size()) return false;
+    try {
+        return next_program(job);
+    } catch (const InputError& e) {
+        // The compiler's messages ("matrix too wide: ...") name neither the workload nor the layer.
+        const std::string what = e.what(), own = "layer " + m_g.net.layers[m_layer].name + ": ";
+        if (what.rfind(m_g.source + ": ", 0) == 0) throw;
+        throw InputError(m_g.source + ": " + own + (what.rfind(own, 0) == 0 ? what.substr(own.size()) : what));
+    }
+}
+
+bool NetworkDriver::next_program(ProgramJob& job) {
     const std::size_t i = m_layer;
     const Layer& l = m_g.net.layers[i];
     if (!m_prepared[i]) prepare_layer(i);

@@ -112,6 +112,8 @@ public:
     std::size_t programs_total() const;
 
 private:
+    // next() for layer m_layer, which is not a host layer.
+    bool next_program(ProgramJob& job);
     void prepare_layer(std::size_t i);
     // Compiles conv layer `l` (job.layer) without im2row into job.prog; false when no tiling fits.
     bool try_direct(const Layer& l, const LayerData& d, const CompileOptions& co, ProgramJob& job);

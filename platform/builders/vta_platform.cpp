@@ -39,7 +39,11 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
             co.dram_base = m_opt.dram_base;
             co.double_buffer = m_opt.double_buffer;
             co.estimate = est;
-            m_ir_prog = mv::compile(p, spec.vta.core, co);
+            try {
+                m_ir_prog = mv::compile(p, spec.vta.core, co);
+            } catch (const InputError& e) {  // the compiler's messages do not name the program
+                throw InputError(wl.path + ": " + e.what());
+            }
         }
         next = [this](mv::ProgramJob& j) {
             if (m_ir_issued) return false;
