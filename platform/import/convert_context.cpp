@@ -31,8 +31,9 @@ std::vector<std::int64_t> Ctx::dims_of(const std::string& tensor, const std::str
     auto v = values.find(tensor);
     if (v != values.end() && v->second.kind == ValueKind::Constant && !v->second.dims.empty()) return v->second.dims;
     if (auto i = inits.find(tensor); i != inits.end()) return {i->second->dims().begin(), i->second->dims().end()};
+    // Every input of the model has a static shape by now (onnx_import.cpp refuses the others).
     throw InputError(m.path + ": " + label + ": the shape of \"" + tensor +
-                     "\" is unknown after shape inference (a dynamic dimension: give --input-shape or --batch)");
+                     "\" is unknown after shape inference (ONNX could not infer it from the static input shapes)");
 }
 
 int Ctx::type_of(const std::string& tensor) const {
@@ -141,6 +142,21 @@ Converter find_converter(const std::string& op_type) {
     }();
     auto it = table.find(op_type);
     return it == table.end() ? nullptr : it->second;
+}
+
+void check_window_fits(const std::string& path, const std::string& label, const std::vector<std::int64_t>& in,
+                       const std::vector<std::int64_t>& k, const std::vector<std::int64_t>& dil,
+                       const std::vector<std::int64_t>& begin, const std::vector<std::int64_t>& end) {
+    const std::size_t r = in.size();
+    for (std::size_t a = 0; a < r; ++a) {
+        const std::int64_t d = a < dil.size() ? dil[a] : 1, window = (k[a] - 1) * d + 1, padded = in[a] + begin[a] + end[a];
+        if (window <= padded) continue;
+        const std::string axis = r == 1 ? "length" : a == 0 ? "height" : "width";
+        throw InputError(path + ": " + label + ": kernel " + axis + " " + std::to_string(k[a]) +
+                         (d != 1 ? " (window " + std::to_string(window) + " with dilation " + std::to_string(d) + ")" : "") +
+                         " exceeds the padded input " + axis + " " + std::to_string(padded) + " (" + std::to_string(in[a]) +
+                         " + pads " + std::to_string(begin[a]) + " and " + std::to_string(end[a]) + ")");
+    }
 }
 
 void resolve_pads(const onnx::NodeProto& n, const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& k,

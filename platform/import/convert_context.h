@@ -121,4 +121,11 @@ void resolve_pads(const onnx::NodeProto& n, const std::vector<std::int64_t>& in,
                   const std::vector<std::int64_t>& s, std::vector<std::int64_t>& begin, std::vector<std::int64_t>& end,
                   const std::string& label);
 
+// Throws InputError "PATH: LABEL: kernel height 7 exceeds the padded input height 4 (...)" when
+// the window of kernel `k` with dilations `dil` (empty: 1) is larger than the input `in` padded
+// by `begin` and `end` along an axis (ONNX shape inference then leaves the output shapeless).
+void check_window_fits(const std::string& path, const std::string& label, const std::vector<std::int64_t>& in,
+                       const std::vector<std::int64_t>& k, const std::vector<std::int64_t>& dil,
+                       const std::vector<std::int64_t>& begin, const std::vector<std::int64_t>& end);
+
 }  // namespace vp::import

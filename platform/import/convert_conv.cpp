@@ -56,21 +56,26 @@ void convert_conv_like(Ctx& c, const onnx::NodeProto& n, int index, const std::s
         throw InputError(c.m.path + ": " + label + ": kernel_shape differs from the weights' dims");
     const std::int64_t group = attr_int(n, "group", 1);
     if (group < 1) throw InputError(c.m.path + ": " + label + ": group " + std::to_string(group));
+    std::vector<std::int64_t> pb, pe;
+    if (!a.transposed) {
+        // The dilated window's extent decides the SAME padding (as for the output size). A window
+        // beyond the padded input is reported before the output's shape is asked for: shape
+        // inference leaves that unknown.
+        std::vector<std::int64_t> window(k);
+        for (std::size_t ax = 0; ax < r; ++ax) window[ax] = (k[ax] - 1) * dil[ax] + 1;
+        resolve_pads(n, in, window, strides, pb, pe, label);
+        check_window_fits(c.m.path, label, in, k, dil, pb, pe);
+    }
     const auto yd = c.dims_of(n.output(0), label);
     Layer l;
     l.kind = LayerKind::Conv;
     l.groups = int(group);
     l.R = int(k[0]);
     l.S = r == 2 ? int(k[1]) : 1;
-    std::vector<std::int64_t> pb, pe;
     if (!a.transposed) {
         if (xd[1] != wd[1] * group)
             throw InputError(c.m.path + ": " + label + ": input channels " + std::to_string(xd[1]) + " != weight channels " +
                              std::to_string(wd[1]) + " x group " + std::to_string(group));
-        // The dilated window's extent decides the SAME padding (as for the output size).
-        std::vector<std::int64_t> window(k);
-        for (std::size_t ax = 0; ax < r; ++ax) window[ax] = (k[ax] - 1) * dil[ax] + 1;
-        resolve_pads(n, in, window, strides, pb, pe, label);
         l.C = int(xd[1]);
         l.K = int(wd[0]);
         l.dilation_h = int(dil[0]);

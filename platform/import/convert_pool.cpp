@@ -44,6 +44,7 @@ void windowed(Ctx& c, const onnx::NodeProto& n, int index, const std::string& la
     resolve_pads(n, in, k, strides, pb, pe, label);
     const Value& x = c.in(n, 0);
     if (x.pad[0] || x.pad[1] || x.pad[2] || x.pad[3]) throw Unsupported("a Pad folded before a pooling layer");
+    check_window_fits(c.m.path, label, in, k, {}, pb, pe);  // before the output's shape, which is unknown then
     const auto yd = c.dims_of(n.output(0), label);
     Layer l;
     l.pool_op = op;

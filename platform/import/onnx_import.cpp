@@ -83,8 +83,11 @@ void apply_input_shapes(LoadedModel& m, const ImportOptions& opt) {
         for (int k = 0; k < shape->dim_size(); ++k) {
             const auto& d = shape->dim(k);
             if (!d.has_dim_value() || d.dim_value() < 1) {
-                const std::string what = d.has_dim_param() ? "dynamic dimension \"" + d.dim_param() + "\"" : "unknown dimension";
-                throw InputError(m.path + ": input \"" + v->name() + "\" has a " + what + " (dim " + std::to_string(k) +
+                const std::string what = d.has_dim_param()   ? "a dynamic dimension \"" + d.dim_param() + "\""
+                                         : !d.has_dim_value() ? std::string("an unknown dimension")
+                                         : d.dim_value() == 0 ? std::string("a zero dimension")
+                                                              : "a negative dimension " + std::to_string(d.dim_value());
+                throw InputError(m.path + ": input \"" + v->name() + "\" has " + what + " (dim " + std::to_string(k) +
                                  "): give --input-shape " + v->name() + "=1x3x224x224" + (k == 0 ? " or --batch N" : ""));
             }
             if (d.dim_value() > (std::int64_t(1) << 24))

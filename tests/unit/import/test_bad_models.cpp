@@ -128,6 +128,52 @@ TEST_CASE("Bad attributes and shapes name the node", "[import][bad]") {
     CHECK_THROWS_WITH(import_onnx(empty.save("nolayers.onnx"), {}), Catch::Contains("no layer"));
 }
 
+TEST_CASE("A window larger than the padded input is named as such, not as an unknown shape", "[import][bad]") {
+    // Every shape is static: ONNX shape inference leaves the output unknown, which used to be
+    // reported as "a dynamic dimension: give --input-shape or --batch".
+    Model k;
+    k.input("x", {1, 3, 4, 4}).init("w", {4, 3, 7, 7}).output("y");
+    k.node("Conv", {"x", "w"}, {"y"}, "big_kernel");
+    CHECK_THROWS_WITH(import_onnx(k.save("bigk.onnx"), {}),
+                      Catch::EndsWith("bigk.onnx: node \"big_kernel\" (Conv): kernel height 7 exceeds the padded input "
+                                      "height 4 (4 + pads 0 and 0)"));
+    Model d;
+    d.input("x", {1, 3, 16, 16}).init("w", {4, 3, 2, 2}).output("y");
+    auto& dc = d.node("Conv", {"x", "w"}, {"y"}, "dilated");
+    attr(dc, "dilations", std::vector<std::int64_t>{1, 20});
+    attr(dc, "pads", std::vector<std::int64_t>{0, 1, 0, 1});
+    CHECK_THROWS_WITH(import_onnx(d.save("dil.onnx"), {}),
+                      Catch::EndsWith("node \"dilated\" (Conv): kernel width 2 (window 21 with dilation 20) exceeds the "
+                                      "padded input width 18 (16 + pads 1 and 1)"));
+    Model p;
+    p.input("x", {1, 3, 4, 4}).output("y");
+    attr(p.node("MaxPool", {"x"}, {"y"}, "big_pool"), "kernel_shape", std::vector<std::int64_t>{9, 9});
+    CHECK_THROWS_WITH(import_onnx(p.save("bigp.onnx"), {}),
+                      Catch::EndsWith("node \"big_pool\" (MaxPool): kernel height 9 exceeds the padded input height 4 "
+                                      "(4 + pads 0 and 0)"));
+    Model fits;  // a window that just fits its padded input
+    fits.input("x", {1, 3, 4, 4}).init("w", {4, 3, 7, 7}).output("y");
+    attr(fits.node("Conv", {"x", "w"}, {"y"}, "fits"), "pads", std::vector<std::int64_t>{2, 2, 1, 1});
+    CHECK_NOTHROW(import_onnx(fits.save("fits.onnx"), {}));
+}
+
+TEST_CASE("An input dimension of 0 is a zero dimension, not an unknown one", "[import][bad]") {
+    Model z;
+    z.input("x", {0, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    z.node("Conv", {"x", "w"}, {"y"}, "conv");
+    CHECK_THROWS_WITH(import_onnx(z.save("zero_batch.onnx"), {}),
+                      Catch::EndsWith("zero_batch.onnx: input \"x\" has a zero dimension (dim 0): give --input-shape "
+                                      "x=1x3x224x224 or --batch N"));
+    Model h;
+    h.input("x", {1, 3, 0, 8}).init("w", {4, 3, 3, 3}).output("y");
+    h.node("Conv", {"x", "w"}, {"y"}, "conv");
+    CHECK_THROWS_WITH(import_onnx(h.save("zero_h.onnx"), {}), Catch::Contains("input \"x\" has a zero dimension (dim 2)"));
+    Model s;
+    s.input("x", {-1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+    s.node("Conv", {"x", "w"}, {"y"}, "conv");
+    CHECK_THROWS_WITH(import_onnx(s.save("sym.onnx"), {}), Catch::Contains("input \"x\" has a dynamic dimension"));
+}
+
 TEST_CASE("Command-line shapes are validated", "[import][bad]") {
     using vp::import::parse_input_shape;
     CHECK(parse_input_shape("input=1x3x224x224").second == std::vector<std::int64_t>{1, 3, 224, 224});
