@@ -75,7 +75,7 @@ def draw_mesh(rng):
     s["mapper.mode"] = pick(rng, "waving", "all-cores", "whole-layer")
     s["mapper.objective"] = pick(rng, "min-comp", "min-dram")
     s["mapper.mesh_model"] = pick(rng, "phased", "phased-serial", "phased-slices", "calibrated", "queueing", "paper",
-                                   "phased-engine")
+                                   "phased-engine", "phased-pages")
     return s
 
 

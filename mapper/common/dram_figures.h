@@ -17,6 +17,7 @@ struct DramFigures {
     std::uint64_t row_bytes = 0;        // bytes of one open row (page) per rank
     unsigned CL = 0, CWL = 0, tRCD = 0, tRP = 0, tRAS = 0, tCCD = 0, tWTR = 0, tWR = 0, tRTP = 0;
     unsigned tRFC = 0, tREFI = 0;
+    unsigned tFAW = 0, tRRD = 0;        // four-activation window; ACT to ACT of banks in different groups (tRRD_S)
     bool refresh = false;
     unsigned queue_depth = 0;           // requests the controller holds per channel
     unsigned frontend_latency_ck = 0;   // request acceptance to scheduler [tCK]

@@ -26,6 +26,8 @@ void OpProfile::add(const ProfileEntry& e) {
 }
 
 void OpProfile::add(const OpProfile& o, std::uint64_t times) {
+    activations += o.activations * double(times);
+    requests += o.requests * double(times);
     for (ProfileEntry e : o.entries) {
         e.count *= times;
         add(e);
@@ -97,12 +99,129 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
     return x;
 }
 
+PageReplay::PageReplay(const DramFigures& dram) : m_bank_mask(dram.bank_mask), m_row_mask(dram.row_mask) {
+    const std::uint64_t page_mask = m_bank_mask | m_row_mask;
+    m_chunk = page_mask & (~page_mask + 1);
+    for (unsigned i = 0; i < 64; ++i)
+        if ((m_bank_mask >> i) & 1u) m_bank_bits.push_back(i);
+    if (!m_chunk || m_bank_bits.size() > 16) {  // no mapping known (or an absurd one): count nothing
+        m_chunk = 0;
+        return;
+    }
+    m_contiguous = m_bank_bits.empty() || m_bank_bits.back() - m_bank_bits.front() + 1 == m_bank_bits.size();
+    m_shift = unsigned(__builtin_ctzll(m_chunk));
+    m_bank_shift = m_bank_bits.empty() ? 0 : m_bank_bits.front();
+    const std::uint64_t low = page_mask | (m_chunk - 1);
+    m_injective = (low & (low + 1)) == 0;
+    const std::size_t banks = std::size_t(1) << m_bank_bits.size();
+    m_open.assign(banks, kClosed);
+    m_seen.assign(banks, 0);
+    m_left.assign(banks, 0);
+}
+
+std::size_t PageReplay::gather_bank(std::uint64_t a) const {
+    std::size_t idx = 0;
+    for (std::size_t i = 0; i < m_bank_bits.size(); ++i) idx |= std::size_t((a >> m_bank_bits[i]) & 1u) << i;
+    return idx;
+}
+
+std::uint64_t PageReplay::add(std::uint64_t addr, std::uint64_t n_segs, std::uint64_t seg_bytes, std::uint64_t seg_stride) {
+    if (!active() || n_segs == 0 || seg_bytes == 0) return 0;
+    if (++m_epoch == 0) {  // the stamps wrapped: start them again
+        std::fill(m_seen.begin(), m_seen.end(), 0u);
+        std::fill(m_left.begin(), m_left.end(), 0u);
+        m_epoch = 1;
+    }
+    const std::uint64_t chunk = m_chunk;
+    const unsigned sh = m_shift;
+    const std::size_t banks = m_open.size();
+    std::uint64_t acts = 0;
+    std::size_t n_seen = 0, n_left = 0;
+    // A chunk in walk order; true once every bank has had a chunk of this op: with increasing
+    // chunks and no two chunks on one page, each later chunk finds its bank on another row.
+    auto visit = [&](std::uint64_t c) {
+        const std::uint64_t a = c << sh, row = a & m_row_mask;
+        const std::size_t i = bank_of(a);
+        if (m_open[i] != row) m_open[i] = row, ++acts;
+        if (m_seen[i] != m_epoch) m_seen[i] = m_epoch, ++n_seen;
+        return m_injective && n_seen == banks;
+    };
+    // A chunk in reverse walk order past that point: the first one of a bank is its last visit,
+    // which leaves the bank on its row; true once every bank is left.
+    auto leave = [&](std::uint64_t c) {
+        const std::uint64_t a = c << sh;
+        const std::size_t i = bank_of(a);
+        if (m_left[i] != m_epoch) m_left[i] = m_epoch, m_open[i] = a & m_row_mask, ++n_left;
+        return n_left == banks;
+    };
+    const std::uint64_t n = n_segs, b = seg_bytes, st = seg_stride, a0 = addr;
+    if (n == 1 || (st >= b && st - b < chunk)) {
+        // Segments in address order with no whole chunk between two of them: every chunk from
+        // the first to the last, once, in order.
+        const std::uint64_t first = a0 >> sh, last = (a0 + (n - 1) * st + b - 1) >> sh;
+        std::uint64_t c = first;
+        while (c <= last)
+            if (visit(c++)) break;
+        if (c <= last) {
+            acts += last - c + 1;
+            for (std::uint64_t d = last + 1; d-- > c;)
+                if (leave(d)) break;
+        }
+    } else if (st >= b) {
+        // Whole chunks between the segments: each segment's chunks, increasing.
+        std::uint64_t sg = 0;
+        bool all = false;
+        for (; sg < n && !all; ++sg) {
+            const std::uint64_t s0 = a0 + sg * st;
+            for (std::uint64_t c = (s0 >> sh), e = ((s0 + b - 1) >> sh); c <= e; ++c) all = visit(c) || all;
+        }
+        if (all && sg < n) {
+            for (std::uint64_t t = sg; t < n; ++t) {
+                const std::uint64_t s0 = a0 + t * st;
+                acts += ((s0 + b - 1) >> sh) - (s0 >> sh) + 1;
+            }
+            bool done = false;
+            for (std::uint64_t t = n; t-- > sg && !done;) {
+                const std::uint64_t s0 = a0 + t * st;
+                for (std::uint64_t d = ((s0 + b - 1) >> sh) + 1; d-- > (s0 >> sh);)
+                    if (leave(d)) {
+                        done = true;
+                        break;
+                    }
+            }
+        }
+    } else {
+        // Overlapping segments (a stride below the segment): every chunk in walk order.
+        std::uint64_t prev = kClosed;
+        for (std::uint64_t sg = 0; sg < n; ++sg) {
+            const std::uint64_t s0 = a0 + sg * st;
+            for (std::uint64_t c = (s0 >> sh), e = ((s0 + b - 1) >> sh); c <= e; ++c)
+                if (c != prev) visit(c), prev = c;
+        }
+    }
+    return acts;
+}
+
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other, RunTotals* totals) {
+                 OpProfile* other, RunTotals* totals, const DramFigures* dram) {
     tiling::LoopNest nest(shape, run, t, asip);
     ProfileEntry pending;  // overlapped ops since the last entry
     pending.x = XferFeatures{};
+    PageReplay pages(dram ? *dram : DramFigures{});
+    double pending_acts = 0, pending_req = 0;
+    auto replay = [&](const tiling::Op& op, const XferFeatures& f) {
+        if (!pages.active()) return;
+        pending_req += double(f.transfers);
+        pending_acts += double(pages.add(op.dram_addr, op.n_segs, op.seg_bytes, op.seg_stride));
+    };
+    auto credit = [&](OpProfile* to) {
+        if (to) {
+            to->activations += pending_acts;
+            to->requests += pending_req;
+        }
+        pending_acts = pending_req = 0;
+    };
     nest.for_each([&](const tiling::Op& op) {
         if (totals) add_op(*totals, op, fmt);
         if (!op.is_dma()) {
@@ -110,10 +229,12 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
             e.wait = false;
             e.compute = op.comp_cycles + op.pfetch_cycles;
             if (other) other->add(e);
+            credit(other);
             pending = ProfileEntry{};
             return;
         }
         const XferFeatures f = op_features(op, fmt, burst_bytes);
+        replay(op, f);
         if (!op.wait) {
             pending.x += f;
             return;
@@ -125,8 +246,10 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
         pending = ProfileEntry{};
         if (op.kind == tiling::OpKind::LoadFilter) {
             if (filters) filters->add(e);
-        } else if (other) {
-            other->add(e);
+            credit(filters);
+        } else {
+            if (other) other->add(e);
+            credit(other);
         }
     });
     if (pending.x.dma_ops && other) {  // cannot happen (the drain is waited for); kept for safety

@@ -44,9 +44,41 @@ struct ProfileEntry {
 
 struct OpProfile {
     std::vector<ProfileEntry> entries;
+    // Row activations of the core's own access stream (its DRAM pages replayed in op order on one
+    // open row per bank) and the transfers they were counted over; 0 and 0 without DRAM figures.
+    double activations = 0, requests = 0;
     void add(const ProfileEntry& e);       // merges with the last entry when equal
     void add(const OpProfile& o, std::uint64_t times = 1);
     void compact();                        // merges equal entries anywhere (sorted, deterministic)
+};
+
+// Row activations of one core's access stream: its DMA segments replayed in order on one open
+// row per bank (the bank and row bits of DramFigures' masks; no masks: nothing is counted). An
+// address range is walked in chunks (the lowest bit of the masks: a page changes only there), and
+// where no two chunks share a page the walk stops looking up the banks once each has had a chunk
+// of the op (every later chunk is then an activation) and finds the rows the op leaves open from
+// its end, so an op costs O(banks) lookups. tests/unit/tiling/test_mesh_pages.cpp checks it
+// against a byte-by-byte replay.
+class PageReplay {
+public:
+    explicit PageReplay(const DramFigures& dram);
+    bool active() const { return m_chunk != 0; }
+    // The activations of n_segs segments of seg_bytes, seg_stride apart, from addr.
+    std::uint64_t add(std::uint64_t addr, std::uint64_t n_segs, std::uint64_t seg_bytes, std::uint64_t seg_stride);
+
+private:
+    static constexpr std::uint64_t kClosed = ~std::uint64_t(0);
+    std::size_t bank_of(std::uint64_t a) const {
+        return m_contiguous ? std::size_t((a & m_bank_mask) >> m_bank_shift) : gather_bank(a);
+    }
+    std::size_t gather_bank(std::uint64_t a) const;  // the bank bits gathered into an index
+    std::uint64_t m_bank_mask = 0, m_row_mask = 0, m_chunk = 0;
+    unsigned m_shift = 0, m_bank_shift = 0;            // log2(chunk), the lowest bank bit
+    std::vector<unsigned> m_bank_bits;
+    bool m_contiguous = true, m_injective = false;
+    std::vector<std::uint64_t> m_open;           // the open row per bank (kClosed: none)
+    std::vector<std::uint32_t> m_seen, m_left;   // per bank: the op (epoch) that last saw / left it
+    std::uint32_t m_epoch = 0;
 };
 
 // Features of one DMA op: transfers, bursts (burst_bytes from the DRAM figures; 64 if unset), flits.
@@ -57,7 +89,7 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
 // `totals`, if not null, gets measure_run's totals of the same walk (one walk for both).
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other, RunTotals* totals = nullptr);
+                 OpProfile* other, RunTotals* totals = nullptr, const DramFigures* dram = nullptr);
 
 // Row conflicts of a layer's cores running the same loop nest in lockstep (a measurement aid for
 // `vp-calibrate --row-conflicts`; no time model uses it). Each core's runs are walked as

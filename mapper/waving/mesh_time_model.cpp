@@ -40,6 +40,16 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(ph_layer_cycles, -1e6, 1e6, "ph_layer_cycles");
     req(ph_bus, 0, 100, "ph_bus");
     req(ph_tail, 0, 1, "ph_tail");
+    req(pg_turn, 0, 10, "pg_turn");
+    req(pg_port, 0, 100, "pg_port");
+    req(pg_stream, 0, 100, "pg_stream");
+    req(pg_wait, 0, 100, "pg_wait");
+    req(pg_sync, 0, 1, "pg_sync");
+    req(pg_layer_cycles, -1e6, 1e6, "pg_layer_cycles");
+    req(pg_bus, 0, 100, "pg_bus");
+    req(pg_tail, 0, 1, "pg_tail");
+    req(pg_collide, 0, 10, "pg_collide");
+    req(pg_own, 0, 1, "pg_own");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -257,8 +267,39 @@ std::vector<double> sharing_by_work(const std::vector<double>& work) {
     return out;
 }
 
+MeshCoefficients PhasedMeshModel::with_page_coefficients(MeshCoefficients c) {
+    c.ph_turn = c.pg_turn;
+    c.ph_port = c.pg_port;
+    c.ph_stream = c.pg_stream;
+    c.ph_wait = c.pg_wait;
+    c.ph_sync = c.pg_sync;
+    c.ph_layer_cycles = c.pg_layer_cycles;
+    c.ph_bus = c.pg_bus;
+    c.ph_tail = c.pg_tail;
+    return c;
+}
+
+double PhasedMeshModel::activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n,
+                                         double w) {
+    const DramFigures& d = hw.dram;
+    // Requests queued per channel: the interface's cap, or all the k cores may keep in flight.
+    const double k = double(std::max(active, 1));
+    const double q = std::min(double(hw.dram_if_outstanding), k * std::min(double(std::max(asip.dma_max_outstanding, 1)), n)) /
+                     double(std::max(1u, d.channels));
+    // Banks those requests fall on (uniformly at random), of B per channel.
+    const double banks = double(std::max(1u, d.ranks) * std::max(1u, d.banks));
+    const double b = std::min(banks, banks * (1.0 - std::pow(1.0 - 1.0 / banks, std::max(q, 1.0))));
+    // One bank's turn for a conflicting burst (ACT to ACT for a read, ACT to the write's precharge
+    // done for a write), shared by b banks; the four-activation window and ACT to ACT of two banks
+    // per rank; the burst itself.
+    const double cycle = (1.0 - w) * double(d.tRAS + d.tRP) + w * double(d.tRCD + d.CWL + d.burst_cycles + d.tWR + d.tRP);
+    const double act_gap = std::max(double(d.tFAW) / 4.0, double(d.tRRD)) / double(std::max(1u, d.ranks));
+    const double burst = double(d.burst_cycles);
+    return std::max({cycle / b, act_gap, burst}) - burst;
+}
+
 double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
-                                    const MeshMapParams& mesh) const {
+                                    const MeshMapParams& mesh, double own_act) const {
     if (!x.transfers) return 0.0;
     const MeshHwFigures& hw = mesh.hw;
     const Clocks ck = clocks_of(asip, mesh);
@@ -273,9 +314,18 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     const double own_rows = hw.dram.row_bytes ? std::min(1.0, bytes / double(hw.dram.row_bytes)) : 0.0;
     const double collide = 1.0 - std::pow(1.0 - 1.0 / banks, k - 1.0);
     const double miss = hw.dram.open_page ? own_rows + m_c.ph_conflict * collide : 1.0;
-    const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
+    double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
                           n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) +
                                miss * double(hw.dram.tRP + hw.dram.tRCD) * ck.tck);
+    if (m_pages && own_act >= 0 && hw.dram.open_page) {
+        // Row activations per request: the core's own (replayed; a share pg_own of them with other
+        // cores, whose accesses may have opened the row) and pg_collide of the collisions of k
+        // interleaved streams; each priced at the banks the queued requests keep busy.
+        const double acts = own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide;
+        s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
+                 n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) +
+                      acts * activation_price(hw, asip, active, n, w) * ck.tck);
+    }
     const double s_port = m_c.ph_port * double(std::max(x.flits_in, x.flits_out)) * ck.flit;
     return std::max(s_dram, s_port);
 }
@@ -337,6 +387,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
     const double setup = double(asip.dma_setup_cycles);
     const double keff = c.sharing > 0 ? c.sharing : double(std::max(c.active, 1));
     const double sync = 1.0 + m_c.ph_sync * std::max(0.0, keff - 1.0);
+    const double own_act = m_pages && p.requests > 0 ? p.activations / p.requests : -1.0;
     double t = 0, tail = 0;
     for (const ProfileEntry& e : p.entries) {
         double d = 0;
@@ -344,7 +395,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
             const double n = double(e.x.transfers);
             const double f = double(std::max(e.x.flits_in, e.x.flits_out));
             const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
-            const double s = shared_time(e.x, c.active, asip, mesh);
+            const double s = shared_time(e.x, c.active, asip, mesh, own_act);
             if (m_pipelined && !e.wait && c.active == 1) {
                 // One core: two prefetches in flight (the replay contract), a row costs half its
                 // own time + latency on average; see pipelined_row.
@@ -365,8 +416,9 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
 double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                                       int active) const {
     if (!mesh.hw.valid()) return 0.0;
+    const double own_act = m_pages && p.requests > 0 ? p.activations / p.requests : -1.0;
     double t = 0;
-    for (const ProfileEntry& e : p.entries) t += shared_time(e.x, active, asip, mesh) * double(e.count);
+    for (const ProfileEntry& e : p.entries) t += shared_time(e.x, active, asip, mesh, own_act) * double(e.count);
     return t;
 }
 
@@ -381,6 +433,7 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"paper", [](const MeshCoefficients&) { return std::make_shared<PaperMeshModel>(); }},
         {"phased", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c); }},
         {"phased-engine", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, true, true); }},
+        {"phased-pages", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, true, true, true); }},
         {"phased-serial", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, true, false); }},
         {"phased-slices", [](const MeshCoefficients& c) { return std::make_shared<PhasedMeshModel>(c, false, false); }},
         {"queueing", [](const MeshCoefficients& c) { return std::make_shared<QueueingMeshModel>(c); }},

@@ -69,6 +69,14 @@ struct MeshCoefficients {
     double ph_tail = 0.0;          // share of the other cores' row traffic that a core's waited-for loads
                                    // wait behind (0: lockstep, the others' rows come after every core's
                                    // waited-for load; 1: the core is served last, after all of it)
+    // The `phased-pages` model's coefficients: the phased model's (same meaning; the page term
+    // replaces ph_conflict's collisions) fitted again with the page term, plus its two own.
+    double pg_turn = 1.0, pg_port = 1.0, pg_stream = 1.0, pg_wait = 1.0, pg_sync = 1.0, pg_layer_cycles = 0.0,
+           pg_bus = 1.0, pg_tail = 0.0;
+    double pg_collide = 0.0;       // share of the bank collisions of k interleaved streams that cost an
+                                   // activation (priced like the own ones)
+    double pg_own = 1.0;           // share of a core's own row activations that cost one when k > 1
+                                   // (1: all; rows the other cores' accesses opened are found open)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -116,6 +124,8 @@ public:
     // True: CoreContext::sharing per core from the cores' shared_cycles (sharing_by_work);
     // false: sharing_of(slices, k) for every core.
     virtual bool shares_by_work() const { return false; }
+    // True if core_cycles reads OpProfile::activations (the profile walk then replays the pages).
+    virtual bool replays_pages() const { return false; }
 };
 
 // The paper model (no profile: the mapper keeps its Eq. 12-18 / Eq. 23 estimate).
@@ -260,11 +270,13 @@ private:
 class PhasedMeshModel final : public MeshTimeModel {
 public:
     explicit PhasedMeshModel(const MeshCoefficients& c, bool by_work = true, bool pipelined = true,
-                             bool engine = false)
-        : m_c(c), m_by_work(by_work), m_pipelined(pipelined), m_engine(engine) {}
+                             bool engine = false, bool pages = false)
+        : m_c(pages ? with_page_coefficients(c) : c), m_by_work(by_work), m_pipelined(pipelined), m_engine(engine),
+          m_pages(pages) {}
     const char* name() const override {
-        return !m_by_work ? "phased-slices" : !m_pipelined ? "phased-serial" : m_engine ? "phased-engine" : "phased";
+        return !m_by_work ? "phased-slices" : !m_pipelined ? "phased-serial" : m_pages ? "phased-pages" : m_engine ? "phased-engine" : "phased";
     }
+    bool replays_pages() const override { return m_pages; }
     bool shares_by_work() const override { return m_by_work; }
     bool ranks_by_cycles() const override { return true; }
     double core_cycles(const OpProfile& p, const CoreContext& c, const tiling::AsipParams& asip,
@@ -274,7 +286,7 @@ public:
     double layer_overhead() const override { return m_c.ph_layer_cycles; }
     // The shared side's time for one entry's requests [core cycles] (for tests).
     double shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
-                       const MeshMapParams& mesh) const;
+                       const MeshMapParams& mesh, double own_act = -1.0) const;
 
     // A row with reads and writes on one active core: B = setups + compute, L = L0 + own
     // (+ t_w2r added here), own_w the write data's stream, s the shared side's time, `full` the
@@ -283,8 +295,15 @@ public:
     // NoC cycles of one packet of `flits` (a mean; need not be whole) over `hops` routers on one VC
     // in a stream of such packets: p(F) above.
     static double packet_cycles(const MeshHwFigures& hw, double flits, int hops);
+    // `phased-pages`: the DRAM clocks a row activation adds to the data bus's time, for k active
+    // cores' requests (n per entry) of which a share w writes: t(b) - BL/2 with
+    // t(b) = max(cycle / b, tFAW / 4 / ranks, tRRD / ranks, BL/2), b the banks the requests queued
+    // at the DRAM keep busy (docs/mesh.md, "The page term").
+    static double activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n, double w);
 
 private:
+    // c with the phased model's coefficients replaced by the pg_* ones (the page term's model).
+    static MeshCoefficients with_page_coefficients(MeshCoefficients c);
     // A row entry's cycles on one active core (pipelined rows); `s` the shared side's time.
     double pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s, int hops,
                          const tiling::AsipParams& asip, const MeshMapParams& mesh) const;
@@ -292,6 +311,7 @@ private:
     bool m_by_work = true;
     bool m_pipelined = true;
     bool m_engine = false;
+    bool m_pages = false;
 };
 
 // The registry: names in registration order, and a model by name (vp::InputError naming

@@ -148,7 +148,7 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             RunTotals r;
             if (model) {  // one walk for the totals and the profiles
                 profile_run(s, run, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof_filter[oc][xc],
-                            &prof_other[oc][xc], &r);
+                            &prof_other[oc][xc], &r, model->replays_pages() ? &mesh.hw.dram : nullptr);
                 prof_filter[oc][xc].compact();
                 prof_other[oc][xc].compact();
             } else {
@@ -301,7 +301,9 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
             const Tiling t = (g.rem_of && of == g.s_of - 1) ? m.tiling_rem : m.tiling_full;
             w.runs.push_back(r);
             w.run_tilings.push_back(t);
-            if (model) profile_run(s, r, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof, &prof, &w.totals);
+            if (model)
+                profile_run(s, r, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof, &prof, &w.totals,
+                            model->replays_pages() ? &mesh.hw.dram : nullptr);
             else w.totals += measure_run(s, r, t, asip, mesh.packet);
         });
         w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
@@ -447,7 +449,8 @@ std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipPa
     for (const CoreWork& w : m.cores) {
         OpProfile p;
         for (std::size_t i = 0; i < w.runs.size(); ++i)
-            profile_run(m.shape, w.runs[i], w.run_tilings[i], asip, mesh.packet, mesh.hw.dram.burst_bytes, &p, &p);
+            profile_run(m.shape, w.runs[i], w.run_tilings[i], asip, mesh.packet, mesh.hw.dram.burst_bytes, &p, &p, nullptr,
+                        &mesh.hw.dram);
         p.compact();
         out.push_back(std::move(p));
     }

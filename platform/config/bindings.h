@@ -228,6 +228,16 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("ph_layer_cycles", c.ph_layer_cycles);
     v.field("ph_bus", c.ph_bus);
     v.field("ph_tail", c.ph_tail);
+    v.field("pg_turn", c.pg_turn);
+    v.field("pg_port", c.pg_port);
+    v.field("pg_stream", c.pg_stream);
+    v.field("pg_wait", c.pg_wait);
+    v.field("pg_sync", c.pg_sync);
+    v.field("pg_layer_cycles", c.pg_layer_cycles);
+    v.field("pg_bus", c.pg_bus);
+    v.field("pg_tail", c.pg_tail);
+    v.field("pg_collide", c.pg_collide);
+    v.field("pg_own", c.pg_own);
 }
 
 template <typename V>

@@ -25,6 +25,8 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     f.tRTP = p.t.tRTP;
     f.tRFC = p.t.tRFC;
     f.tREFI = p.t.tREFI;
+    f.tFAW = p.t.tFAW;
+    f.tRRD = p.t.tRRD_S;
     f.refresh = p.refresh;
     f.queue_depth = p.queue_depth;
     f.frontend_latency_ck = p.frontend_latency_ck;

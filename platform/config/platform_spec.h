@@ -61,9 +61,9 @@ struct MeshMapperConfig {
     int refine = 0;
     mapper::tiling::Objective objective = mapper::tiling::Objective::MinComp;
     mapper::waving::MapMode mode = mapper::waving::MapMode::Waving;
-    // Mesh time model by name (mapper/waving/mesh_time_model.h registry): phased-engine
-    // (default) | phased | phased-serial | phased-slices | calibrated | queueing | paper.
-    std::string mesh_model = "phased-engine";
+    // Mesh time model by name (mapper/waving/mesh_time_model.h registry): phased-pages
+    // (default) | phased-engine | phased | phased-serial | phased-slices | calibrated | queueing | paper.
+    std::string mesh_model = "phased-pages";
     // Calibration file of the calibrated mesh model (vp-calibrate), relative to the config
     // file; "none": the coefficients below. After loading: the resolved path.
     std::string calibration = "none";

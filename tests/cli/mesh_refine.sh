@@ -68,7 +68,7 @@ ok "vp-map used == vp-run used" \
   '[ "$(jq -c "[.layers[].refine.used]" "$tmp/map.json")" = "$(jq -c "[.layers[].refine.used]" "$m")" ]'
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/paper.json" --quiet --set mapper.mesh_model=paper
 ok "paper model named in mapping.json" '[ "$(jq -r .time_model "$tmp/paper.json")" = paper ]'
-ok "phased-engine model is the default" '[ "$(jq -r .time_model "$tmp/map0.json")" = phased-engine ]'
+ok "phased-pages model is the default" '[ "$(jq -r .time_model "$tmp/map0.json")" = phased-pages ]'
 
 bad() {  # bad NAME PATTERN CMD...
   local name=$1 pat=$2; shift 2
@@ -84,7 +84,7 @@ bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
-bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-serial, phased-slices, queueing)' \
+bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-pages, phased-serial, phased-slices, queueing)' \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.mesh_model=fast
 bad "malformed fixed_layers" "mapper.fixed_layers: expected none or" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.fixed_layers=a=8,16"

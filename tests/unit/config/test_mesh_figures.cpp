@@ -32,10 +32,10 @@ TEST_CASE("mesh figures: the NoC's stream figures for phased-engine") {
     CHECK(r2.credit_stall == 0);
 }
 
-TEST_CASE("mapper.mesh_model: phased-engine is the default, phased is accepted, an unknown model lists the known ones") {
+TEST_CASE("mapper.mesh_model: phased-pages is the default, phased is accepted, an unknown model lists the known ones") {
     CHECK(load_platform(kConfig, {"mapper.mesh_model=phased"}).mapper.mesh_model == "phased");
-    CHECK(load_platform(kConfig, {}).mapper.mesh_model == "phased-engine");
+    CHECK(load_platform(kConfig, {}).mapper.mesh_model == "phased-pages");
     CHECK_THROWS_WITH(load_platform(kConfig, {"mapper.mesh_model=engine"}),
                       Catch::Contains("unknown cost model \"engine\" (known: calibrated, paper, phased, phased-engine, "
-                                      "phased-serial, phased-slices, queueing)"));
+                                      "phased-pages, phased-serial, phased-slices, queueing)"));
 }

@@ -7,7 +7,9 @@
 //     tWTR 6, BL8 = 4 tCK, tCK 1.25 ns);
 //   * `phased-engine`: the cost per packet of a one-VC stream and the in-order DMA engine's bound
 //     on a one-core row with reads and writes against hand computations (router_stages 4,
-//     link_latency 1, credit_delay 1, buffer_depth 4), and `phased` unchanged beside it.
+//     link_latency 1, credit_delay 1, buffer_depth 4), and `phased` unchanged beside it;
+//   * `phased-pages`: the price of a row activation (banks in use, tFAW, tRRD) and the page term
+//     of an entry against hand computations, and its own coefficient set (pg_*).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -373,4 +375,69 @@ TEST_CASE("phased-engine: the cost per packet and the in-order DMA engine of a o
     CHECK(engine->core_cycles(rd, CoreContext{2, 1}, asip, mesh) == phased->core_cycles(rd, CoreContext{2, 1}, asip, mesh));
     // The shared side is the phased model's.
     CHECK(engine->shared_cycles(mix, asip, mesh, 1) == phased->shared_cycles(mix, asip, mesh, 1));
+}
+
+TEST_CASE("phased-pages: the price of a row activation and the page term by hand (DDR3-1600)", "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    mesh.hw.dram.tRAS = 28;
+    mesh.hw.dram.tWR = 12;
+    mesh.hw.dram.tFAW = 24;
+    mesh.hw.dram.tRRD = 5;
+    // 14 cores, entries of 64 requests: q = min(16, 14 x 16) = 16 queued, on b = 8 (1 - (7/8)^16)
+    // = 7.0596 of the 8 banks. Reads: ACT to ACT of one bank tRAS + tRP = 38 tCK, 38 / b = 5.383,
+    // below the four-activation window's 24 / 4 = 6: 6 - BL/2 = 2 tCK beyond the burst.
+    const double b16 = 8.0 * (1.0 - std::pow(7.0 / 8.0, 16));
+    CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 14, 64, 0.0) == Approx(2.0));
+    // Writes: tRCD + CWL + BL/2 + tWR + tRP = 44 tCK per bank, 44 / b = 6.233 > 6.
+    CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 14, 64, 1.0) == Approx(44.0 / b16 - 4.0));
+    // One core with 2 requests in flight: q = 2, b = 8 (1 - (7/8)^2) = 1.875: 38 / 1.875 - 4.
+    CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 1, 2, 0.0) == Approx(38.0 / 1.875 - 4.0));
+    // One request: one bank, the whole ACT to ACT: 38 - 4 = 34 tCK.
+    CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 1, 1, 0.0) == Approx(34.0));
+    // Two channels share the queued requests (8 per channel), two ranks halve the activation gap.
+    MeshMapParams two = mesh;
+    two.hw.dram.channels = 2;
+    const double b8 = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8));
+    CHECK(PhasedMeshModel::activation_price(two.hw, asip, 14, 64, 0.0) == Approx(38.0 / b8 - 4.0));
+    two.hw.dram.channels = 1;
+    two.hw.dram.ranks = 2;  // 16 banks per channel: b = 16 (1 - (15/16)^16) = 10.20; 38 / 10.2 = 3.73 < 4
+    CHECK(PhasedMeshModel::activation_price(two.hw, asip, 14, 64, 0.0) == Approx(0.0));
+
+    // The page term: 64 aligned 64-B reads, one activation per 4 requests of the core's own stream
+    // (OpProfile::activations / requests), pg_bus 1, pg_turn 0, no collisions, the port at half a
+    // flit time per flit (144 core cycles, below the DRAM's side): on one core (q = 16: price
+    // 2 tCK = 1.25 core cycles) bus 160 + 64 x 0.25 x 1.25 = 180 core cycles.
+    MeshCoefficients c;
+    c.pg_port = 0.5;
+    c.pg_turn = 0;
+    c.pg_collide = 0;
+    c.pg_own = 0.5;
+    const PhasedMeshModel pages(c, true, true, true, true);
+    CHECK(std::string(pages.name()) == "phased-pages");
+    CHECK(pages.replays_pages());
+    const ProfileEntry rd = entry(true, 64, 64, 64, 64 * 9, 64);
+    CHECK(pages.shared_time(rd.x, 1, asip, mesh, 0.25) == Approx(160.0 + 64 * 0.25 * 2.0 * 0.625));
+    // With 4 cores a share pg_own = 1/2 of the own activations counts; pg_collide adds the
+    // collisions 1 - (7/8)^3 of 4 streams.
+    CHECK(pages.shared_time(rd.x, 4, asip, mesh, 0.25) == Approx(160.0 + 64 * 0.125 * 2.0 * 0.625));
+    MeshCoefficients cc = c;
+    cc.pg_collide = 0.5;
+    const PhasedMeshModel collide(cc, true, true, true, true);
+    const double coll = 1.0 - std::pow(7.0 / 8.0, 3);
+    CHECK(collide.shared_time(rd.x, 4, asip, mesh, 0.25) ==
+          Approx(160.0 + 64 * (0.125 + 0.5 * coll) * 2.0 * 0.625));
+    // The port still bounds it: 288 flit times at pg_port 1, above the DRAM side.
+    MeshCoefficients port1 = c;
+    port1.pg_port = 1.0;
+    CHECK(PhasedMeshModel(port1, true, true, true, true).shared_time(rd.x, 1, asip, mesh, 0.25) == Approx(288.0));
+    // The pg_* set is this model's, the ph_* set the other phased models': a pg_bus of 2 doubles
+    // the bus term here and nowhere else.
+    MeshCoefficients bus2 = c;
+    bus2.pg_bus = 2.0;
+    CHECK(PhasedMeshModel(bus2, true, true, true, true).shared_time(rd.x, 1, asip, mesh, 0.25) ==
+          Approx(320.0 + 64 * 0.25 * 2.0 * 0.625));
+    CHECK(PhasedMeshModel(bus2, true, true, true).shared_time(rd.x, 1, asip, mesh) ==
+          PhasedMeshModel(c, true, true, true).shared_time(rd.x, 1, asip, mesh));
 }

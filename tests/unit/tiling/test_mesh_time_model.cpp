@@ -244,7 +244,7 @@ TEST_CASE("paper model = the mapper without a model, fixed (T, k) reproduces its
 }
 
 TEST_CASE("time model registry: names and unknown names", "[waving][mesh_model]") {
-    CHECK(mesh_model_names() == std::vector<std::string>{"calibrated", "paper", "phased", "phased-engine", "phased-serial", "phased-slices", "queueing"});
+    CHECK(mesh_model_names() == std::vector<std::string>{"calibrated", "paper", "phased", "phased-engine", "phased-pages", "phased-serial", "phased-slices", "queueing"});
     CHECK_THROWS_WITH(make_mesh_model("fast", MeshCoefficients{}),
-                      Catch::Contains("unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-serial, phased-slices, queueing)"));
+                      Catch::Contains("unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-pages, phased-serial, phased-slices, queueing)"));
 }
