@@ -11,7 +11,10 @@
 #                pattern, processor sharing among the cores started together; same file, same
 #                samples), unrefined;
 #   phased-engine = the phased model bounded by the in-order DMA engine of a one-core row (the
-#                default model since 2026-12-03; same coefficients), unrefined;
+#                default model 2026-12-03 to 2026-12-04; same coefficients), unrefined;
+#   phased-pages = phased-engine with each core's row activations replayed from its addresses and
+#                priced by the banks in use (the default model since 2026-12-04; its own
+#                coefficients, pg_*, in the same file), unrefined;
 #   refined    = the config's default model with --refine K (per-shape candidates,
 #                then the whole-network revert rounds), simulated in full. vp-run refuses a K beyond
 #                every layer's candidate count (exit 2, "... candidate count (the most: N, ..."; before,
@@ -26,7 +29,7 @@ vp_run=${VP_RUN:-$here/build/platform/vp-run}
 k=${K:-4}
 read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
 read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
-base=${BASE:-phased-engine}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
+base=${BASE:-phased-pages}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 csv=$out/trust.csv
 echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s,network_kept,changed_layers_slower,refined_network_sims" > "$csv"
@@ -39,6 +42,7 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
       queueing) args=(--set mapper.mesh_model=queueing) ;;
       phased) args=(--set mapper.mesh_model=phased) ;;
       phased-engine) args=(--set mapper.mesh_model=phased-engine) ;;
+      phased-pages) args=(--set mapper.mesh_model=phased-pages) ;;
       refined) args=(--refine "$k") ;;
     esac
     d=$tmp/run; rm -rf "$d"
