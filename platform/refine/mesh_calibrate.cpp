@@ -335,18 +335,23 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     // The fits evaluate every sample independently: o.jobs threads (the residuals do not depend
     // on the order, so the result is the same for any count).
     const int fit_threads = int(std::max(1u, o.jobs));
+    // A fit's residuals: est / sim - 1 of every sample, the coefficients coef(x), the estimate
+    // estimate(sample, coefficients).
+    auto residuals_with = [&](auto coef, auto estimate) {
+        return [&ss, fit_threads, coef, estimate](const std::vector<double>& x) {
+            const wv::MeshCoefficients c = coef(x);
+            std::vector<double> r(ss.size());
+#pragma omp parallel for schedule(dynamic) num_threads(fit_threads)
+            for (std::size_t i = 0; i < ss.size(); ++i) r[i] = estimate(ss[i], c) / ss[i].sim - 1.0;
+            return r;
+        };
+    };
     auto mesh_of = [&](const Sample& s) -> const wv::MeshMapParams& { return s.mesh.empty() ? spec.mesh : wide.mesh; };
     auto estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
         const wv::CalibratedMeshModel m(c);
         return wv::model_cycles(s.map, s.profiles, m, spec.core, mesh_of(s));
     };
-    auto residuals = [&](const std::vector<double>& x) {
-        const wv::MeshCoefficients c = from_vector(x);
-        std::vector<double> r(ss.size());
-#pragma omp parallel for schedule(dynamic) num_threads(fit_threads)
-        for (std::size_t i = 0; i < ss.size(); ++i) r[i] = estimate(ss[i], c) / ss[i].sim - 1.0;
-        return r;
-    };
+    auto residuals = residuals_with(from_vector, estimate);
     LeastSquares p;
     p.residuals = residuals;
     p.lo = {1.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0};
@@ -387,13 +392,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         const wv::QueueingMeshModel m(c);
         return wv::model_cycles(s.map, s.profiles, m, spec.core, mesh_of(s));
     };
-    auto q_residuals = [&](const std::vector<double>& x) {
-        const wv::MeshCoefficients c = q_coef(x);
-        std::vector<double> r(ss.size());
-#pragma omp parallel for schedule(dynamic) num_threads(fit_threads)
-        for (std::size_t i = 0; i < ss.size(); ++i) r[i] = q_estimate(ss[i], c) / ss[i].sim - 1.0;
-        return r;
-    };
+    auto q_residuals = residuals_with(q_coef, q_estimate);
     LeastSquares q;
     q.residuals = q_residuals;
     q.lo = {0.0, 0.5, 0.5, 0.0, 0.5};
@@ -431,13 +430,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         const wv::PhasedMeshModel m(c);
         return wv::model_cycles(s.map, s.profiles, m, spec.core, mesh_of(s));
     };
-    auto p_residuals = [&](const std::vector<double>& x) {
-        const wv::MeshCoefficients c = p_coef(x);
-        std::vector<double> r(ss.size());
-#pragma omp parallel for schedule(dynamic) num_threads(fit_threads)
-        for (std::size_t i = 0; i < ss.size(); ++i) r[i] = p_estimate(ss[i], c) / ss[i].sim - 1.0;
-        return r;
-    };
+    auto p_residuals = residuals_with(p_coef, p_estimate);
     LeastSquares ph;
     ph.residuals = p_residuals;
     ph.lo = {0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.3, 0.0};
@@ -473,13 +466,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         const wv::PhasedMeshModel m(c, true, true, true, true);
         return wv::model_cycles(s.map, s.profiles, m, spec.core, mesh_of(s));
     };
-    auto g_residuals = [&](const std::vector<double>& x) {
-        const wv::MeshCoefficients c = g_coef(x);
-        std::vector<double> r(ss.size());
-#pragma omp parallel for schedule(dynamic) num_threads(fit_threads)
-        for (std::size_t i = 0; i < ss.size(); ++i) r[i] = g_estimate(ss[i], c) / ss[i].sim - 1.0;
-        return r;
-    };
+    auto g_residuals = residuals_with(g_coef, g_estimate);
     LeastSquares pg;
     pg.residuals = g_residuals;
     pg.lo = {0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.3, 0.0, 0.0};
