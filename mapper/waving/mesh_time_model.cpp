@@ -314,18 +314,16 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     const double own_rows = hw.dram.row_bytes ? std::min(1.0, bytes / double(hw.dram.row_bytes)) : 0.0;
     const double collide = 1.0 - std::pow(1.0 - 1.0 / banks, k - 1.0);
     const double miss = hw.dram.open_page ? own_rows + m_c.ph_conflict * collide : 1.0;
-    double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
-                          n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) +
-                               miss * double(hw.dram.tRP + hw.dram.tRCD) * ck.tck);
-    if (m_pages && own_act >= 0 && hw.dram.open_page) {
-        // Row activations per request: the core's own (replayed; a share pg_own of them with other
-        // cores, whose accesses may have opened the row) and pg_collide of the collisions of k
-        // interleaved streams; each priced at the banks the queued requests keep busy.
-        const double acts = own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide;
-        s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
-                 n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) +
-                      acts * activation_price(hw, asip, active, n, w) * ck.tck);
-    }
+    // DRAM clocks of row changes per request: phased-pages counts the core's own activations
+    // (replayed; a share pg_own of them with other cores, whose accesses may have opened the row)
+    // and pg_collide of the collisions of k interleaved streams, each at the price of the banks
+    // the queued requests keep busy; the other phased models miss x (tRP + tRCD).
+    const double rows = m_pages && own_act >= 0 && hw.dram.open_page
+                            ? (own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide) *
+                                  activation_price(hw, asip, active, n, w)
+                            : miss * double(hw.dram.tRP + hw.dram.tRCD);
+    const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
+                          n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) + rows * ck.tck);
     const double s_port = m_c.ph_port * double(std::max(x.flits_in, x.flits_out)) * ck.flit;
     return std::max(s_dram, s_port);
 }

@@ -298,7 +298,7 @@ public:
     // `phased-pages`: the DRAM clocks a row activation adds to the data bus's time, for k active
     // cores' requests (n per entry) of which a share w writes: t(b) - BL/2 with
     // t(b) = max(cycle / b, tFAW / 4 / ranks, tRRD / ranks, BL/2), b the banks the requests queued
-    // at the DRAM keep busy (docs/mesh.md, "The page term").
+    // at the DRAM keep busy (docs/mesh.md, "The models", `phased-pages`).
     static double activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n, double w);
 
 private:

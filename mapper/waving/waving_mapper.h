@@ -44,7 +44,8 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                            const EnergyParams& energy, const MapperOptions& opt);
 
-// The profile (mesh_profile.h) of every active core's runs, in m.cores order.
+// The profile (mesh_profile.h) of every active core's runs, in m.cores order, with the row
+// activations of its pages replayed (OpProfile::activations; each run from closed rows).
 std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh);
 // A time model's estimate of a mapped layer from its core profiles: slowest core + overhead.
 double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,

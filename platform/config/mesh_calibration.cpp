@@ -43,6 +43,12 @@ mapper::waving::MeshCoefficients load_mesh_calibration(const std::string& path, 
                                                        std::vector<std::string>* warnings) {
     const YAML::Node root = read_calibration_root(path, "mapper.calibration");
     check_made_for(root, mesh_calibration_key(spec), path, spec, warnings);
+    // phased-pages has its own coefficients (pg_*): a file written before it has none, and the
+    // model would run on their uncalibrated defaults.
+    if (spec.mapper.mesh_model == "phased-pages" && root["coefficients"].IsMap() && !root["coefficients"]["pg_turn"])
+        throw InputError(path + ": coefficients: no pg_* coefficients for mapper.mesh_model phased-pages (the file "
+                                "predates that model): write a new one with vp-calibrate CONFIG --set "
+                                "mapper.calibration=none --out FILE, or set mapper.mesh_model: phased-engine");
     return read_coefficients<mapper::waving::MeshCoefficients>(root, path);
 }
 

@@ -84,6 +84,11 @@ bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
+grep -v '^  pg_' "$root/configs/calibration/mesh-ddr3-1600.yaml" > "$tmp/cal_before_pages.yaml"
+bad "calibration without the pg_* coefficients" "no pg_\* coefficients for mapper.mesh_model phased-pages" \
+  "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$tmp/cal_before_pages.yaml"
+ok "the same file serves phased-engine" \
+  '"$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/eng.json" --quiet --set "mapper.calibration=$tmp/cal_before_pages.yaml" --set mapper.mesh_model=phased-engine'
 bad "unknown time model" 'unknown cost model \"fast\" (known: calibrated, paper, phased, phased-engine, phased-pages, phased-serial, phased-slices, queueing)' \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.mesh_model=fast
 bad "malformed fixed_layers" "mapper.fixed_layers: expected none or" \
