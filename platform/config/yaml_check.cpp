@@ -188,23 +188,35 @@ void check_unique_keys(const YAML::Node& root, const std::string& where) {
 }
 
 namespace {
-// 1-based line where the second document of `text` begins: its "---" marker (at column 0, where
-// no scalar can hold one), the first after the first document's content, or the second of the
-// text when the first document is empty; else where its content starts (after "...", a document
-// needs no marker).
-std::size_t second_document_line(const std::string& text, const std::vector<YAML::Node>& docs) {
-    const bool empty_first = docs[0].IsNull() || docs[0].Mark().is_null();
-    const std::size_t first = empty_first ? 0 : std::size_t(docs[0].Mark().line);
-    std::size_t line = 0, markers = 0;
+// 1-based line where a second document of `text` begins, 0 when it holds one (or none). A
+// document starts at a "---" marker or, outside a document (at the start, or after a "..."
+// marker), at its first content line; markers stand at column 0, where the YAML spec lets no
+// scalar hold one (c-forbidden). Comments, blank lines and directives (%...) between documents
+// start none. A text scan: yaml-cpp's LoadAll loops forever on some malformed input.
+std::size_t second_document_line(const std::string& text) {
+    auto marker = [&](std::size_t pos, std::size_t end, const char* m) {
+        return text.compare(pos, 3, m) == 0 &&
+               (pos + 3 == end || text[pos + 3] == ' ' || text[pos + 3] == '\t' || text[pos + 3] == '\r');
+    };
+    bool in_doc = false;
+    int starts = 0;
+    std::size_t line = 0;
     for (std::size_t pos = 0; pos < text.size(); ++line) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string::npos) end = text.size();
-        const bool marker = text.compare(pos, 3, "---") == 0 &&
-                            (pos + 3 == end || text[pos + 3] == ' ' || text[pos + 3] == '\t' || text[pos + 3] == '\r');
-        if (marker && (empty_first ? ++markers == 2 : line > first)) return line + 1;
+        const std::size_t first = text.find_first_not_of(" \t\r", pos);
+        const bool blank = first == std::string::npos || first >= end || text[first] == '#';
+        bool start = false;
+        if (marker(pos, end, "---")) start = true;
+        else if (marker(pos, end, "...")) in_doc = false;
+        else if (!blank && !in_doc && !(text[pos] == '%')) start = true;
+        if (start) {
+            in_doc = true;
+            if (++starts == 2) return line + 1;
+        }
         pos = end + 1;
     }
-    return docs[1].Mark().is_null() ? 0 : std::size_t(docs[1].Mark().line) + 1;
+    return 0;
 }
 }  // namespace
 
@@ -214,13 +226,11 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& path) {
     };
     YAML::Node root;
     try {
-        // Every document is read: YAML::Load would stop after the first and drop the rest unread.
-        const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-        if (docs.size() > 1)
-            throw InputError(path + ":" + std::to_string(second_document_line(text, docs)) +
-                             ": a second YAML document begins here; the file must hold one document (" +
-                             std::to_string(docs.size()) + " found)");
-        if (!docs.empty()) root = docs[0];
+        // YAML::Load stops after the first document and would drop the rest unread.
+        if (const std::size_t second = second_document_line(text))
+            throw InputError(path + ":" + std::to_string(second) +
+                             ": a second YAML document begins here; the file must hold one document");
+        root = YAML::Load(text);
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own limit; its message says only "bad file"
         throw InputError(at(e.mark) + ": YAML nested deeper than the parser allows (" + std::to_string(e.depth()) +
                          " levels)");

@@ -67,13 +67,17 @@ TEST_CASE("YAML: aliases that do not enclose their anchor are accepted, deep or 
 }
 
 TEST_CASE("YAML: a second document is refused naming the line of its marker", "[config]") {
-    const std::string want = ": a second YAML document begins here; the file must hold one document (2 found)";
+    const std::string want = ": a second YAML document begins here; the file must hold one document";
     CHECK(load_error("platform: mesh\n---\nmesh:\n  width: 99999\n") == "c.yaml:2" + want);
     CHECK(load_error("---\nplatform: nmp\n---\nplatform: mesh\n") == "c.yaml:3" + want);  // the first one's own marker
     CHECK(load_error("---\n---\nplatform: nmp\n") == "c.yaml:2" + want);                  // an empty first document
     CHECK(load_error("platform: nmp\n---\n") == "c.yaml:2" + want);                        // an empty second one
     CHECK(load_error("platform: nmp\n...\nplatform: mesh\n") == "c.yaml:3" + want);       // after an end marker
-    CHECK_THAT(load_error("a: 1\n---\nb: 2\n---\nc: 3\n"), Catch::Contains("(3 found)"));
+    CHECK(load_error("a: 1\n---\nb: 2\n---\nc: 3\n") == "c.yaml:2" + want);
+    // Text on which yaml-cpp's LoadAll never returns: one document, read at once (the platform
+    // check refuses it later: no "platform" key).
+    CHECK(load_error(",platform:depth: 9999999999999999 dram\ntrace:\n  startmeasure_cycles_ns: 100\n \x9f"
+                      "end_ns: 50\n").empty());
     // One document: with its markers, or "---" inside a block scalar.
     CHECK(load_error("# c\n---\nplatform: nmp\n...\n").empty());
     CHECK(load_error("name: |\n  a\n  ---\n").empty());
