@@ -142,7 +142,7 @@ std::uint64_t PageReplay::add(std::uint64_t addr, std::uint64_t n_segs, std::uin
     auto visit = [&](std::uint64_t c) {
         const std::uint64_t a = c << sh, row = a & m_row_mask;
         const std::size_t i = bank_of(a);
-        if (m_open[i] != row) m_open[i] = row, ++acts;
+        if (m_open[i] != row) m_first_opens += m_open[i] == kClosed, m_open[i] = row, ++acts;
         if (m_seen[i] != m_epoch) m_seen[i] = m_epoch, ++n_seen;
         return m_injective && n_seen == banks;
     };
@@ -301,7 +301,7 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
     std::vector<std::vector<PageBursts>> ent(cores.size());
     for (std::size_t c = 0; c < cores.size(); ++c) {
         PageBursts cur;
-        std::vector<std::pair<std::uint64_t, std::uint64_t>> open;  // own replay: (bank, row)
+        PageReplay own(dram);  // the core's own stream: its row conflicts are its activations of open banks
         int last_dir = -1;  // the previous DMA op: 0 load, 1 store
         auto close = [&]() {
             if (!cur.empty()) ent[c].push_back(cur);
@@ -317,6 +317,7 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
                 const int dir = op.is_store() ? 1 : 0;
                 if (last_dir >= 0 && dir != last_dir) out.direction_changes += 1.0;
                 last_dir = dir;
+                out.own += double(own.add(op.dram_addr, op.n_segs, op.seg_bytes, op.seg_stride));
                 for (std::uint32_t s = 0; s < op.n_segs; ++s) {
                     const std::uint64_t base = op.dram_addr + std::uint64_t(s) * op.seg_stride;
                     for (std::uint64_t off = 0; off < op.seg_bytes; off += maxp) {
@@ -326,9 +327,6 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
                             const DramPage p{a & dram.bank_mask, a & dram.row_mask};
                             cur[p] += 1.0;
                             out.bursts += 1.0;
-                            auto it = std::find_if(open.begin(), open.end(), [&](const auto& q) { return q.first == p.first; });
-                            if (it == open.end()) open.emplace_back(p);
-                            else if (it->second != p.second) out.own += 1.0, it->second = p.second;
                         }
                     }
                 }
@@ -336,6 +334,7 @@ RowConflictEstimate lockstep_row_conflicts(const tiling::ConvShape& shape,
             });
         }
         close();
+        out.own -= double(own.first_opens());
     }
     out.interleaved = interleaved_row_conflicts(ent);
     return out;

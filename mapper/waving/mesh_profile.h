@@ -65,6 +65,9 @@ public:
     bool active() const { return m_chunk != 0; }
     // The activations of n_segs segments of seg_bytes, seg_stride apart, from addr.
     std::uint64_t add(std::uint64_t addr, std::uint64_t n_segs, std::uint64_t seg_bytes, std::uint64_t seg_stride);
+    // Of all activations so far, those of a bank that had no row open yet (the rest are row
+    // conflicts: another row was open).
+    std::uint64_t first_opens() const { return m_first_opens; }
 
 private:
     static constexpr std::uint64_t kClosed = ~std::uint64_t(0);
@@ -79,6 +82,7 @@ private:
     std::vector<std::uint64_t> m_open;           // the open row per bank (kClosed: none)
     std::vector<std::uint32_t> m_seen, m_left;   // per bank: the op (epoch) that last saw / left it
     std::uint32_t m_epoch = 0;
+    std::uint64_t m_first_opens = 0;
 };
 
 // Features of one DMA op: transfers, bursts (burst_bytes from the DRAM figures; 64 if unset), flits.

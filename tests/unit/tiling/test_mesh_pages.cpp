@@ -20,12 +20,13 @@ namespace {
 struct ByteReplay {
     std::uint64_t bank_mask, row_mask;
     std::map<std::uint64_t, std::uint64_t> open;  // bank bits -> row bits
+    std::uint64_t first_opens = 0;                // activations of a bank with no row open yet
     std::uint64_t add(std::uint64_t addr, std::uint64_t n, std::uint64_t bytes, std::uint64_t stride) {
         std::uint64_t acts = 0;
         for (std::uint64_t s = 0; s < n; ++s)
             for (std::uint64_t a = addr + s * stride; a < addr + s * stride + bytes; ++a) {
                 const auto it = open.find(a & bank_mask);
-                if (it == open.end()) open.emplace(a & bank_mask, a & row_mask), ++acts;
+                if (it == open.end()) open.emplace(a & bank_mask, a & row_mask), ++acts, ++first_opens;
                 else if (it->second != (a & row_mask)) it->second = a & row_mask, ++acts;
             }
         return acts;
@@ -78,6 +79,7 @@ TEST_CASE("page replay: activations equal a byte-by-byte replay on random DMA op
             INFO("op " << it << ": addr " << addr << ", " << n << " x " << b << " B, stride " << st);
             REQUIRE(fast.add(addr, n, b, st) == ref.add(addr, n, b, st));
         }
+        CHECK(fast.first_opens() == ref.first_opens);
     }
 }
 
