@@ -50,6 +50,7 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(pg_tail, 0, 1, "pg_tail");
     req(pg_collide, 0, 10, "pg_collide");
     req(pg_own, 0, 1, "pg_own");
+    req(pg_tail_from, 1, 64, "pg_tail_from");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -386,7 +387,11 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
     const double keff = c.sharing > 0 ? c.sharing : double(std::max(c.active, 1));
     const double sync = 1.0 + m_c.ph_sync * std::max(0.0, keff - 1.0);
     const double own_act = m_pages && p.requests > 0 ? p.activations / p.requests : -1.0;
-    double t = 0, tail = 0;
+    // phased-pages: of the tail of rows that compute bounds, the share the number of cores brings
+    // (all of it with pg_tail_from 1); rows bound by the shared side count in full (bound_tail).
+    const double tail_share =
+        !m_pages || keff <= 1.0 ? 1.0 : std::clamp((keff - m_c.pg_tail_from) / (keff - 1.0), 0.0, 1.0);
+    double t = 0, tail = 0, bound_tail = 0;
     for (const ProfileEntry& e : p.entries) {
         double d = 0;
         if (e.x.transfers) {
@@ -403,12 +408,15 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
             }
             d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * s);
             // The other cores' traffic of this row that its compute hides in lockstep.
-            if (!e.wait) tail += double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));
+            if (!e.wait) {
+                const double hid = double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));
+                (m_pages && sync * s >= double(e.compute) ? bound_tail : tail) += hid;
+            }
         }
         const double one = setup * double(e.x.dma_ops) + (e.wait ? d : std::max(double(e.compute), d));
         t += one * double(e.count);
     }
-    return t + m_c.ph_tail * tail;
+    return t + m_c.ph_tail * (tail_share * tail + bound_tail);
 }
 
 double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,

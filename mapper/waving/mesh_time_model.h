@@ -77,6 +77,10 @@ struct MeshCoefficients {
                                    // activation (priced like the own ones)
     double pg_own = 1.0;           // share of a core's own row activations that cost one when k > 1
                                    // (1: all; rows the other cores' accesses opened are found open)
+    double pg_tail_from = 1.0;     // cores from which the last core's tail grows: the tail counts
+                                   // clamp((k - pg_tail_from) / (k - 1), 0, 1) of the other cores'
+                                   // hidden traffic (1: all of it at every k, the form before this
+                                   // coefficient; a calibration file without it means 1)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;
@@ -231,7 +235,11 @@ private:
 // their row traffic, which lockstep hides in the rows' compute, is served while the last core
 // still waits: a core's time grows by ph_tail x sum over its rows of
 // min((k_ps - 1) s, max(0, compute - s)) (the other cores' traffic of that row that the row's
-// compute hides; none when the row is bound by the shared side already). The layer takes its
+// compute hides; none when the row is bound by the shared side already); `phased-pages` counts
+// that of a row bound by the shared side ((1 + ph_sync (k - 1)) s >= compute) in full and that of
+// a row bound by its compute by clamp((k_ps - pg_tail_from) / (k_ps - 1), 0, 1) (with two cores
+// the round robin is fair: the tail the calibration samples need of compute-bound rows is near
+// zero with 2 and 4 cores and grows from 6, see docs/mesh.md). The layer takes its
 // slowest core, but not less than the shared side's time for every core's requests (sum of s),
 // plus ph_layer_cycles.
 // All hardware figures from MeshHwFigures; free coefficients from vp-calibrate.

@@ -238,6 +238,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("pg_tail", c.pg_tail);
     v.field("pg_collide", c.pg_collide);
     v.field("pg_own", c.pg_own);
+    v.field("pg_tail_from", c.pg_tail_from);
 }
 
 template <typename V>

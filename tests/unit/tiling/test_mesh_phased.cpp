@@ -246,6 +246,49 @@ TEST_CASE("phased model: the last core's tail (ph_tail) by hand (DDR3-1600)", "[
     CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.ph_tail"));
 }
 
+TEST_CASE("phased-pages: the tail of compute-bound rows grows from pg_tail_from cores, bound rows keep it (by hand)",
+          "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    MeshCoefficients c;
+    c.pg_tail = 0.5;
+    c.pg_tail_from = 3;
+    const PhasedMeshModel m(c, true, true, true, true);
+    // The rows of the ph_tail case above (s = 288, the port's time; no replayed activations).
+    OpProfile row;
+    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
+    r.compute = 5000;
+    r.count = 3;
+    row.add(r);
+    // Four cores, a compute-bound row: (4 - 3) / (4 - 1) = 1/3 of the hidden 864 counts.
+    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 / 3)));
+    // Two cores: below pg_tail_from, none of it.
+    CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000)));
+    // 16 slices on 14 cores: k_ps = 8, (8 - 3) / 7 of the hidden 7 x 288.
+    CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
+          Approx(3 * (2 + 5000 + 0.5 * 2016 * 5 / 7)));
+    // A row bound by the shared side (4 x 288 > 500) keeps its whole tail, 0.5 x (500 - 288).
+    OpProfile tight;
+    ProfileEntry t = entry(false, 64, 64, 64, 64 * 9, 64);
+    t.compute = 500;
+    tight.add(t);
+    CHECK(m.core_cycles(tight, CoreContext{2, 4}, asip, mesh) == Approx(2 + 1152 + 0.5 * 212));
+    CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
+    // pg_tail_from 1 (a calibration file without the key) is the tail of the other phased
+    // models: every row, every k.
+    MeshCoefficients all = c;
+    all.pg_tail_from = 1;
+    MeshCoefficients ph;
+    ph.ph_tail = 0.5;
+    for (int k : {2, 4, 7})
+        CHECK(PhasedMeshModel(all, true, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh) ==
+              Approx(PhasedMeshModel(ph, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh)));
+    // Below one core: an error naming the key.
+    c.pg_tail_from = 0.5;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_from"));
+}
+
 TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;                   // 1000 MHz NoC, 1 header flit, 64-B payloads, write acks
