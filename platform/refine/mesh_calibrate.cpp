@@ -45,7 +45,12 @@ struct Sample {
 //     stride 2-4),
 //   2 tiny layers (C 1-8, K 4-16, map 8-32, kernel 3-5, no padding),
 //   3 1x1 convs with stride 2 (projection shortcuts; C 16-64, K 32-128, map 8-32).
+// From shape kWideEnd on, three more families rotate (the shapes before stay as they were):
+//   4, 5 depthwise convs (groups = C = K 16-960, map 7-112, kernel 3-5, stride 1-2, every third
+//     one dilated by 2 or 4: the MobileNet / EfficientNet / DeepLab blocks),
+//   6 1x1 convs on a 1x1 map (squeeze-and-excitation: C 8-1152, K 4-1152).
 constexpr int kBaseShapes = 32;
+constexpr int kWideEnd = 48;
 // The extra samples of every shape: one on a middle core count of the config's mesh, and (every
 // second shape) two on a wider mesh with more cores (mesh_calibrate's comment).
 constexpr int kMidCores[4] = {6, 8, 10, 12};
@@ -77,11 +82,27 @@ json wide_shape(const std::string& name, int family, Pick&& pick) {
         hw = pick({8, 14, 28, 32});
         r = pick({3, 5, 5});
         break;
-    default:
+    case 3:
         c = pick({16, 32, 64});
         k = pick({32, 64, 128});
         hw = pick({8, 16, 32});
         stride = 2;
+        break;
+    case 4:
+    case 5: {
+        c = k = groups = pick({16, 32, 96, 144, 192, 240, 384, 576, 960});
+        hw = pick({7, 14, 28, 56, 112});
+        r = pick({3, 3, 5});
+        stride = pick({1, 1, 2});
+        const int dilation = family == 5 && pick({0, 1, 1}) ? pick({2, 4}) : 1;
+        pad = dilation * (r / 2);
+        return {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
+                {"stride", stride}, {"pad", pad}, {"dilation", dilation}, {"groups", groups}};
+    }
+    default:
+        c = pick({8, 16, 32, 96, 240, 576, 1152});
+        k = pick({4, 8, 24, 96, 240, 576, 1152});
+        hw = 1;
         break;
     }
     return {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
@@ -103,7 +124,7 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
             continue;
         }
         if (i >= kBaseShapes) {  // the wider families (see design_shapes' comment)
-            out.push_back(wide_shape(name, (i - kBaseShapes) % 4, pick));
+            out.push_back(wide_shape(name, i < kWideEnd ? (i - kBaseShapes) % 4 : 4 + (i - kWideEnd) % 3, pick));
             continue;
         }
         const int r = pick({1, 1, 3, 3, 3, 5, 7});
