@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Trust of the mesh time models on the networks that fit a benchmark budget, mesh-4x4 and mesh-8x8:
+# Trust of the mesh time models on the networks that fit a benchmark budget, mesh-4x4 and mesh-8x8
+# (every network of workloads/ whose unrefined run takes at most about 30 s on mesh-4x4: all but
+# YOLOv3, 57 s; the seven added on 2026-12-04 take about 18 min for paper, phased-pages and refined):
 #   paper      = the paper's estimate (the default before calibration), vs the simulation of its
 #                own mapping;
 #   calibrated = the calibrated model (constant-efficiency terms; configs/calibration/mesh-ddr3-1600.yaml,
@@ -21,14 +23,16 @@
 #                "has only N (T, k) candidate(s)" for any layer); the bench then runs the network again
 #                with K = N (LeNet-5's C1 has 3) and records the K used.
 # Writes OUT/trust.csv (one row per config, network, mode) and OUT/refine_layers.csv.
-#   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES, BASE)
+#   bench/mesh/trust.sh OUT_DIR   (VP_RUN, CONFIGS = "mesh-4x4 mesh-8x8", K = 4, NETWORKS, MODES, BASE,
+#                                  RUN_ARGS: more vp-run arguments for every run, e.g. --set mapper.calibration=F)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/mesh/trust.sh OUT_DIR}
 vp_run=${VP_RUN:-$here/build/platform/vp-run}
 k=${K:-4}
 read -r -a cfgs <<< "${CONFIGS:-mesh-4x4 mesh-8x8}"
-read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1}"
+read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1_1 lenet5_full squeezenet1_0 mobilenetv2 yolov3_tiny resnet50 inception_v3 vgg16}"
+read -r -a extra <<< "${RUN_ARGS:-}"
 base=${BASE:-phased-pages}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 csv=$out/trust.csv
@@ -48,11 +52,11 @@ for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
     d=$tmp/run; rm -rf "$d"
     s=$(date +%s.%N)
     kk=-; [ "$mode" = refined ] && kk=$k
-    "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" 2> "$tmp/err"; rc=$?
+    "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet "${args[@]}" "${extra[@]}" 2> "$tmp/err"; rc=$?
     if [ $rc -eq 2 ] && [ "$mode" = refined ] && n=$(grep -o -e 'has only [0-9]* (T, k)' -e 'the most: [0-9]*' "$tmp/err" | grep -o '[0-9]*'); then
       kk=$n; echo "trust: $c $net: K=$k is beyond a layer's $n candidates, K=$n" >&2
       rm -rf "$d"; s=$(date +%s.%N)
-      "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet --refine "$n" 2> "$tmp/err"; rc=$?
+      "$vp_run" "$here/configs/$c.yaml" "$here/workloads/$net.json" --out "$d" --quiet --refine "$n" "${extra[@]}" 2> "$tmp/err"; rc=$?
     fi
     if [ $rc -ne 0 ]; then echo "trust: $c $net $mode failed: $(tail -1 "$tmp/err")" >&2; continue; fi
     e=$(date +%s.%N)
