@@ -46,8 +46,8 @@ struct Sample {
 //   2 tiny layers (C 1-8, K 4-16, map 8-32, kernel 3-5, no padding),
 //   3 1x1 convs with stride 2 (projection shortcuts; C 16-64, K 32-128, map 8-32).
 // From shape kWideEnd on, three more families rotate (the shapes before stay as they were):
-//   4, 5 depthwise convs (groups = C = K 16-960, map 7-112, kernel 3-5, stride 1-2, every third
-//     one dilated by 2 or 4: the MobileNet / EfficientNet / DeepLab blocks),
+//   4, 5 depthwise convs (groups = C = K 16-960, map 7-112, kernel 3-5, stride 1-2; two in three
+//     of family 5 dilated by 2 or 4: the MobileNet / EfficientNet / DeepLab blocks),
 //   6 1x1 convs on a 1x1 map (squeeze-and-excitation: C 8-1152, K 4-1152).
 constexpr int kBaseShapes = 32;
 constexpr int kWideEnd = 48;
