@@ -59,7 +59,7 @@ constexpr int kWideCores[4] = {12, 16, 24, 32};
 
 template <class Pick>
 json wide_shape(const std::string& name, int family, Pick&& pick) {
-    int c = 0, k = 0, hw = 0, r = 1, stride = 1, pad = 0, groups = 1;
+    int c = 0, k = 0, hw = 0, r = 1, stride = 1, pad = 0, groups = 1, dilation = 1;
     switch (family) {
     case 0:
         c = pick({96, 192, 256, 384});
@@ -89,24 +89,26 @@ json wide_shape(const std::string& name, int family, Pick&& pick) {
         stride = 2;
         break;
     case 4:
-    case 5: {
+    case 5:
         c = k = groups = pick({16, 32, 96, 144, 192, 240, 384, 576, 960});
         hw = pick({7, 14, 28, 56, 112});
         r = pick({3, 3, 5});
         stride = pick({1, 1, 2});
-        const int dilation = family == 5 && pick({0, 1, 1}) ? pick({2, 4}) : 1;
+        if (family == 5 && pick({0, 1, 1})) dilation = pick({2, 4});
         pad = dilation * (r / 2);
-        return {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
-                {"stride", stride}, {"pad", pad}, {"dilation", dilation}, {"groups", groups}};
-    }
+        break;
     default:
         c = pick({8, 16, 32, 96, 240, 576, 1152});
         k = pick({4, 8, 24, 96, 240, 576, 1152});
         hw = 1;
         break;
     }
-    return {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
-            {"stride", stride}, {"pad", pad}, {"groups", groups}};
+    json j = {{"name", name}, {"type", "conv"}, {"C", c}, {"K", k}, {"H", hw}, {"W", hw}, {"R", r}, {"S", r},
+              {"stride", stride}, {"pad", pad}, {"groups", groups}};
+    // Only dilated shapes name it, so that the earlier families' layers (and the fingerprints
+    // --refit checks them by) stay as they were.
+    if (dilation != 1) j["dilation"] = dilation;
+    return j;
 }
 
 // Synthetic shapes spread over the space (deterministic for a seed).
