@@ -1,16 +1,29 @@
 #pragma once
-// Exact latency distribution in cycles: count, sum, max and one bucket per cycle value
-// (grows on demand, so percentiles are exact). Sampled once per delivered packet.
+// Exact latency distribution in cycles: count, sum, max and a count per cycle value, so that
+// percentiles are exact. Values below kDense are counted in a vector (grown on demand up to
+// kDense entries); larger ones, rare but reaching millions of cycles for packets queued behind a
+// saturated DRAM interface, in an ordered map, so that one such packet does not allocate and copy
+// a vector of its latency's size. Sampled once per delivered packet.
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace vp::noc {
 
 class LatencyStats {
 public:
+    static constexpr std::uint64_t kDense = std::uint64_t(1) << 16;
+
     void sample(std::uint64_t v) {
-        if (v >= m_counts.size()) m_counts.resize(v + 1 + v / 2, 0);
-        ++m_counts[v];
+        if (v < kDense) {
+            if (v >= m_counts.size()) {
+                std::uint64_t n = v + 1 + v / 2;
+                m_counts.resize(n < kDense ? n : kDense, 0);
+            }
+            ++m_counts[v];
+        } else {
+            ++m_tail[v];
+        }
         ++m_n;
         m_sum += v;
         if (v > m_max) m_max = v;
@@ -29,12 +42,23 @@ public:
             acc += m_counts[v];
             if (acc >= rank) return v;
         }
+        for (const auto& [v, n] : m_tail) {
+            acc += n;
+            if (acc >= rank) return v;
+        }
         return m_max;
     }
-    const std::vector<std::uint64_t>& counts() const { return m_counts; }
+    // Calls f(value, count) for every value sampled at least once, in increasing order.
+    template <typename F>
+    void for_each(F&& f) const {
+        for (std::size_t v = 0; v < m_counts.size(); ++v)
+            if (m_counts[v]) f(std::uint64_t(v), m_counts[v]);
+        for (const auto& [v, n] : m_tail) f(v, n);
+    }
 
 private:
-    std::vector<std::uint64_t> m_counts;
+    std::vector<std::uint64_t> m_counts;       // [v] for v < kDense
+    std::map<std::uint64_t, std::uint64_t> m_tail;  // v >= kDense: value -> count
     std::uint64_t m_n = 0, m_sum = 0, m_max = 0;
 };
 

@@ -112,8 +112,8 @@ void NocStats::update() {
     m_nl_max.set(double(nl.max()));
     // Histograms are filled once (update() is meant to be called once, before the dump).
     if (m_pl_hist.count() == 0) {
-        for (std::size_t v = 0; v < pl.counts().size(); ++v) m_pl_hist.sample(double(v), pl.counts()[v]);
-        for (std::size_t v = 0; v < nl.counts().size(); ++v) m_nl_hist.sample(double(v), nl.counts()[v]);
+        pl.for_each([this](std::uint64_t v, std::uint64_t n) { m_pl_hist.sample(double(v), n); });
+        nl.for_each([this](std::uint64_t v, std::uint64_t n) { m_nl_hist.sample(double(v), n); });
     }
     for (unsigned i = 0; i < m_routers.size(); ++i) {
         const RouterCounters& c = m_net.router(i).counters();

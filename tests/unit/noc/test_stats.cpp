@@ -52,7 +52,9 @@ TEST_CASE("latency percentiles are exact nearest-rank values", "[noc][stats]") {
         LatencyStats s;
         std::vector<std::uint64_t> v(1 + rng() % 500);
         for (auto& x : v) {
-            x = rng() % (trial % 2 ? 50 : 5000);
+            // Small values, values around the dense part's end (2^16) and values far beyond it.
+            const std::uint64_t range[4] = {50, 5000, 140000, 30000000};
+            x = rng() % range[trial % 4];
             s.sample(x);
         }
         std::sort(v.begin(), v.end());
@@ -63,5 +65,17 @@ TEST_CASE("latency percentiles are exact nearest-rank values", "[noc][stats]") {
         }
         REQUIRE(s.max() == v.back());
         REQUIRE(s.count() == v.size());
+        // for_each: every distinct value once, increasing, with its multiplicity.
+        std::vector<std::uint64_t> expanded;
+        std::uint64_t last = 0;
+        bool first = true;
+        s.for_each([&](std::uint64_t value, std::uint64_t n) {
+            REQUIRE(n > 0);
+            REQUIRE((first || value > last));
+            first = false;
+            last = value;
+            expanded.insert(expanded.end(), n, value);
+        });
+        REQUIRE(expanded == v);
     }
 }
