@@ -10,6 +10,7 @@
 #include "mapper/common/errors.h"
 #include "platform/import/convert_context.h"
 #include "platform/import/graph_order.h"
+#include "platform/import/legacy_opset.h"
 #include "platform/import/layer_values.h"
 #include "platform/import/onnx_model.h"
 #include "platform/import/shape_folding.h"
@@ -164,13 +165,19 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     if (std::size_t(g.node_size()) > kMaxNodes) throw InputError(path + ": more than 2^20 nodes");
     topo_order(g, path);  // structural errors before anything else reads the graph
     apply_input_shapes(m, opt);
+    int upgraded = -1;
+    if (m.opset < kMinOpset) {
+        upgraded = upgrade_to_opset7(m);
+        m.opset = kMinOpset;
+    }
     ImportResult res;
     res.source = path;
     const std::size_t nodes = std::size_t(g.node_size());
     const std::size_t folded = infer_and_fold(m);
 
     Ctx c(m, opt);
-    c.stats.opset = m.opset;
+    c.stats.opset = m.source_opset;
+    c.stats.upgraded_nodes = upgraded;
     c.stats.producer = m.model.producer_name() + (m.model.producer_version().empty() ? "" : " " + m.model.producer_version());
     c.stats.nodes = nodes;
     c.stats.folded = folded;
@@ -335,7 +342,7 @@ nlohmann::ordered_json ImportResult::workload_json() const {
     nlohmann::ordered_json doc;
     doc["name"] = net["name"];
     doc["description"] = "imported from " + fs::path(source).filename().string() + " (opset " + std::to_string(stats.opset) +
-                         (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import";
+                         (stats.upgraded_nodes >= 0 ? " read as opset 7" : "") + (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import";
     for (auto it = net.begin(); it != net.end(); ++it)
         if (it.key() != "name") doc[it.key()] = it.value();
     if (!skipped.empty()) {
@@ -356,7 +363,9 @@ std::string ImportResult::summary() const {
     std::map<std::string, int> kinds;
     for (const auto& l : net.layers) ++kinds[mapper::to_string(l.kind)];
     std::ostringstream os;
-    os << "imported " << source << " (opset " << stats.opset << (stats.producer.empty() ? "" : ", " + stats.producer) << "): "
+    os << "imported " << source << " (opset " << stats.opset
+       << (stats.upgraded_nodes >= 0 ? " read as opset 7, " + std::to_string(stats.upgraded_nodes) + " nodes rewritten" : "")
+       << (stats.producer.empty() ? "" : ", " + stats.producer) << "): "
        << stats.nodes << " nodes -> " << net.layers.size() << " layers (";
     bool first = true;
     for (const auto& [k, n] : kinds) {

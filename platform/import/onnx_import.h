@@ -35,7 +35,8 @@ struct LayerValues {
 };
 
 struct ImportStats {
-    int opset = 0;
+    int opset = 0;                 // as the file declares it
+    int upgraded_nodes = -1;       // opsets 1-6: nodes rewritten into their opset-7 form (-1: none read so)
     std::string producer;
     std::size_t nodes = 0;
     std::size_t folded = 0;        // shape-subgraph nodes evaluated to constants

@@ -9,7 +9,9 @@
 
 namespace vp::import {
 
-// Opsets of the default domain the importer accepts (libonnx 1.12 knows up to 17).
+// Opsets of the default domain the importer reads natively (libonnx 1.12 knows up to 17); models
+// of opsets kMinLegacyOpset..kMinOpset-1 are first rewritten into opset kMinOpset (legacy_opset.h).
+constexpr int kMinLegacyOpset = 1;
 constexpr int kMinOpset = 7;
 constexpr int kMaxOpset = 17;
 
@@ -17,7 +19,8 @@ struct LoadedModel {
     onnx::ModelProto model;
     std::string path;  // as given, for messages
     std::string dir;   // folder of the model: external data is resolved against it
-    int opset = 0;     // of the default domain
+    int opset = 0;     // of the default domain (kMinOpset after a legacy model's upgrade)
+    int source_opset = 0;  // as the file declares it
 };
 
 // Throws vp::InputError: unreadable, truncated or non-ONNX file, opset out of range, external

@@ -54,7 +54,11 @@ head -c 5000 "$onnx/resnet50.onnx" > "$tmp/truncated.onnx"
 bad truncated "truncated.onnx" "$vp_run" "$root/configs/nmp.yaml" "$tmp/truncated.onnx" --out "$tmp/bad_out"
 echo '{"name": "x", "layers": []}' > "$tmp/text.onnx"
 bad not_onnx "not a valid ONNX model" "$vp_run" "$root/configs/nmp.yaml" "$tmp/text.onnx" --out "$tmp/bad_out"
-bad opset6 "opset 6 is out of the supported range" "$vp_import" /usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx -o "$tmp/bad_out"
+# Opset 6 (PyTorch 0.3): read as opset 7 in process; vp-run takes it on nmp.
+"$vp_import" /usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx -o "$tmp/op6.json" > "$tmp/op6.txt"
+ok "opset 6 imports" "[ $? -eq 0 ] && grep -q 'opset 6 read as opset 7' '$tmp/op6.txt' && grep -q '\"type\": \"conv\"' '$tmp/op6.json'"
+"$vp_run" "$root/configs/nmp.yaml" /usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx --out "$tmp/op6run" --quiet
+ok "vp-run takes an opset-6 model" "[ $? -eq 0 ] && [ -s '$tmp/op6run/stats.json' ]"
 bad missing_weights "resnet18.weights\", which does not exist" "$vp_run" "$root/configs/vta.yaml" "$onnx/resnet18.onnx" --out "$tmp/bad_out"
 mkdir -p "$tmp/fw/resnet18.weights" && cp "$onnx/resnet18.onnx" "$tmp/fw/"
 bad weights_folder "resnet18.weights\" of \"" "$vp_run" "$root/configs/vta.yaml" "$tmp/fw/resnet18.onnx" --out "$tmp/bad_out"
