@@ -165,6 +165,10 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
                 if (infer >= 0) throw InputError(where + ": Reshape with two -1 dimensions");
                 infer = std::int64_t(k);
             } else {
+                if (shape[k] < -1)
+                    throw InputError(where + ": Reshape to dimension " + std::to_string(shape[k]) + " (expected -1, 0 or positive)");
+                if (shape[k] > 0 && known > (std::int64_t(1) << 62) / shape[k])
+                    throw InputError(where + ": Reshape to a shape of more than 2^62 elements");
                 known *= shape[k];
             }
         }
