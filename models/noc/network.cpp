@@ -24,10 +24,12 @@ Network::Network(const NocParams& p) : m_p(p) {
     const RoutingFn routing = find_routing(m_p.routing);
     if (!routing) throw vp::InputError("noc.routing: unknown routing '" + m_p.routing + "'; known: " + known_routings());
     m_step_all = m_p.stepping == "all";
+    m_coords.resize(n);
+    for (unsigned i = 0; i < n; ++i) m_coords[i] = (i % m_p.width) | (i / m_p.width) << 16;
     m_routers.reserve(n);
     m_terms.reserve(n);
     for (unsigned i = 0; i < n; ++i) {
-        m_routers.emplace_back(m_p, i, routing);
+        m_routers.emplace_back(m_p, i, routing, m_coords.data());
         m_terms.emplace_back(m_p, i);
     }
     m_term_ctr.resize(n);

@@ -145,6 +145,7 @@ private:
     };
 
     const NocParams m_p;
+    std::vector<std::uint32_t> m_coords;  // [node] x | y << 16 (Router's route computation)
     std::vector<Router> m_routers;
     std::vector<Terminal> m_terms;
     std::vector<TerminalCounters> m_term_ctr;

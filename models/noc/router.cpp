@@ -12,8 +12,8 @@ inline unsigned pick_round_robin(std::uint64_t mask, unsigned start) {
 }
 }  // namespace
 
-Router::Router(const NocParams& p, unsigned id, RoutingFn routing)
-    : m_p(p), m_id(id), m_x(id % p.width), m_y(id / p.width), m_vcs(p.num_vcs), m_routing(routing) {
+Router::Router(const NocParams& p, unsigned id, RoutingFn routing, const std::uint32_t* coords)
+    : m_p(p), m_id(id), m_x(id % p.width), m_y(id / p.width), m_vcs(p.num_vcs), m_routing(routing), m_coords(coords) {
     assert(m_vcs >= 1 && m_vcs <= kMaxVcs && "NocParams::validate limits num_vcs (input VC masks are 64 bits)");
     const unsigned P = p.router_stages;
     m_va_lead = P > 3 ? P - 3 : 0;
@@ -100,8 +100,8 @@ void Router::connect_output(unsigned port, FlitLink* out, CreditLink* credit_in,
         assert(iv.state == VcState::kIdle && iv.count);
         const Flit& f = front(i);
         assert(f.head());
-        const RouteQuery q{int(m_x), int(m_y), int(f.dst % m_p.width), int(f.dst / m_p.width),
-                           int(f.src % m_p.width), int(f.src / m_p.width), i / m_vcs};
+        const std::uint32_t d = m_coords[f.dst], s = m_coords[f.src];
+        const RouteQuery q{int(m_x), int(m_y), int(d & 0xffff), int(d >> 16), int(s & 0xffff), int(s >> 16), m_port_of[i]};
         iv.route_mask = m_routing(q);
         // The output VCs VA may give this packet: those of its message class on each admissible port.
         // m_port_spread has bit o * vcs for each admissible port o; class_vcs < 2^vcs, so the

@@ -46,7 +46,9 @@ struct RouterCounters {
 
 class Router {
 public:
-    Router(const NocParams& p, unsigned id, RoutingFn routing);
+    // coords[node]: the node's x | y << 16 (the network's table, outliving the router), so that route
+    // computation needs no division by the mesh width.
+    Router(const NocParams& p, unsigned id, RoutingFn routing, const std::uint32_t* coords);
     Router(const Router&) = delete;
     Router& operator=(const Router&) = delete;
     Router(Router&&) = default;
@@ -144,6 +146,7 @@ private:
     const NocParams& m_p;
     unsigned m_id, m_x, m_y, m_vcs;
     RoutingFn m_routing;
+    const std::uint32_t* m_coords;
     std::uint32_t m_va_lead, m_sa_lead;              // pipeline offsets derived from router_stages
     std::uint32_t m_flit_delay, m_credit_delay;      // SA grant -> flit visible downstream / credit visible upstream
     std::uint8_t m_type_class[kNumPacketTypes] = {};  // PacketType -> MessageClass (kAny when shared)
