@@ -240,6 +240,12 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
 
 void relu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Relu); }
 void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::LeakyRelu); }
+// PRelu: a leaky relu whose slope is a constant per channel (or one for all): the same per-element
+// work; a slope computed from the activations is not modelled.
+void prelu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    if (!c.has_input(n, 1) || !c.is_const(n, 1)) throw Unsupported("the slope is not a constant");
+    activation(c, n, i, label, Activation::LeakyRelu);
+}
 void sigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Sigmoid); }
 void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSigmoid); }
 void hswish(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSwish); }
@@ -331,6 +337,7 @@ void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["Relu"] = relu;
     r["Clip"] = clip;
     r["LeakyRelu"] = leaky;
+    r["PRelu"] = prelu;
     r["Sigmoid"] = sigmoid;
     r["HardSigmoid"] = hsigmoid;
     r["HardSwish"] = hswish;

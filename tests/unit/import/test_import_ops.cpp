@@ -228,6 +228,24 @@ TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]")
     CHECK((n.layers[1].act == Activation::LeakyRelu && !n.layers[1].relu));
 }
 
+TEST_CASE("PRelu with a constant slope fuses as leaky_relu, a computed slope is not modelled", "[import]") {
+    Model m(13);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("slope", {4, 1, 1}).output("p");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("PRelu", {"c", "slope"}, {"p"}, "prelu");
+    const auto r = import_onnx(m.save("prelu.onnx"), {});
+    REQUIRE(r.net.layers.size() == 1);
+    CHECK((r.net.layers[0].act == Activation::LeakyRelu && !r.net.layers[0].relu));
+    CHECK(r.stats.fused_act == 1);
+    Model g(13);
+    g.input("x", {1, 4, 8, 8}).init("w", {4, 4, 1, 1}).output("p");
+    g.node("Conv", {"x", "w"}, {"c"}, "conv");
+    g.node("Sigmoid", {"c"}, {"s"}, "gate");
+    g.node("PRelu", {"c", "s"}, {"p"}, "prelu_gated");
+    CHECK_THROWS_WITH(import_onnx(g.save("prelu_gated.onnx"), {}),
+                      Catch::Contains("node \"prelu_gated\" (PRelu)") && Catch::Contains("the slope is not a constant"));
+}
+
 // Found by scripts/random_networks.py: a second clamp after a fused relu stayed an "act" layer
 // (which the VTA refuses) although relu after relu is relu and relu6 after relu is relu6.
 TEST_CASE("Relu / Clip(0, 6) after a fused relu fuse too (the tighter clamp), after leaky_relu they stay layers", "[import]") {

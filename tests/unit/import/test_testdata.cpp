@@ -185,7 +185,7 @@ TEST_CASE("libonnx-testdata: gemm, matmul, batch norm, concat, split, resize, pa
           Case{"node/test_resize_upsample_scales_nearest", 1}, Case{"node/test_resize_upsample_scales_linear", 1},
           Case{"node/test_resize_downsample_scales_nearest", 1}, Case{"node/test_resize_upsample_sizes_nearest", 1},
           Case{"node/test_upsample_nearest", 1}, Case{"node/test_constant_pad", 1}, Case{"node/test_reflect_pad", 1},
-          Case{"node/test_edge_pad", 1}, Case{"node/test_relu", 1}, Case{"node/test_clip", 1}, Case{"node/test_leakyrelu", 1},
+          Case{"node/test_edge_pad", 1}, Case{"node/test_relu", 1}, Case{"node/test_clip", 1}, Case{"node/test_leakyrelu", 1}, Case{"node/test_prelu_example", 1}, Case{"node/test_prelu_broadcast", 1},
           Case{"node/test_sigmoid", 1}, Case{"node/test_hardsigmoid", 1}, Case{"node/test_softmax_axis_1", 1}})
         check_case(c);
 }
