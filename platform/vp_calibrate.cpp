@@ -243,6 +243,10 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         std::uint64_t seed, unsigned jobs, const std::string& refit, const std::string& row_conflicts) {
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
+    // No --shapes: the size of the design the committed calibration files were fitted on, so
+    // that the default run reproduces their sample set (nmp 80, mesh 48, vta 40).
+    if (n_shapes == 0)
+        n_shapes = spec.kind == config::PlatformKind::Nmp ? 80 : spec.kind == config::PlatformKind::Mesh ? 48 : 40;
     if (!row_conflicts.empty() && spec.kind != config::PlatformKind::Mesh)
         throw InputError("--row-conflicts: mesh platforms only");
     if (spec.kind == config::PlatformKind::Vta) {
@@ -403,7 +407,7 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
 int main(int argc, char** argv) {
     std::string config, out = "calibration.yaml", refit, row_conflicts;
     std::vector<std::string> sets;
-    int shapes = 40;
+    int shapes = 0;  // 0: the platform's default (run())
     std::uint64_t seed = 1;
     std::string seed_text, jobs_text;
     unsigned jobs = 0;
@@ -413,7 +417,7 @@ int main(int argc, char** argv) {
     desc.add_options()("help,h", "print this help and exit")("out,o", po::value<std::string>(&out),
                                                              "calibration file to write (default: calibration.yaml)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
-        "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design (default 40, each 1-4 tilings)")(
+        "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design, each 1-4 tilings (default: nmp 80, mesh 48, vta 40, the committed calibrations' designs)")(
         "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
         "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),
@@ -459,7 +463,7 @@ int main(int argc, char** argv) {
         }
         jobs = unsigned(j);
     }
-    if (shapes < 1 || shapes > 1000) {
+    if (vm.count("shapes") && (shapes < 1 || shapes > 1000)) {
         std::cerr << "vp-calibrate: error: --shapes: expected 1..1000\n";
         return 2;
     }
