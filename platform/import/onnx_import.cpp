@@ -165,6 +165,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     if (std::size_t(g.node_size()) > kMaxNodes) throw InputError(path + ": more than 2^20 nodes");
     topo_order(g, path);  // structural errors before anything else reads the graph
     apply_input_shapes(m, opt);
+    const std::size_t nodes = std::size_t(g.node_size());  // the file's (before a legacy upgrade adds any)
     int upgraded = -1;
     if (m.opset < kMinOpset) {
         upgraded = upgrade_to_opset7(m);
@@ -172,7 +173,6 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     }
     ImportResult res;
     res.source = path;
-    const std::size_t nodes = std::size_t(g.node_size());
     const std::size_t folded = infer_and_fold(m);
 
     Ctx c(m, opt);

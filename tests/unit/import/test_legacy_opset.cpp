@@ -44,6 +44,7 @@ TEST_CASE("Legacy broadcast: a per-channel Add with axis 1 after a conv is its b
     CHECK(r.stats.opset == 6);
     CHECK(r.stats.upgraded_nodes == 2);  // the Add and the Unsqueeze that aligns its B
     CHECK(r.stats.fused_bias == 1);
+    CHECK(r.stats.nodes == 3);  // the file's nodes, not the Unsqueeze the rewrite adds
     REQUIRE(r.net.layers.size() == 1);
     CHECK(r.net.layers[0].kind == LayerKind::Conv);
     CHECK(network_to_json(r.net)["layers"].dump() == layers_of(now, "modern_bias.onnx"));
