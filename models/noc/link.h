@@ -47,7 +47,7 @@ public:
     // which the item becomes visible, so that a sleeping receiver is stepped then.
     void set_wake(WakeWheel* wheel, unsigned target) { m_wake = wheel->column(target); }
     bool connected() const { return m_work != nullptr; }
-    void push(const T& v) {
+    [[gnu::always_inline]] void push(const T& v) {
         T& s = m_slots[v.ready & m_mask];
         assert(s.ready == kFree && "a delay line got two items for one cycle, or one was not taken in time");
         s = v;
