@@ -1,6 +1,7 @@
 #include "platform/import/legacy_opset.h"
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -251,7 +252,7 @@ int upgrade_to_opset7(LoadedModel& m) {
             }
         } else if (op == "Cast") {
             for (auto& a : *n.mutable_attribute())
-                if (a.name() == "to" && (a.type() == onnx::AttributeProto::STRING || (!a.has_i() && a.has_s()))) {
+                if (a.name() == "to" && a.has_s()) {  // opsets 1-5 name the type; 6 on give its number
                     onnx::TensorProto::DataType t;
                     std::string s = a.s();
                     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return char(std::toupper(ch)); });

@@ -137,3 +137,19 @@ TEST_CASE("Legacy attributes: Reshape's shape, Concat's default axis, Pad's padd
         CHECK((up.H == 8 && up.W == 8 && up.P() == 16 && up.Q() == 16));
     }
 }
+
+TEST_CASE("Legacy Cast names its type: rewritten to the type number, an unknown name is an error", "[import][legacy]") {
+    auto net = [](const std::string& to) {
+        Model m(5);
+        m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("y");
+        m.node("Conv", {"x", "w"}, {"c"}, "conv");
+        attr(m.node("Cast", {"c"}, {"y"}, "cast"), "to", to);
+        return m;
+    };
+    const auto r = import_onnx(net("float").save("legacy_cast.onnx"), {});
+    CHECK(r.stats.upgraded_nodes == 1);
+    REQUIRE(r.net.layers.size() == 1);
+    CHECK(r.net.layers[0].kind == LayerKind::Conv);
+    CHECK_THROWS_WITH(import_onnx(net("FLOAT128").save("legacy_cast_bad.onnx"), {}),
+                      Catch::Contains("node \"cast\" (Cast)") && Catch::Contains("unknown type name \"FLOAT128\""));
+}
