@@ -16,6 +16,7 @@ const char* to_string(LayerKind k) {
     case LayerKind::Activation: return "act";
     case LayerKind::BatchNorm: return "batchnorm";
     case LayerKind::Pad: return "pad";
+    case LayerKind::LayerNorm: return "layernorm";
     }
     return "?";
 }
@@ -31,6 +32,7 @@ const char* to_string(Activation a) {
     case Activation::HardSigmoid: return "hard_sigmoid";
     case Activation::HardSwish: return "hard_swish";
     case Activation::Softmax: return "softmax";
+    case Activation::Erf: return "erf";
     }
     return "?";
 }

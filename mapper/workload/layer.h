@@ -8,13 +8,14 @@
 namespace vp::mapper {
 
 // Conv and fc do MACs; the other kinds move or transform data without MACs.
-enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad };
+enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm };
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
 enum class ResizeMode { Nearest, Linear };
 // Activation of an Activation layer, or fused after a conv / fc / eltwise layer.
-// Relu6 is Clip(0, 6); Clip any other bounds.
-enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Softmax };
+// Relu6 is Clip(0, 6); Clip any other bounds. Erf is the error function (the core of an exported GELU,
+// x * (1 + erf(x / sqrt 2)) / 2, whose other operations are eltwise layers).
+enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Softmax, Erf };
 
 const char* to_string(LayerKind k);
 const char* to_string(Activation a);

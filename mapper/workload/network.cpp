@@ -79,10 +79,10 @@ void read_chw(const JsonCheck& j, Layer& l) {
 }
 
 const std::initializer_list<const char*> kActNames = {"relu",         "relu6",      "clip",   "leaky_relu",
-                                                      "hard_sigmoid", "hard_swish", "sigmoid", "softmax"};
+                                                      "hard_sigmoid", "hard_swish", "sigmoid", "softmax", "erf"};
 Activation act_of(const std::string& s) {
     for (Activation a : {Activation::Relu, Activation::Relu6, Activation::Clip, Activation::LeakyRelu, Activation::Sigmoid,
-                         Activation::HardSigmoid, Activation::HardSwish, Activation::Softmax})
+                         Activation::HardSigmoid, Activation::HardSwish, Activation::Softmax, Activation::Erf})
         if (s == to_string(a)) return a;
     return Activation::None;
 }
@@ -107,7 +107,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     Layer l;
     l.name = j.has("name") ? j.at("name").as_string() : "layer" + std::to_string(index);
     const std::string type =
-        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "pad"});
+        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "pad"});
     if (type == "conv") {
         j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
                       "inputs", "zero_insert"});
@@ -178,9 +178,9 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.kind = LayerKind::Activation;
         read_chw(j, l);
         l.act = act_of(j.at("op").as_enum(kActNames));
-    } else if (type == "batchnorm") {
+    } else if (type == "batchnorm" || type == "layernorm") {
         j.allow_only({"name", "type", "C", "H", "W", "inputs"});
-        l.kind = LayerKind::BatchNorm;
+        l.kind = type == "batchnorm" ? LayerKind::BatchNorm : LayerKind::LayerNorm;
         read_chw(j, l);
     } else {
         j.allow_only({"name", "type", "C", "H", "W", "pad", "inputs"});
@@ -359,7 +359,8 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["pad"] = pad_json(l);
             break;
         case LayerKind::Concat:
-        case LayerKind::BatchNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
+        case LayerKind::BatchNorm:
+        case LayerKind::LayerNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
         }
         if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&
             l.act != Activation::None)

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -66,6 +67,9 @@ struct Ctx {
     std::vector<LayerInfo> info;  // parallel to net.layers
     std::set<std::string> names;
     ImportStats stats;
+    // Nodes converted as part of a pattern matched at an earlier node (the decomposed LayerNorm):
+    // the conversion loop passes over them.
+    std::unordered_set<int> absorbed;
     int quant_bits = 0;  // widest quantized tensor type seen (0: float model)
     std::int64_t batch = 1;
 
@@ -114,6 +118,14 @@ void register_conv(std::unordered_map<std::string, Converter>& r);
 void register_dense(std::unordered_map<std::string, Converter>& r);
 void register_pool(std::unordered_map<std::string, Converter>& r);
 void register_misc(std::unordered_map<std::string, Converter>& r);
+
+// The axes of a ReduceMean node (attribute, or the opset-18 input), non-negative and sorted.
+std::vector<std::int64_t> reduce_axes(Ctx& c, const onnx::NodeProto& n, std::size_t rank, const std::string& label);
+// The LayerNorm that exporters write below opset 17 as ReduceMean, Sub, Pow, ReduceMean, Add,
+// Sqrt and Div, matched from its first ReduceMean `n` (over `axes`): on a match, adds the
+// layernorm layer writing the Div's output, marks the other nodes absorbed and returns true.
+bool decomposed_layer_norm(Ctx& c, const onnx::NodeProto& n, int node_index, const std::string& label,
+                           const std::vector<std::int64_t>& axes);
 
 // Window geometry shared by conv and pool: pads from "pads"/"auto_pad" for an input of size
 // `in` with effective kernel `k` and stride `s` (ONNX Conv/MaxPool semantics), as begin/end.

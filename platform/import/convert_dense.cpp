@@ -1,6 +1,6 @@
 // Gemm, MatMul, QLinearMatMul, MatMulInteger with constant weights: a fully-connected layer, or
 // a 1x1 convolution over the rows when the data operand has more than one row per sample
-// ([N, L, D] x [D, E]).
+// ([N, L, D] x [D, E]; [N, H, W, D] x [D, E] over the H x W map).
 #include "mapper/common/errors.h"
 #include "platform/import/const_eval.h"
 #include "platform/import/convert_context.h"
@@ -40,6 +40,12 @@ void make_dense(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         l.C = int(F);
         l.K = int(K);
         l.H = int(rows);
+        // [N, H, W, F] (a channels-last map, as ConvNeXt's pointwise layers): the 1x1 convolution
+        // over the H x W map, so that the mappers tile its width as they tile a conv's.
+        if (a_dims.size() == 4 && a_dims[1] * a_dims[2] == rows) {
+            l.H = int(a_dims[1]);
+            l.W = int(a_dims[2]);
+        }
     }
     l.inputs = {c.producer(n, a_in)};
     const int li = c.add_layer(l, n, index, n.output(0));

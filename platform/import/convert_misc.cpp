@@ -1,5 +1,6 @@
 // Element-wise (Add, Sum, Sub, Mul, Div), Concat, Split, Slice, Resize / Upsample, the
-// layout-only operators, BatchNormalization, the activations, Pad and the quantisation nodes.
+// layout-only operators, BatchNormalization, LayerNormalization, the activations, Pad and the
+// quantisation nodes.
 #include <cmath>
 #include <limits>
 
@@ -41,6 +42,14 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
         if (c.has_input(n, other)) c.chw(c.dims_of(n.input(other), label), oc, oh, ow, label);
         // A bias add (per channel or scalar) after conv / fc, or the dequantisation scale after an
         // integer conv / matmul: folded into that layer.
+        // The constant scale and shift after a layernorm (its decomposed form, or a Mul / Add of
+        // constants after LayerNormalization): the layer's own affine step.
+        const int ln = c.fusable(x, {LayerKind::LayerNorm});
+        if (ln >= 0 && c.is_const(n, other)) {
+            c.fuse_into(ln, n.output(0));
+            ++c.stats.fused_bias;
+            return;
+        }
         const int p = c.fusable(x, {LayerKind::Conv, LayerKind::FullyConnected});
         if (p >= 0 && oh == 1 && ow == 1 && (oc == 1 || oc == c.net.layers[std::size_t(p)].K)) {
             const bool bias = op == mapper::EltwiseOp::Add && (!sub || acts[0] == 0);
@@ -238,7 +247,99 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     c.add_layer(l, n, index, n.output(0));
 }
 
+// LayerNormalization (opset 17; ConvNeXt, and the transformers' blocks): normalises over the axes from
+// `axis` on with statistics computed at run time, then scales and shifts by constants. Imported as a
+// layernorm layer of the input's shape (one pass over the tensor, as a batch norm; nmp and mesh list
+// it as skipped, the VTA refuses it). The optional mean and inverse-deviation outputs are training
+// outputs.
+void layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    for (int o = 1; o < n.output_size(); ++o)
+        if (!n.output(o).empty() && c.uses[n.output(o)] > 0) throw Unsupported("the mean or inverse deviation output is used");
+    for (int k = 1; k < n.input_size() && k < 3; ++k)
+        if (c.has_input(n, k) && !c.is_const(n, k)) throw Unsupported("the scale or bias is not a constant");
+    if (!c.has_input(n, 1)) throw InputError(c.m.path + ": " + label + ": LayerNormalization needs its scale input");
+    const auto xd = c.dims_of(n.input(0), label);
+    const std::int64_t axis = attr_int(n, "axis", -1);
+    if (axis < -std::int64_t(xd.size()) || axis >= std::int64_t(xd.size()))
+        throw InputError(c.m.path + ": " + label + ": axis " + std::to_string(axis) + " outside a rank-" +
+                         std::to_string(xd.size()) + " input");
+    if (norm_axis(axis, xd.size()) == 0) throw Unsupported("normalisation over the batch axis");
+    Layer l = shaped(c, LayerKind::LayerNorm, n.input(0), label);
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+}  // namespace
+
+bool decomposed_layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label,
+                           const std::vector<std::int64_t>& axes) {
+    const auto& g = c.m.model.graph();
+    const std::string& x = n.input(0);
+    const auto xd = c.dims_of(x, label);
+    // Normalised axes: a trailing run that leaves the batch axis out.
+    if (axes.empty() || axes.front() < 1 || axes.back() != std::int64_t(xd.size()) - 1 ||
+        axes.back() - axes.front() + 1 != std::int64_t(axes.size()))
+        return false;
+    const auto uses = [&](const std::string& t) {
+        const auto u = c.uses.find(t);
+        return u == c.uses.end() ? 0 : u->second;
+    };
+    // The only node reading t (once, t not a graph output) if it is of type op, else -1.
+    const auto only_reader = [&](const std::string& t, const char* op) {
+        const auto r = c.readers.find(t);
+        if (r == c.readers.end() || r->second.size() != 1 || uses(t) != 1) return -1;
+        return g.node(r->second[0].first).op_type() == op ? r->second[0].first : -1;
+    };
+    // A scalar constant input, or NaN.
+    const auto scalar = [&](const onnx::NodeProto& m, int k) {
+        const auto v = c.values.find(m.input(k));
+        if (v == c.values.end() || v->second.kind != ValueKind::Constant || !v->second.init || v->second.computed)
+            return std::numeric_limits<double>::quiet_NaN();
+        try {
+            const TensorData t = c.const_values(m, k, label);
+            return t.size() == 1 ? t.at(0) : std::numeric_limits<double>::quiet_NaN();
+        } catch (const Unsupported&) {
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+    };
+    const auto keeps_dims = [](const onnx::NodeProto& m) { return attr_int(m, "keepdims", 1) != 0; };
+    if (!keeps_dims(n)) return false;
+    const int sub = only_reader(n.output(0), "Sub");
+    if (sub < 0 || g.node(sub).input(0) != x || g.node(sub).input(1) != n.output(0)) return false;
+    const std::string& d = g.node(sub).output(0);
+    // d = x - mean: squared (Pow(d, 2) or Mul(d, d)) and divided by the deviation.
+    int sq = -1, div = -1;
+    const auto rd = c.readers.find(d);
+    if (rd == c.readers.end() || uses(d) != int(rd->second.size())) return false;
+    for (const auto& [node, k] : rd->second) {
+        const onnx::NodeProto& m = g.node(node);
+        if (m.op_type() == "Div" && k == 0 && div < 0) div = node;
+        else if (m.op_type() == "Pow" && k == 0 && sq < 0 && scalar(m, 1) == 2.0) sq = node;
+        else if (m.op_type() == "Mul" && m.input_size() == 2 && m.input(0) == d && m.input(1) == d && (sq < 0 || sq == node)) sq = node;
+        else return false;
+    }
+    if (sq < 0 || div < 0) return false;
+    const int var = only_reader(g.node(sq).output(0), "ReduceMean");
+    if (var < 0 || !keeps_dims(g.node(var)) || reduce_axes(c, g.node(var), xd.size(), label) != axes) return false;
+    const int eps = only_reader(g.node(var).output(0), "Add");
+    if (eps < 0) return false;
+    const onnx::NodeProto& e = g.node(eps);
+    const int eps_const = e.input(0) == g.node(var).output(0) ? 1 : 0;
+    if (e.input_size() != 2 || !(scalar(e, eps_const) >= 0)) return false;
+    const int root = only_reader(e.output(0), "Sqrt");
+    if (root < 0 || only_reader(g.node(root).output(0), "Div") != div || g.node(div).input(1) != g.node(root).output(0))
+        return false;
+    Layer l = shaped(c, LayerKind::LayerNorm, x, label);
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, g.node(div).output(0));
+    for (int k : {sub, sq, var, eps, root, div}) c.absorbed.insert(k);
+    return true;
+}
+
+namespace {
+
 void relu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Relu); }
+void erf(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Erf); }
 void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::LeakyRelu); }
 // PRelu: a leaky relu whose slope is a constant per channel (or one for all): the same per-element
 // work; a slope computed from the activations is not modelled.
@@ -334,6 +435,8 @@ void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["DequantizeLinear"] = dequantize;
     r["DynamicQuantizeLinear"] = dynamic_quantize;
     r["BatchNormalization"] = batch_norm;
+    r["LayerNormalization"] = layer_norm;
+    r["Erf"] = erf;
     r["Relu"] = relu;
     r["Clip"] = clip;
     r["LeakyRelu"] = leaky;

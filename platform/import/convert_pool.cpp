@@ -92,24 +92,33 @@ void avg_pool(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label)
 void global_avg(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { global(c, n, i, label, PoolOp::Avg); }
 void global_max(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { global(c, n, i, label, PoolOp::Max); }
 
-// ReduceMean over exactly the spatial axes of an NCHW (or NCL) tensor: a global average pool.
+// ReduceMean over exactly the spatial axes of an NCHW (or NCL) tensor: a global average pool; or
+// the first node of a decomposed LayerNorm.
 void reduce_mean(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     const auto xd = c.dims_of(n.input(0), label);
+    const auto axes = reduce_axes(c, n, xd.size(), label);
+    const auto rank = std::int64_t(xd.size());
+    const std::vector<std::int64_t> spatial = rank == 4 ? std::vector<std::int64_t>{2, 3} : std::vector<std::int64_t>{2};
+    if ((rank == 4 || rank == 3) && axes == spatial) return global(c, n, i, label, PoolOp::Avg);
+    if (decomposed_layer_norm(c, n, i, label, axes)) return;
+    throw Unsupported("ReduceMean over axes other than the spatial ones (a global average pool is modelled; and the "
+                      "LayerNorm decomposition ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div)");
+}
+
+}  // namespace
+
+std::vector<std::int64_t> reduce_axes(Ctx& c, const onnx::NodeProto& n, std::size_t rank, const std::string& label) {
     auto axes = attr_ints(n, "axes");
     if (axes.empty() && n.input_size() > 1 && c.has_input(n, 1)) {  // opset 18 form
         const TensorData a = c.const_values(n, 1, label);
         axes.assign(a.i.begin(), a.i.end());
     }
-    const auto rank = std::int64_t(xd.size());
-    for (auto& a : axes) a = a < 0 ? a + rank : a;
+    if (axes.empty())  // no axes: every axis (noop_with_empty_axes is opset 18's and not read)
+        for (std::size_t k = 0; k < rank; ++k) axes.push_back(std::int64_t(k));
+    for (auto& a : axes) a = a < 0 ? a + std::int64_t(rank) : a;
     std::sort(axes.begin(), axes.end());
-    const std::vector<std::int64_t> spatial = rank == 4 ? std::vector<std::int64_t>{2, 3} : std::vector<std::int64_t>{2};
-    if ((rank != 4 && rank != 3) || axes != spatial)
-        throw Unsupported("ReduceMean over axes other than the spatial ones (a global average pool is modelled)");
-    global(c, n, i, label, PoolOp::Avg);
+    return axes;
 }
-
-}  // namespace
 
 void register_pool(std::unordered_map<std::string, Converter>& r) {
     r["MaxPool"] = max_pool;

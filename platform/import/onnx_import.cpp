@@ -215,6 +215,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     std::vector<SkippedNode> unsupported;
     std::unordered_set<std::string> unknown_shape;  // outputs of skipped nodes that shape inference could not size
     for (int k : topo_order(g, path)) {
+        if (c.absorbed.count(k)) continue;
         const onnx::NodeProto& n = g.node(k);
         const std::string label = input_label(n, k);
         bool act = false, side = false;
