@@ -66,6 +66,9 @@ MODELS = {  # name: (constructor, input size)
                                                                            aux_loss=False), 224),
     "deeplabv3_mobilenet_v3_large": (lambda: torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(
         weights=None, weights_backbone=None, aux_loss=False), 224),
+    # LayerNorm (at opset 13 the exporter writes ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div),
+    # GELU (Erf) and pointwise Linear layers on the channels-last map (MatMul on [1, H, W, C]).
+    "convnext_tiny": (lambda: torchvision.models.convnext_tiny(), 224),
 }
 
 
@@ -86,6 +89,13 @@ def hook_layers(model, size):
         layers.append(layer)
 
     def linear_hook(mod, inp, out):
+        x = inp[0]
+        if x.dim() == 4:  # [N, H, W, C] (channels last): every pixel times the weights, a 1x1 conv over H x W
+            layers.append({"type": "conv", "C": mod.in_features, "K": mod.out_features, "H": x.shape[1],
+                           "W": x.shape[2], "R": 1, "S": 1, "stride": [1, 1], "pad": [0, 0], "groups": 1,
+                           "P": x.shape[1], "Q": x.shape[2],
+                           "macs": mod.in_features * mod.out_features * x.shape[1] * x.shape[2]})
+            return
         layers.append({"type": "fc", "in": mod.in_features, "out": mod.out_features,
                        "macs": mod.in_features * mod.out_features})
 

@@ -5,7 +5,8 @@
 # later, EfficientNet-B0, RegNetY-400MF, ResNeXt-50 32x4d, MNASNet 0.5, then MobileNetV3-Large,
 # RegNetX-400MF, ShuffleNetV2 x1.0, MNASNet 1.0, EfficientNetV2-S, ResNet-34,
 # Wide ResNet-50-2, VGG-11-BN, and the segmentation network FCN-ResNet50 with its dilated
-# convolutions, and DeepLabV3-MobileNetV3-Large with its ASPP branches of dilation 12-36; not
+# convolutions, and DeepLabV3-MobileNetV3-Large with its ASPP branches of dilation 12-36, then
+# ConvNeXt-Tiny with its LayerNorms, GELUs and channels-last pointwise layers; not
 # SqueezeNet 1.0, a fixture too, which workloads/ has), imported
 # by vp-import (8 and 16 bit for nmp; the mesh ignores the precision; the VTA computes in int8)
 # and simulated in full with the default (calibrated) model of each config, unrefined. The
@@ -18,13 +19,13 @@
 # |sim/est - 1| in %, Spearman rho, total simulated and estimated cycles, wall seconds) and
 # OUT/layers.csv (per layer: estimated and simulated cycles, sim/est - 1).
 #   bench/heldout/trust.sh OUT_DIR   (BINDIR = build/platform, CONFIGS = "nmp mesh-4x4 mesh-8x8 vta",
-#                                     MODELS = the nineteen above, RUN_ARGS = extra vp-run arguments)
+#                                     MODELS = the twenty above, RUN_ARGS = extra vp-run arguments)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/heldout/trust.sh OUT_DIR}
 bindir=${BINDIR:-$here/build/platform}
 read -r -a cfgs <<< "${CONFIGS:-nmp mesh-4x4 mesh-8x8 vta}"
-read -r -a models <<< "${MODELS:-resnet18 googlenet mobilenet_v3_small shufflenet_v2_x0_5 densenet121 efficientnet_b0 regnet_y_400mf resnext50_32x4d mnasnet0_5 mobilenet_v3_large regnet_x_400mf shufflenet_v2_x1_0 mnasnet1_0 efficientnet_v2_s resnet34 wide_resnet50_2 vgg11_bn fcn_resnet50 deeplabv3_mobilenet_v3_large}"
+read -r -a models <<< "${MODELS:-resnet18 googlenet mobilenet_v3_small shufflenet_v2_x0_5 densenet121 efficientnet_b0 regnet_y_400mf resnext50_32x4d mnasnet0_5 mobilenet_v3_large regnet_x_400mf shufflenet_v2_x1_0 mnasnet1_0 efficientnet_v2_s resnet34 wide_resnet50_2 vgg11_bn fcn_resnet50 deeplabv3_mobilenet_v3_large convnext_tiny}"
 read -r -a extra <<< "${RUN_ARGS:-}"
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 echo "config,network,precision,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,sim_cycles,est_cycles,wall_s" > "$out/trust.csv"

@@ -17,7 +17,7 @@ const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
     const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
     const auto& models = ref.at("models");
-    REQUIRE(models.size() == 27);
+    REQUIRE(models.size() == 28);
     int dilated = 0;
     for (auto it = models.begin(); it != models.end(); ++it) {
         INFO(it.key());
@@ -65,7 +65,8 @@ TEST_CASE("Imported MACs round to the GFLOPS column of torchvision's model docum
     for (auto [m, g] : {std::pair{"alexnet", 0.71}, std::pair{"vgg16", 15.47}, std::pair{"resnet18", 1.81},
                         std::pair{"resnet50", 4.09}, std::pair{"squeezenet1_1", 0.35}, std::pair{"mobilenet_v2", 0.30},
                         std::pair{"googlenet", 1.50}, std::pair{"inception_v3", 5.71}, std::pair{"mobilenet_v3_small", 0.06},
-                        std::pair{"densenet121", 2.83}, std::pair{"shufflenet_v2_x0_5", 0.04}}) {
+                        std::pair{"densenet121", 2.83}, std::pair{"shufflenet_v2_x0_5", 0.04},
+                        std::pair{"convnext_tiny", 4.46}}) {
         INFO(m);
         const double gmacs = double(vp::import::import_onnx(kDir + m + ".onnx", {}).net.total_macs()) * 1e-9;
         CHECK(std::round(gmacs * 100) / 100 == Approx(g).margin(1e-9));
@@ -146,4 +147,17 @@ TEST_CASE("Exporter patterns: lone batch norms, squeeze-excitation, hard-swish, 
     CHECK(count(sh.net, LayerKind::Concat) == 16);
     CHECK(sh.stats.layout == 16 * 3);
     CHECK(sh.stats.folded > 100);
+    // ConvNeXt-Tiny at opset 13: its 23 LayerNorms (the stem's, 18 blocks', 3 downsamplings' and
+    // the classifier's) written as ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, each one layer
+    // with its scale and shift folded in; the 18 blocks' GELUs as Div (carrying the erf), Add, Mul,
+    // Mul; the 36 pointwise Linear layers on the channels-last map as 1x1 convs over it
+    // (torchvision_layers.json checks their shapes above).
+    const auto cx = vp::import::import_onnx(kDir + "convnext_tiny.onnx", {});
+    CHECK(count(cx.net, LayerKind::LayerNorm) == 23);
+    std::size_t erf = 0;
+    for (const auto& l : cx.net.layers) erf += l.kind == LayerKind::Eltwise && l.act == Activation::Erf;
+    CHECK(erf == 18);
+    CHECK(count(cx.net, LayerKind::Activation) == 0);
+    // Per block: the GELU's four and the layer scale and residual add; nothing else.
+    CHECK(count(cx.net, LayerKind::Eltwise) == 18 * 6);
 }
