@@ -45,7 +45,12 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
         // The constant scale and shift after a layernorm (its decomposed form, or a Mul / Add of
         // constants after LayerNormalization): the layer's own affine step.
         const int ln = c.fusable(x, {LayerKind::LayerNorm});
-        if (ln >= 0 && c.is_const(n, other)) {
+        const auto elems = [&](const std::string& t) {
+            std::int64_t e = 1;
+            for (auto d : c.dims_of(t, label)) e *= d;
+            return e;
+        };
+        if (ln >= 0 && c.is_const(n, other) && elems(n.output(0)) == elems(x)) {
             c.fuse_into(ln, n.output(0));
             ++c.stats.fused_bias;
             return;

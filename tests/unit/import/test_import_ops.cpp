@@ -443,6 +443,20 @@ TEST_CASE("LayerNorm decomposed below opset 17 (ReduceMean, Sub, Pow, ReduceMean
                       Catch::Contains("node \"mean_only\" (ReduceMean)") && Catch::Contains("LayerNorm decomposition"));
 }
 
+TEST_CASE("A constant Mul after a layernorm folds into it only when it keeps the element count", "[import]") {
+    // [1, 4, 3] * [1, 4, 1, 3] broadcasts to [1, 4, 4, 3]: four times the elements, a layer of its own.
+    for (const bool widening : {false, true}) {
+        Model m(17);
+        m.input("x", {1, 4, 3}).init("g", {3}).init("b", {3}).output("y");
+        m.init("k", widening ? test_onnx::Dims{1, 4, 1, 3} : test_onnx::Dims{3});
+        m.node("LayerNormalization", {"x", "g", "b"}, {"ln"}, "norm");
+        m.node("Mul", {"ln", "k"}, {"y"}, "scale");
+        const auto r = import_onnx(m.save("ln_mul.onnx"), {});
+        CHECK(r.net.layers.size() == (widening ? 2u : 1u));
+        CHECK(r.stats.fused_bias == (widening ? 0u : 1u));
+    }
+}
+
 TEST_CASE("LayerNormalization: training outputs, a computed scale and the batch axis are refused", "[import]") {
     auto build = [](int axis, bool mean_out, bool computed_scale) {
         Model m(17);
