@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "mapper/common/errors.h"
@@ -98,14 +99,22 @@ std::optional<TensorData> binary(const std::string& op, const TensorData& a, con
             double v = op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : op == "Div" ? x / y
                      : op == "Min" ? std::min(x, y) : op == "Max" ? std::max(x, y) : op == "Pow" ? std::pow(x, y) : 0.0;
             o.f.push_back(v);
+        } else if (cmp && (a.is_float() || b.is_float())) {
+            o.i.push_back(op == "Equal" ? x == y : op == "Less" ? x < y : x > y);
         } else {
             const std::int64_t xi = a.int_at(bindex(a.dims, out, k)), yi = b.int_at(bindex(b.dims, out, k));
             std::int64_t v = 0;
-            if (op == "Add") v = xi + yi;
-            else if (op == "Sub") v = xi - yi;
-            else if (op == "Mul") v = xi * yi;
-            else if (op == "Div") {
+            // Signed overflow is undefined behaviour in C++ (found by fuzzing): an input error.
+            const auto overflow = [&] { throw InputError(where + ": integer overflow in a shape computation (" + op + ")"); };
+            if (op == "Add") {
+                if (__builtin_add_overflow(xi, yi, &v)) overflow();
+            } else if (op == "Sub") {
+                if (__builtin_sub_overflow(xi, yi, &v)) overflow();
+            } else if (op == "Mul") {
+                if (__builtin_mul_overflow(xi, yi, &v)) overflow();
+            } else if (op == "Div") {
                 if (yi == 0) throw InputError(where + ": integer division by zero in a shape computation");
+                if (yi == -1 && xi == std::numeric_limits<std::int64_t>::min()) overflow();
                 v = xi / yi;  // C++ truncation, as numpy's int division for the non-negative sizes involved
             } else if (op == "Min") v = std::min(xi, yi);
             else if (op == "Max") v = std::max(xi, yi);
@@ -125,6 +134,16 @@ std::int64_t norm_axis(std::int64_t axis, std::size_t rank, const std::string& w
     return axis < 0 ? axis + r : axis;
 }
 
+}  // namespace
+
+namespace {
+// A folded value stored as a 64-bit integer: NaN or a value outside [-2^63, 2^63) is an input error
+// (a C++ conversion of it would be undefined behaviour; found by fuzzing).
+std::int64_t to_int64(double v, const std::string& where, const std::string& op) {
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+        throw InputError(where + ": " + op + " gives " + std::to_string(v) + ", which does not fit a 64-bit integer");
+    return std::int64_t(v);
+}
 }  // namespace
 
 std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, const std::vector<const TensorData*>& in,
@@ -147,7 +166,7 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         if (type_bits(o.type) == 0) return std::nullopt;
         for (std::int64_t k = 0; k < n; ++k) {
             if (o.is_float()) o.f.push_back(x.at(std::size_t(k)));
-            else o.i.push_back(o.type == TensorProto::BOOL ? x.at(std::size_t(k)) != 0 : std::int64_t(x.at(std::size_t(k))));
+            else o.i.push_back(o.type == TensorProto::BOOL ? x.at(std::size_t(k)) != 0 : to_int64(x.at(std::size_t(k)), where, op));
         }
         return std::vector<TensorData>{o};
     }
@@ -356,12 +375,19 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         if (in.size() != 3) return std::nullopt;
         const double s = x.at(0), lim = input(1)->at(0), d = input(2)->at(0);
         if (d == 0) throw InputError(where + ": Range with delta 0");
-        const auto len = std::int64_t(std::max(0.0, std::ceil((lim - s) / d)));
-        if (len > kMaxFoldElements) return std::nullopt;
+        const double steps = std::max(0.0, std::ceil((lim - s) / d));
+        if (!(steps <= double(kMaxFoldElements))) return std::nullopt;  // also NaN
+        const auto len = std::int64_t(steps);
         TensorData o = like(x, {len});
         for (std::int64_t k = 0; k < len; ++k) {
-            if (o.is_float()) o.f.push_back(s + double(k) * d);
-            else o.i.push_back(std::int64_t(s) + k * std::int64_t(d));
+            if (o.is_float()) {
+                o.f.push_back(s + double(k) * d);
+                continue;
+            }
+            std::int64_t v;
+            if (__builtin_mul_overflow(k, to_int64(d, where, op), &v) || __builtin_add_overflow(v, to_int64(s, where, op), &v))
+                throw InputError(where + ": Range overflows a 64-bit integer");
+            o.i.push_back(v);
         }
         return std::vector<TensorData>{o};
     }
@@ -371,7 +397,7 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         double acc = op == "ReduceProd" ? 1 : 0;
         for (std::int64_t k = 0; k < n; ++k) acc = op == "ReduceProd" ? acc * x.at(std::size_t(k)) : acc + x.at(std::size_t(k));
         if (o.is_float()) o.f.push_back(acc);
-        else o.i.push_back(std::int64_t(acc));
+        else o.i.push_back(to_int64(acc, where, op));
         return std::vector<TensorData>{o};
     }
     return std::nullopt;

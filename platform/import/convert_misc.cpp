@@ -40,10 +40,9 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
         const int other = 1 - acts[0];
         int oc = 1, oh = 1, ow = 1;
         if (c.has_input(n, other)) c.chw(c.dims_of(n.input(other), label), oc, oh, ow, label);
-        // A bias add (per channel or scalar) after conv / fc, or the dequantisation scale after an
-        // integer conv / matmul: folded into that layer.
         // The constant scale and shift after a layernorm (its decomposed form, or a Mul / Add of
-        // constants after LayerNormalization): the layer's own affine step.
+        // constants after LayerNormalization): the layer's own affine step, when the constant does
+        // not widen the tensor.
         const int ln = c.fusable(x, {LayerKind::LayerNorm});
         const auto elems = [&](const std::string& t) {
             std::int64_t e = 1;
@@ -55,6 +54,8 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
             ++c.stats.fused_bias;
             return;
         }
+        // A bias add (per channel or scalar) after conv / fc, or the dequantisation scale after an
+        // integer conv / matmul: folded into that layer.
         const int p = c.fusable(x, {LayerKind::Conv, LayerKind::FullyConnected});
         if (p >= 0 && oh == 1 && ow == 1 && (oc == 1 || oc == c.net.layers[std::size_t(p)].K)) {
             const bool bias = op == mapper::EltwiseOp::Add && (!sub || acts[0] == 0);

@@ -54,6 +54,20 @@ void check_positive_attrs(onnx::InferenceContext& ctx, const std::string& op) {
     }
 }
 
+// LayerNormalization's shape inference (libonnx 1.12) takes the axis as given and reads the input's
+// dims from it: an axis outside [-rank, rank) reads past the shape (a crash, found by fuzzing).
+bool axis_within_rank(const std::string& op, const std::string& domain) {
+    return (domain.empty() || domain == "ai.onnx") && op == "LayerNormalization";
+}
+
+void check_axis(onnx::InferenceContext& ctx, const std::string& op) {
+    const onnx::AttributeProto* a = ctx.getAttribute("axis");
+    if (!a || !onnx::hasInputShape(ctx, 0)) return;
+    const std::int64_t r = ctx.getInputType(0)->tensor_type().shape().dim_size();
+    if (a->i() < -r || a->i() >= r)
+        fail_shape_inference(op, ": attribute axis is ", a->i(), ", outside [-", r, ", ", r - 1, "] for an input of rank ", r);
+}
+
 // The standard schemas, with the inference of the ops above preceded by the checks that ONNX's
 // own inference leaves out: the positive attributes, and for the convolutions a rank check (input
 // and weight of equal rank, at least 3). A failed check fails shape inference like ONNX's own checks.
@@ -65,14 +79,16 @@ public:
         if (!s) return s;
         const int w = conv_weight_input(key, domain);
         const bool positive = has_positive_attr(*s);
-        if (w < 0 && !positive) return s;
+        const bool axis = axis_within_rank(key, domain);
+        if (w < 0 && !positive && !axis) return s;
         const std::lock_guard<std::mutex> lock(m_mutex);
         auto& copy = m_checked[key + "/" + domain + "/" + std::to_string(s->SinceVersion())];
         if (!copy) {
             copy = std::make_unique<onnx::OpSchema>(*s);
             const onnx::InferenceFunction inner = s->GetTypeAndShapeInferenceFunction();
-            copy->TypeAndShapeInferenceFunction([inner, w, positive, key](onnx::InferenceContext& ctx) {
+            copy->TypeAndShapeInferenceFunction([inner, w, positive, axis, key](onnx::InferenceContext& ctx) {
                 if (positive) check_positive_attrs(ctx, key);
+                if (axis) check_axis(ctx, key);
                 if (w >= 0 && onnx::hasInputShape(ctx, 0) && onnx::hasInputShape(ctx, std::size_t(w))) {
                     const int xr = ctx.getInputType(0)->tensor_type().shape().dim_size();
                     const int wr = ctx.getInputType(std::size_t(w))->tensor_type().shape().dim_size();

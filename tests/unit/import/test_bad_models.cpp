@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <fstream>
 
 #include "mapper/common/errors.h"
@@ -189,4 +191,42 @@ TEST_CASE("Command-line shapes are validated", "[import][bad]") {
     o.batch = 0;
     o.input_shapes["x"] = {1, 3, 8};
     CHECK_THROWS_WITH(import_onnx(simple().save("b.onnx"), o), Catch::Contains("rank 3"));
+}
+
+TEST_CASE("Shape arithmetic beyond 64-bit integers is an input error, not undefined behaviour", "[import][bad]") {
+    // Each constant computation feeds a Reshape's shape, so the importer folds it (found by fuzzing:
+    // a ReduceSum of 1.7e19, signed overflow in the integer operations, a float cast to int64).
+    const auto reshape_by = [](const std::function<void(Model&)>& shape) {
+        Model m;
+        m.input("x", {1, 3, 8, 8}).output("y");
+        shape(m);
+        m.node("Reshape", {"x", "s"}, {"y"}, "reshape");
+        return m;
+    };
+    const std::int64_t big = std::int64_t(1) << 62;
+    const std::vector<std::pair<std::function<void(Model&)>, std::string>> cases = {
+        {[&](Model& m) { m.ints("a", {big}).ints("b", {4}); m.node("Mul", {"a", "b"}, {"s"}, "mul"); },
+         "integer overflow in a shape computation (Mul)"},
+        {[&](Model& m) { m.ints("a", {big, big}).ints("b", {big, big}); m.node("Add", {"a", "b"}, {"s"}, "add"); },
+         "integer overflow in a shape computation (Add)"},
+        {[&](Model& m) {
+             m.ints("a", {std::numeric_limits<std::int64_t>::min()}).ints("b", {-1});
+             m.node("Div", {"a", "b"}, {"s"}, "div");
+         },
+         "integer overflow in a shape computation (Div)"},
+        {[&](Model& m) {
+             m.ints("a", {big, big, big, big});
+             attr(m.node("ReduceSum", {"a"}, {"s"}, "sum"), "keepdims", std::int64_t(1));
+         },
+         "ReduceSum gives"},
+        {[&](Model& m) {
+             m.floats("f", {1e30f});
+             attr(m.node("Cast", {"f"}, {"s"}, "cast"), "to", std::int64_t(onnx::TensorProto::INT64));
+         },
+         "Cast gives"},
+    };
+    for (const auto& [shape, what] : cases) {
+        INFO(what);
+        CHECK_THROWS_WITH(import_onnx(reshape_by(shape).save("overflow.onnx"), {}), Catch::Contains(what));
+    }
 }

@@ -475,6 +475,9 @@ TEST_CASE("LayerNormalization: training outputs, a computed scale and the batch 
         return m;
     };
     CHECK(import_onnx(build(-1, false, false).save("ln_ok.onnx"), {}).net.layers.at(0).kind == LayerKind::LayerNorm);
+    // An axis outside the rank: libonnx 1.12's own inference would read past the shape (found by fuzzing).
+    CHECK_THROWS_WITH(import_onnx(build(9, false, false).save("ln_axis.onnx"), {}),
+                      Catch::Contains("LayerNormalization: attribute axis is 9, outside [-4, 3]"));
     for (auto [m, what] : {std::pair{build(0, false, false), "batch axis"}, std::pair{build(-1, true, false), "inverse deviation output"},
                            std::pair{build(-1, false, true), "not a constant"}}) {
         try {
