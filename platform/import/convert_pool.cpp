@@ -101,8 +101,9 @@ void reduce_mean(Ctx& c, const onnx::NodeProto& n, int i, const std::string& lab
     const std::vector<std::int64_t> spatial = rank == 4 ? std::vector<std::int64_t>{2, 3} : std::vector<std::int64_t>{2};
     if ((rank == 4 || rank == 3) && axes == spatial) return global(c, n, i, label, PoolOp::Avg);
     if (decomposed_layer_norm(c, n, i, label, axes)) return;
-    throw Unsupported("ReduceMean over axes other than the spatial ones (a global average pool is modelled; and the "
-                      "LayerNorm decomposition ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div)");
+    throw Unsupported("ReduceMean over these axes (modelled: over the spatial axes, a global average pool; over the "
+                      "trailing axes, the first node of the LayerNorm decomposition ReduceMean, Sub, Pow, ReduceMean, "
+                      "Add, Sqrt, Div)");
 }
 
 }  // namespace
