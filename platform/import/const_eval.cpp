@@ -379,15 +379,16 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         if (!(steps <= double(kMaxFoldElements))) return std::nullopt;  // also NaN
         const auto len = std::int64_t(steps);
         TensorData o = like(x, {len});
-        for (std::int64_t k = 0; k < len; ++k) {
-            if (o.is_float()) {
-                o.f.push_back(s + double(k) * d);
-                continue;
+        if (o.is_float()) {
+            for (std::int64_t k = 0; k < len; ++k) o.f.push_back(s + double(k) * d);
+        } else if (len > 0) {
+            const std::int64_t si = to_int64(s, where, op), di = to_int64(d, where, op);
+            for (std::int64_t k = 0; k < len; ++k) {
+                std::int64_t v;
+                if (__builtin_mul_overflow(k, di, &v) || __builtin_add_overflow(v, si, &v))
+                    throw InputError(where + ": Range overflows a 64-bit integer");
+                o.i.push_back(v);
             }
-            std::int64_t v;
-            if (__builtin_mul_overflow(k, to_int64(d, where, op), &v) || __builtin_add_overflow(v, to_int64(s, where, op), &v))
-                throw InputError(where + ": Range overflows a 64-bit integer");
-            o.i.push_back(v);
         }
         return std::vector<TensorData>{o};
     }

@@ -44,12 +44,8 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
         // constants after LayerNormalization): the layer's own affine step, when the constant does
         // not widen the tensor.
         const int ln = c.fusable(x, {LayerKind::LayerNorm});
-        const auto elems = [&](const std::string& t) {
-            std::int64_t e = 1;
-            for (auto d : c.dims_of(t, label)) e *= d;
-            return e;
-        };
-        if (ln >= 0 && c.is_const(n, other) && elems(n.output(0)) == elems(x)) {
+        if (ln >= 0 && c.is_const(n, other) &&
+            element_count(c.dims_of(n.output(0), label), label) == element_count(c.dims_of(x, label), label)) {
             c.fuse_into(ln, n.output(0));
             ++c.stats.fused_bias;
             return;
@@ -296,11 +292,10 @@ bool decomposed_layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const st
         if (r == c.readers.end() || r->second.size() != 1 || uses(t) != 1) return -1;
         return g.node(r->second[0].first).op_type() == op ? r->second[0].first : -1;
     };
-    // A scalar constant input, or NaN.
+    // A scalar constant input (an initializer: constants are folded into initializers before
+    // conversion), or NaN.
     const auto scalar = [&](const onnx::NodeProto& m, int k) {
-        const auto v = c.values.find(m.input(k));
-        if (v == c.values.end() || v->second.kind != ValueKind::Constant || !v->second.init || v->second.computed)
-            return std::numeric_limits<double>::quiet_NaN();
+        if (!c.values.count(m.input(k))) return std::numeric_limits<double>::quiet_NaN();
         try {
             const TensorData t = c.const_values(m, k, label);
             return t.size() == 1 ? t.at(0) : std::numeric_limits<double>::quiet_NaN();
