@@ -51,6 +51,11 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(pg_collide, 0, 10, "pg_collide");
     req(pg_own, 0, 1, "pg_own");
     req(pg_tail_from, 1, 64, "pg_tail_from");
+    req(pg_tail_full, 0, 64, "pg_tail_full");
+    if (pg_tail_full != 0 && !(pg_tail_full > pg_tail_from))
+        throw InputError(p + ".pg_tail_full: " + std::to_string(pg_tail_full) +
+                         " must be 0 (the share (k - pg_tail_from) / (k - 1)) or above pg_tail_from (" +
+                         std::to_string(pg_tail_from) + ")");
 }
 
 // Data-bus time lost per request to row conflicts between the streams of `active` cores: a
@@ -390,7 +395,9 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
     // phased-pages: of the tail of rows that compute bounds, the share the number of cores brings
     // (all of it with pg_tail_from 1); rows bound by the shared side count in full (bound_tail).
     const double tail_share =
-        !m_pages || keff <= 1.0 ? 1.0 : std::clamp((keff - m_c.pg_tail_from) / (keff - 1.0), 0.0, 1.0);
+        !m_pages || keff <= 1.0 ? 1.0
+        : m_c.pg_tail_full > 0  ? std::clamp((keff - m_c.pg_tail_from) / (m_c.pg_tail_full - m_c.pg_tail_from), 0.0, 1.0)
+                                : std::clamp((keff - m_c.pg_tail_from) / (keff - 1.0), 0.0, 1.0);
     double t = 0, tail = 0, bound_tail = 0;
     for (const ProfileEntry& e : p.entries) {
         double d = 0;

@@ -81,6 +81,9 @@ struct MeshCoefficients {
                                    // clamp((k - pg_tail_from) / (k - 1), 0, 1) of the other cores'
                                    // hidden traffic (1: all of it at every k, the form before this
                                    // coefficient; a calibration file without it means 1)
+    double pg_tail_full = 0.0;     // cores from which the tail counts in full: with it (> pg_tail_from)
+                                   // the share is clamp((k - pg_tail_from) / (pg_tail_full -
+                                   // pg_tail_from), 0, 1), a ramp; 0 (a file without it): the form above
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -239,6 +239,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("pg_collide", c.pg_collide);
     v.field("pg_own", c.pg_own);
     v.field("pg_tail_from", c.pg_tail_from);
+    v.field("pg_tail_full", c.pg_tail_full);
 }
 
 template <typename V>

@@ -289,6 +289,44 @@ TEST_CASE("phased-pages: the tail of compute-bound rows grows from pg_tail_from 
     CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_from"));
 }
 
+TEST_CASE("phased-pages: with pg_tail_full the compute-bound tail is a ramp in the cores (by hand)",
+          "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    MeshCoefficients c;
+    c.pg_tail = 0.5;
+    c.pg_tail_from = 1;
+    c.pg_tail_full = 5;
+    const PhasedMeshModel m(c, true, true, true, true);
+    // The rows of the case above: s = 288 per row, 5000 cycles of compute, three rows.
+    OpProfile row;
+    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
+    r.compute = 5000;
+    r.count = 3;
+    row.add(r);
+    // Two cores: (2 - 1) / (5 - 1) = 1/4 of the hidden 288 (the form without pg_tail_full: 1/1).
+    CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 288 / 4)));
+    // Four cores: 3/4 of the hidden 3 x 288 (without pg_tail_full: all of it).
+    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 * 3 / 4)));
+    // From pg_tail_full cores on, all of it: 16 slices on 14 cores, k_ps = 8, 7 x 288 hidden.
+    CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
+          Approx(3 * (2 + 5000 + 0.5 * 2016)));
+    // A row bound by the shared side keeps its whole tail whatever the ramp.
+    OpProfile tight;
+    ProfileEntry t = entry(false, 64, 64, 64, 64 * 9, 64);
+    t.compute = 500;
+    tight.add(t);
+    CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
+    // The ramp must start below its end; 0 is the form without it.
+    c.pg_tail_full = 1;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
+    c.pg_tail_full = 0;
+    CHECK_NOTHROW(c.validate("mapper.coefficients"));
+    c.pg_tail_full = 65;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
+}
+
 TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;                   // 1000 MHz NoC, 1 header flit, 64-B payloads, write acks
