@@ -240,9 +240,10 @@ private:
 // min((k_ps - 1) s, max(0, compute - s)) (the other cores' traffic of that row that the row's
 // compute hides; none when the row is bound by the shared side already); `phased-pages` counts
 // that of a row bound by the shared side ((1 + ph_sync (k - 1)) s >= compute) in full and that of
-// a row bound by its compute by clamp((k_ps - pg_tail_from) / (k_ps - 1), 0, 1) (with two cores
-// the round robin is fair: the tail the calibration samples need of compute-bound rows is near
-// zero with 2 and 4 cores and grows from 6, see docs/mesh.md). The layer takes its
+// a row bound by its compute by a share that grows with the cores: clamp((k_ps - pg_tail_from) /
+// (pg_tail_full - pg_tail_from), 0, 1), a ramp to all of it at pg_tail_full cores, or without
+// pg_tail_full clamp((k_ps - pg_tail_from) / (k_ps - 1), 0, 1) (the tail the calibration samples
+// need of compute-bound rows is small with 2-5 cores and grows from 6, see docs/mesh.md). The layer takes its
 // slowest core, but not less than the shared side's time for every core's requests (sum of s),
 // plus ph_layer_cycles.
 // All hardware figures from MeshHwFigures; free coefficients from vp-calibrate.
