@@ -393,7 +393,8 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
     const double sync = 1.0 + m_c.ph_sync * std::max(0.0, keff - 1.0);
     const double own_act = m_pages && p.requests > 0 ? p.activations / p.requests : -1.0;
     // phased-pages: of the tail of rows that compute bounds, the share the number of cores brings
-    // (all of it with pg_tail_from 1); rows bound by the shared side count in full (bound_tail).
+    // (a ramp to all of it at pg_tail_full cores; without pg_tail_full, (k - pg_tail_from) / (k - 1),
+    // all of it with pg_tail_from 1); rows bound by the shared side count in full (bound_tail).
     const double tail_share =
         !m_pages || keff <= 1.0 ? 1.0
         : m_c.pg_tail_full > 0  ? std::clamp((keff - m_c.pg_tail_from) / (m_c.pg_tail_full - m_c.pg_tail_from), 0.0, 1.0)

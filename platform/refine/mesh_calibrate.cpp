@@ -519,10 +519,11 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     pg.hi = {2.0, 3.0, 3.0, 3.0, 5.0, 5000, 3.0, 1.0, 1.0, 8.0, 30.0};
     const std::vector<double> g0 = {1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 15};
     // Starts: the phased fit with the page term off and at mid values, and a generic one (from the
-    // physical values g0 the fit takes 15 times longer to the same optimum), each with the tail
-    // from the first core (pg_tail_from 1, the form before that coefficient); and the mid one
-    // with the tail from the third (the clamp makes the fit's surface flat in pg_tail_from where
-    // no sample's k lies between the start and the optimum).
+    // physical values g0 the fit takes 15 times longer to the same optimum), each with the tail's
+    // ramp from the first core to the 16th (x[10] is the ramp's width, pg_tail_full -
+    // pg_tail_from); and the mid one with ramps from the third core to the 8th and from 4.5 to 10
+    // (the clamp makes the fit's surface flat in pg_tail_from and the width where no sample's k
+    // lies between the start and the optimum).
     const std::vector<double> g1 =
         best_fit(pg,
                  {{p1[0], 0.0, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 1.0, 1.0, 15.0},
