@@ -90,6 +90,17 @@ ProfileEntry entry(bool wait, std::uint64_t n, std::uint64_t reads, std::uint64_
     return e;
 }
 
+// The rows of the tail cases: `count` rows of 64 requests (s = 288 core cycles, the port's time;
+// no replayed activations) with `compute` cycles each.
+OpProfile tail_rows(std::uint64_t compute, std::uint64_t count) {
+    OpProfile p;
+    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
+    r.compute = compute;
+    r.count = count;
+    p.add(r);
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("phased model: sharing_of = the largest job's processor-sharing makespan / its work", "[waving][mesh_model]") {
@@ -255,12 +266,8 @@ TEST_CASE("phased-pages: the tail of compute-bound rows grows from pg_tail_from 
     c.pg_tail = 0.5;
     c.pg_tail_from = 3;
     const PhasedMeshModel m(c, true, true, true, true);
-    // The rows of the ph_tail case above (s = 288, the port's time; no replayed activations).
-    OpProfile row;
-    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
-    r.compute = 5000;
-    r.count = 3;
-    row.add(r);
+    // The rows of the ph_tail case above: three compute-bound rows.
+    const OpProfile row = tail_rows(5000, 3);
     // Four cores, a compute-bound row: (4 - 3) / (4 - 1) = 1/3 of the hidden 864 counts.
     CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 / 3)));
     // Two cores: below pg_tail_from, none of it.
@@ -269,10 +276,7 @@ TEST_CASE("phased-pages: the tail of compute-bound rows grows from pg_tail_from 
     CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
           Approx(3 * (2 + 5000 + 0.5 * 2016 * 5 / 7)));
     // A row bound by the shared side (4 x 288 > 500) keeps its whole tail, 0.5 x (500 - 288).
-    OpProfile tight;
-    ProfileEntry t = entry(false, 64, 64, 64, 64 * 9, 64);
-    t.compute = 500;
-    tight.add(t);
+    const OpProfile tight = tail_rows(500, 1);
     CHECK(m.core_cycles(tight, CoreContext{2, 4}, asip, mesh) == Approx(2 + 1152 + 0.5 * 212));
     CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
     // pg_tail_from 1 (a calibration file without the key) is the tail of the other phased
@@ -300,11 +304,7 @@ TEST_CASE("phased-pages: with pg_tail_full the compute-bound tail is a ramp in t
     c.pg_tail_full = 5;
     const PhasedMeshModel m(c, true, true, true, true);
     // The rows of the case above: s = 288 per row, 5000 cycles of compute, three rows.
-    OpProfile row;
-    ProfileEntry r = entry(false, 64, 64, 64, 64 * 9, 64);
-    r.compute = 5000;
-    r.count = 3;
-    row.add(r);
+    const OpProfile row = tail_rows(5000, 3);
     // Two cores: (2 - 1) / (5 - 1) = 1/4 of the hidden 288 (the form without pg_tail_full: 1/1).
     CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 288 / 4)));
     // Four cores: 3/4 of the hidden 3 x 288 (without pg_tail_full: all of it).
@@ -313,10 +313,7 @@ TEST_CASE("phased-pages: with pg_tail_full the compute-bound tail is a ramp in t
     CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
           Approx(3 * (2 + 5000 + 0.5 * 2016)));
     // A row bound by the shared side keeps its whole tail whatever the ramp.
-    OpProfile tight;
-    ProfileEntry t = entry(false, 64, 64, 64, 64 * 9, 64);
-    t.compute = 500;
-    tight.add(t);
+    const OpProfile tight = tail_rows(500, 1);
     CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
     // The ramp must start below its end; 0 is the form without it.
     c.pg_tail_full = 1;
