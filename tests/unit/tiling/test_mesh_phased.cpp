@@ -257,71 +257,64 @@ TEST_CASE("phased model: the last core's tail (ph_tail) by hand (DDR3-1600)", "[
     CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.ph_tail"));
 }
 
-TEST_CASE("phased-pages: the tail of compute-bound rows grows from pg_tail_from cores, bound rows keep it (by hand)",
+TEST_CASE("phased-pages: the share of a compute-bound row's tail by the cores, bound rows keep it (by hand)",
           "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;
     MeshMapParams mesh;
     mesh.hw = ddr3_1600();
     MeshCoefficients c;
     c.pg_tail = 0.5;
-    c.pg_tail_from = 3;
-    const PhasedMeshModel m(c, true, true, true, true);
-    // The rows of the ph_tail case above: three compute-bound rows.
+    // The rows of the ph_tail case above: three compute-bound rows, and one bound by the shared
+    // side (4 x 288 > 500).
     const OpProfile row = tail_rows(5000, 3);
-    // Four cores, a compute-bound row: (4 - 3) / (4 - 1) = 1/3 of the hidden 864 counts.
-    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 / 3)));
-    // Two cores: below pg_tail_from, none of it.
-    CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000)));
-    // 16 slices on 14 cores: k_ps = 8, (8 - 3) / 7 of the hidden 7 x 288.
-    CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
-          Approx(3 * (2 + 5000 + 0.5 * 2016 * 5 / 7)));
-    // A row bound by the shared side (4 x 288 > 500) keeps its whole tail, 0.5 x (500 - 288).
     const OpProfile tight = tail_rows(500, 1);
-    CHECK(m.core_cycles(tight, CoreContext{2, 4}, asip, mesh) == Approx(2 + 1152 + 0.5 * 212));
-    CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
-    // pg_tail_from 1 (a calibration file without the key) is the tail of the other phased
-    // models: every row, every k.
-    MeshCoefficients all = c;
-    all.pg_tail_from = 1;
-    MeshCoefficients ph;
-    ph.ph_tail = 0.5;
-    for (int k : {2, 4, 7})
-        CHECK(PhasedMeshModel(all, true, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh) ==
-              Approx(PhasedMeshModel(ph, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh)));
-    // Below one core: an error naming the key.
-    c.pg_tail_from = 0.5;
-    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_from"));
-}
-
-TEST_CASE("phased-pages: with pg_tail_full the compute-bound tail is a ramp in the cores (by hand)",
-          "[waving][mesh_model]") {
-    vp::mapper::tiling::AsipParams asip;
-    MeshMapParams mesh;
-    mesh.hw = ddr3_1600();
-    MeshCoefficients c;
-    c.pg_tail = 0.5;
-    c.pg_tail_from = 1;
-    c.pg_tail_full = 5;
-    const PhasedMeshModel m(c, true, true, true, true);
-    // The rows of the case above: s = 288 per row, 5000 cycles of compute, three rows.
-    const OpProfile row = tail_rows(5000, 3);
-    // Two cores: (2 - 1) / (5 - 1) = 1/4 of the hidden 288 (the form without pg_tail_full: 1/1).
-    CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 288 / 4)));
-    // Four cores: 3/4 of the hidden 3 x 288 (without pg_tail_full: all of it).
-    CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 * 3 / 4)));
-    // From pg_tail_full cores on, all of it: 16 slices on 14 cores, k_ps = 8, 7 x 288 hidden.
-    CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
-          Approx(3 * (2 + 5000 + 0.5 * 2016)));
-    // A row bound by the shared side keeps its whole tail whatever the ramp.
-    const OpProfile tight = tail_rows(500, 1);
-    CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
-    // The ramp must start below its end; 0 is the form without it.
-    c.pg_tail_full = 1;
-    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
-    c.pg_tail_full = 0;
-    CHECK_NOTHROW(c.validate("mapper.coefficients"));
-    c.pg_tail_full = 65;
-    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
+    SECTION("(k - pg_tail_from) / (k - 1), without pg_tail_full") {
+        c.pg_tail_from = 3;
+        const PhasedMeshModel m(c, true, true, true, true);
+        // Four cores, a compute-bound row: (4 - 3) / (4 - 1) = 1/3 of the hidden 864 counts.
+        CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 / 3)));
+        // Two cores: below pg_tail_from, none of it.
+        CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000)));
+        // 16 slices on 14 cores: k_ps = 8, (8 - 3) / 7 of the hidden 7 x 288.
+        CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
+              Approx(3 * (2 + 5000 + 0.5 * 2016 * 5 / 7)));
+        // The row bound by the shared side keeps its whole tail, 0.5 x (500 - 288).
+        CHECK(m.core_cycles(tight, CoreContext{2, 4}, asip, mesh) == Approx(2 + 1152 + 0.5 * 212));
+        CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
+        // pg_tail_from 1 (a calibration file without the key) is the tail of the other phased
+        // models: every row, every k.
+        MeshCoefficients all = c;
+        all.pg_tail_from = 1;
+        MeshCoefficients ph;
+        ph.ph_tail = 0.5;
+        for (int k : {2, 4, 7})
+            CHECK(PhasedMeshModel(all, true, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh) ==
+                  Approx(PhasedMeshModel(ph, true, true, true).core_cycles(row, CoreContext{2, k}, asip, mesh)));
+        // Below one core: an error naming the key.
+        c.pg_tail_from = 0.5;
+        CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_from"));
+    }
+    SECTION("the ramp (k - pg_tail_from) / (pg_tail_full - pg_tail_from)") {
+        c.pg_tail_from = 1;
+        c.pg_tail_full = 5;
+        const PhasedMeshModel m(c, true, true, true, true);
+        // Two cores: (2 - 1) / (5 - 1) = 1/4 of the hidden 288 (the form without pg_tail_full: 1/1).
+        CHECK(m.core_cycles(row, CoreContext{2, 2}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 288 / 4)));
+        // Four cores: 3/4 of the hidden 3 x 288 (without pg_tail_full: all of it).
+        CHECK(m.core_cycles(row, CoreContext{2, 4}, asip, mesh) == Approx(3 * (2 + 5000 + 0.5 * 864 * 3 / 4)));
+        // From pg_tail_full cores on, all of it: 16 slices on 14 cores, k_ps = 8, 7 x 288 hidden.
+        CHECK(m.core_cycles(row, CoreContext{2, 14, sharing_of(16, 14)}, asip, mesh) ==
+              Approx(3 * (2 + 5000 + 0.5 * 2016)));
+        // The row bound by the shared side keeps its whole tail whatever the ramp.
+        CHECK(m.core_cycles(tight, CoreContext{2, 2}, asip, mesh) == Approx(2 + 576 + 0.5 * 212));
+        // The ramp must start below its end; 0 is the form without it.
+        c.pg_tail_full = 1;
+        CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
+        c.pg_tail_full = 0;
+        CHECK_NOTHROW(c.validate("mapper.coefficients"));
+        c.pg_tail_full = 65;
+        CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_tail_full"));
+    }
 }
 
 TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
