@@ -134,9 +134,6 @@ std::int64_t norm_axis(std::int64_t axis, std::size_t rank, const std::string& w
     return axis < 0 ? axis + r : axis;
 }
 
-}  // namespace
-
-namespace {
 // A folded value stored as a 64-bit integer: NaN or a value outside [-2^63, 2^63) is an input error
 // (a C++ conversion of it would be undefined behaviour; found by fuzzing).
 std::int64_t to_int64(double v, const std::string& where, const std::string& op) {
@@ -144,6 +141,7 @@ std::int64_t to_int64(double v, const std::string& where, const std::string& op)
         throw InputError(where + ": " + op + " gives " + std::to_string(v) + ", which does not fit a 64-bit integer");
     return std::int64_t(v);
 }
+
 }  // namespace
 
 std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, const std::vector<const TensorData*>& in,
