@@ -52,6 +52,7 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(pg_own, 0, 1, "pg_own");
     req(pg_tail_from, 1, 64, "pg_tail_from");
     req(pg_tail_full, 0, 64, "pg_tail_full");
+    req(pg_queue, 0, 4, "pg_queue");
     if (pg_tail_full != 0 && !(pg_tail_full > pg_tail_from))
         throw InputError(p + ".pg_tail_full: " + std::to_string(pg_tail_full) +
                          " must be 0 (the share (k - pg_tail_from) / (k - 1)) or above pg_tail_from (" +
@@ -414,7 +415,8 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
                 t += pipelined_row(e, setups, l0, own, sync * s, c.hops, asip, mesh) * double(e.count);
                 continue;
             }
-            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own, sync * s);
+            const double queue = m_pages ? m_c.pg_queue * std::max(0.0, keff - 1.0) * s : 0.0;
+            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own + queue, sync * s);
             // The other cores' traffic of this row that its compute hides in lockstep.
             if (!e.wait) {
                 const double hid = double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));

@@ -240,6 +240,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("pg_own", c.pg_own);
     v.field("pg_tail_from", c.pg_tail_from);
     v.field("pg_tail_full", c.pg_tail_full);
+    v.field("pg_queue", c.pg_queue);
 }
 
 template <typename V>

@@ -45,12 +45,16 @@ struct Sample {
 //     stride 2-4),
 //   2 tiny layers (C 1-8, K 4-16, map 8-32, kernel 3-5, no padding),
 //   3 1x1 convs with stride 2 (projection shortcuts; C 16-64, K 32-128, map 8-32).
-// From shape kWideEnd on, three more families rotate (the shapes before stay as they were):
+// Shapes kWideEnd to kLatEnd - 1 (but the fc one):
+//   7 latency-bound layers with several slices (C 1-3, K 4-16, map 28-56, kernel 3-5, no
+//     padding: a row's round trip to the DRAM is longer than its compute, on 1, 2 and 4 cores).
+// From shape kLatEnd on, three more families rotate (the shapes before stay as they were):
 //   4, 5 depthwise convs (groups = C = K 16-960, map 7-112, kernel 3-5, stride 1-2; two in three
 //     of family 5 dilated by 2 or 4: the MobileNet / EfficientNet / DeepLab blocks),
 //   6 1x1 convs on a 1x1 map (squeeze-and-excitation: C 8-1152, K 4-1152).
 constexpr int kBaseShapes = 32;
 constexpr int kWideEnd = 48;
+constexpr int kLatEnd = 56;
 // The extra samples of every shape: one on a middle core count of the config's mesh, and (every
 // second shape) two on a wider mesh with more cores (mesh_calibrate's comment).
 constexpr int kMidCores[4] = {6, 8, 10, 12};
@@ -97,6 +101,12 @@ json wide_shape(const std::string& name, int family, Pick&& pick) {
         if (family == 5 && pick({0, 1, 1})) dilation = pick({2, 4});
         pad = dilation * (r / 2);
         break;
+    case 7:
+        c = pick({1, 1, 3});
+        k = pick({4, 6, 8, 16});
+        hw = pick({28, 32, 56});
+        r = pick({3, 5});
+        break;
     default:
         c = pick({8, 16, 32, 96, 240, 576, 1152});
         k = pick({4, 8, 24, 96, 240, 576, 1152});
@@ -126,7 +136,10 @@ std::vector<json> design_shapes(int n, std::uint64_t seed) {
             continue;
         }
         if (i >= kBaseShapes) {  // the wider families (see design_shapes' comment)
-            out.push_back(wide_shape(name, i < kWideEnd ? (i - kBaseShapes) % 4 : 4 + (i - kWideEnd) % 3, pick));
+            const int family = i < kWideEnd  ? (i - kBaseShapes) % 4
+                               : i < kLatEnd ? 7
+                                             : 4 + (i - kLatEnd) % 3;
+            out.push_back(wide_shape(name, family, pick));
             continue;
         }
         const int r = pick({1, 1, 3, 3, 3, 5, 7});
@@ -506,6 +519,7 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         c.pg_own = x[8];
         c.pg_tail_from = x[9];
         c.pg_tail_full = x[9] + x[10];  // fitted as the ramp's width, so that it stays above pg_tail_from
+        c.pg_queue = x.size() > 11 ? x[11] : 0.0;
         return c;
     };
     auto g_estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
@@ -517,21 +531,29 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     pg.residuals = g_residuals;
     pg.lo = {0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.3, 0.0, 0.0, 1.0, 1.0};
     pg.hi = {2.0, 3.0, 3.0, 3.0, 5.0, 5000, 3.0, 1.0, 1.0, 8.0, 30.0};
-    const std::vector<double> g0 = {1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 15};
+    std::vector<double> g0 = {1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 15};
     // Starts: the phased fit with the page term off and at mid values, and a generic one (from the
     // physical values g0 the fit takes 15 times longer to the same optimum), each with the tail's
     // ramp from the first core to the 16th (x[10] is the ramp's width, pg_tail_full -
     // pg_tail_from); and the mid one with ramps from the third core to the 8th and from 4.5 to 10
     // (the clamp makes the fit's surface flat in pg_tail_from and the width where no sample's k
     // lies between the start and the optimum).
-    const std::vector<double> g1 =
-        best_fit(pg,
-                 {{p1[0], 0.0, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 1.0, 1.0, 15.0},
-                  {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 15.0},
-                  {0.3, 0.2, 1.4, 1.3, 1.5, 0, 1.0, 0.3, 0.5, 1.0, 15.0},
-                  {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 3.0, 5.0},
-                  {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 4.5, 5.5}},
-                 fit_threads);
+    std::vector<std::vector<double>> g_starts = {
+        {p1[0], 0.0, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 1.0, 1.0, 15.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 15.0},
+        {0.3, 0.2, 1.4, 1.3, 1.5, 0, 1.0, 0.3, 0.5, 1.0, 15.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 3.0, 5.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 4.5, 5.5}};
+    // pg_queue (x[11]) only with the latency-bound family in the design (shapes from kWideEnd on):
+    // no other sample tells it from 0, and without it the fit is the one before the term.
+    if (o.shapes > kWideEnd) {
+        pg.lo.push_back(0.0);
+        pg.hi.push_back(1.0);
+        g0.push_back(0.0);
+        for (auto& st : g_starts) st.push_back(0.0);
+        g_starts.push_back({p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 8.0, 0.5});
+    }
+    const std::vector<double> g1 = best_fit(pg, g_starts, fit_threads);
     after = g_coef(g1);
     lap("phased-pages fit");
     const auto rp0 = p_residuals(p0), rp1 = p_residuals(p1), rg0 = g_residuals(g0), rg1 = g_residuals(g1);
@@ -616,9 +638,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 ss.size(), 100 * sg0.median, 100 * sg1.median, 100 * sg0.mean, 100 * sg1.mean, 100 * sg0.worst,
                 100 * sg1.worst, rho_g);
     std::printf("coefficients: pg_turn=%.5g pg_collide=%.5g pg_port=%.5g pg_stream=%.5g pg_wait=%.5g pg_sync=%.5g "
-                "pg_layer_cycles=%.5g pg_bus=%.5g pg_tail=%.5g pg_own=%.5g pg_tail_from=%.5g pg_tail_full=%.5g\n",
+                "pg_layer_cycles=%.5g pg_bus=%.5g pg_tail=%.5g pg_own=%.5g pg_tail_from=%.5g pg_tail_full=%.5g pg_queue=%.5g\n",
                 after.pg_turn, after.pg_collide, after.pg_port, after.pg_stream, after.pg_wait, after.pg_sync,
-                after.pg_layer_cycles, after.pg_bus, after.pg_tail, after.pg_own, after.pg_tail_from, after.pg_tail_full);
+                after.pg_layer_cycles, after.pg_bus, after.pg_tail, after.pg_own, after.pg_tail_from, after.pg_tail_full, after.pg_queue);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
     YAML::Node f = fit_node(ss.size(), o.shapes, o.seed, s0, s1, rho);

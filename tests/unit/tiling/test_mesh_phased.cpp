@@ -317,6 +317,39 @@ TEST_CASE("phased-pages: the share of a compute-bound row's tail by the cores, b
     }
 }
 
+TEST_CASE("phased-pages: a latency-bound row waits behind a share of the other cores' rows (pg_queue, by hand)",
+          "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    // A waited-for load of 4 aligned 64-B reads, two hops away: s = the port's 4 x 9 response
+    // flits x 0.5 = 18 (the DRAM side: 4 x 4 x 0.625 = 10 and the own row changes, less); own =
+    // max(4 requests, 4 x 30 / 16, 18) = 18; L0 = 30 (see the first case).
+    OpProfile p;
+    p.add(entry(true, 4, 4, 4, 4 * 9, 4));
+    MeshCoefficients c;
+    const PhasedMeshModel none(c, true, true, true, true);
+    REQUIRE(none.shared_time(p.entries[0].x, 2, asip, mesh) == Approx(18.0));
+    // pg_queue 0 (a calibration file without the key): max(L0 + own, k s).
+    CHECK(none.core_cycles(p, CoreContext{2, 2}, asip, mesh) == Approx(2 + 30 + 18));
+    CHECK(none.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(2 + 4 * 18));
+    c.pg_queue = 0.5;
+    const PhasedMeshModel m(c, true, true, true, true);
+    // Two cores: the latency path waits behind half of the other core's 18: 30 + 18 + 9.
+    CHECK(m.core_cycles(p, CoreContext{2, 2}, asip, mesh) == Approx(2 + 30 + 18 + 9));
+    // Four cores: 30 + 18 + 0.5 x 3 x 18 = 75 > 4 x 18 = 72.
+    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(2 + 75));
+    // One core: nobody to wait behind.
+    CHECK(m.core_cycles(p, CoreContext{2, 1}, asip, mesh) == Approx(2 + 30 + 18));
+    // The other phased models do not read it.
+    CHECK(PhasedMeshModel(c, true, true, true).core_cycles(p, CoreContext{2, 2}, asip, mesh) == Approx(2 + 30 + 18));
+    // Out of [0, 4]: an error naming the key.
+    c.pg_queue = -0.1;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_queue"));
+    c.pg_queue = 4.5;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_queue"));
+}
+
 TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;                   // 1000 MHz NoC, 1 header flit, 64-B payloads, write acks
