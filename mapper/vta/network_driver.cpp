@@ -114,7 +114,13 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 break;
             case LayerKind::Concat:
             case LayerKind::Slice:
-            case LayerKind::Pad: break;  // host copies (run_host_layer)
+            case LayerKind::Pad:
+            case LayerKind::BatchNorm: break;  // the host (run_host_layer)
+            case LayerKind::Activation:
+                if (l.act != Activation::Relu && l.act != Activation::Relu6)
+                    throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
+                                     ") does not run on the VTA or its host (relu and relu6 do: a lower clamp at 0)");
+                break;
             case LayerKind::Resize:
                 if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
                     throw InputError(where + "the host runs nearest-neighbour resizes by integer factors only");
@@ -123,7 +129,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad and nearest resize layers)");
+                                 "concat, slice, pad, nearest resize, relu / relu6 and batchnorm layers)");
         }
         if (is_host_layer(l)) {
             std::uint64_t in = 0;
@@ -135,7 +141,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             if (m_g.inputs[i].empty() || generated || (l.kind == LayerKind::Concat ? in != layer_in_elems(l) : m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
         }
-        if (l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
+        if (l.kind != LayerKind::Activation && l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
                              " does not run on the VTA (relu and relu6 do: a lower clamp at 0)");
     }
@@ -175,7 +181,8 @@ int NetworkDriver::pool_band(const Layer& l) const {
 }
 
 bool NetworkDriver::is_host_layer(const Layer& l) {
-    return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize;
+    return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||
+           l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm;
 }
 
 void NetworkDriver::run_host_layer(std::size_t i) {
@@ -197,6 +204,31 @@ void NetworkDriver::run_host_layer(std::size_t i) {
             const auto& in = operand(i, 0);
             std::copy(in.begin() + std::ptrdiff_t(std::size_t(l.offset) * HW), in.begin() + std::ptrdiff_t(std::size_t(l.offset + l.K) * HW),
                       out.begin());
+            break;
+        }
+        case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused)
+            const auto& in = operand(i, 0);
+            for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::max<std::int8_t>(0, in[j]);
+            break;
+        }
+        case LayerKind::BatchNorm: {  // kBnShift's comment (network_driver.h)
+            const auto& in = operand(i, 0);
+            LayerData& d = m_data[i];
+            std::mt19937_64 g(mix(m_opt.seed, i, 3));
+            d.scale.resize(std::size_t(l.C));
+            d.bias.resize(std::size_t(l.C));
+            for (int c = 0; c < l.C; ++c) {
+                d.scale[std::size_t(c)] = 64 + std::int32_t(g() % 128);
+                d.bias[std::size_t(c)] = std::int32_t(g() % 33) - 16;
+            }
+            const int lo = l.relu || l.act == Activation::Relu || l.act == Activation::Relu6 ? 0 : -128;
+            for (int c = 0; c < l.C; ++c)
+                for (std::size_t j = 0; j < HW; ++j) {
+                    const std::size_t at = std::size_t(c) * HW + j;
+                    const std::int32_t v =
+                        ((std::int32_t(in[at]) * d.scale[std::size_t(c)] + (1 << (kBnShift - 1))) >> kBnShift) + d.bias[std::size_t(c)];
+                    out[at] = std::int8_t(std::clamp(v, lo, 127));
+                }
             break;
         }
         case LayerKind::Pad: {  // zero padding (the quantised zero point is assumed 0)

@@ -73,9 +73,16 @@ struct DriverOptions {
 };
 
 // Everything generated for one layer (the independent reference in the tests uses it as data).
+// A batchnorm layer the host runs: per channel c, y = clamp(((x scale[c] + 2^(kBnShift - 1)) >>
+// kBnShift) + bias[c]), the lower bound 0 with a fused relu / relu6, else -128; the upper 127.
+// The int8 workloads carry no batchnorm statistics, so scale (64-191, 0.5-1.5 in steps of 1/128)
+// and bias (-16..16) are generated from the seed, as a conv layer's weights are.
+constexpr int kBnShift = 7;
+
 struct LayerData {
     std::vector<std::int8_t> weights;   // conv: K x C/groups x R x S; fc: K x C
-    std::vector<std::int32_t> bias;     // K
+    std::vector<std::int32_t> bias;     // K (batchnorm: the offset per channel)
+    std::vector<std::int32_t> scale;    // batchnorm: the multiplier per channel (C)
     Requant requant;
     std::vector<std::vector<std::int8_t>> generated;  // per operand: the generated tensor (empty if produced)
 };
@@ -120,8 +127,9 @@ private:
     // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
     // whole map fits one in-place program).
     int pool_band(const Layer& l) const;
-    // Concat, slice, zero pad and nearest resize: copies the host makes between programs (no
-    // VTA program; their bytes are charged to the next program's host time).
+    // Concat, slice, zero pad, nearest resize, and relu / relu6 and batchnorm layers of their
+    // own (not fused into a conv): what the host computes between programs (no VTA program;
+    // their bytes are charged to the next program's host time).
     static bool is_host_layer(const Layer& l);
     void run_host_layer(std::size_t i);
     std::uint64_t m_carry_bytes = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add,
-// the host's concat / slice / pad / nearest resize, with the requantisation arithmetic of
+// the host's concat / slice / pad / nearest resize / relu / batchnorm, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -109,6 +109,25 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     return out;
 }
 
+// Host relu / relu6 (the lower clamp at 0) and batchnorm: per channel c, floor((x scale_c + 64) /
+// 128) + bias_c, clamped to [0 with a fused relu, else -128; 127] (the driver's generated scale and bias).
+inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::LayerData& d) {
+    Tensor out(in.size());
+    const std::size_t hw = std::size_t(l.H) * l.W;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (l.kind == LayerKind::Activation) {
+            out[i] = in[i] < 0 ? std::int8_t(0) : in[i];
+            continue;
+        }
+        const std::size_t c = i / hw;
+        const std::int64_t num = std::int64_t(in[i]) * d.scale[c] + 64;
+        const std::int64_t q = num >= 0 ? num / 128 : -((-num + 127) / 128);  // floor
+        const bool relu = l.relu || l.act == vp::mapper::Activation::Relu || l.act == vp::mapper::Activation::Relu6;
+        out[i] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(relu ? 0 : -128, q + d.bias[c])));
+    }
+    return out;
+}
+
 // Every layer's output, computed from the reference's own earlier outputs.
 inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
     const auto& g = d.graph();
@@ -134,6 +153,8 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
                 out[i] = host(l, in);
                 break;
             }
+            case LayerKind::Activation:
+            case LayerKind::BatchNorm: out[i] = act_bn(l, opnd(0), ld); break;
             default: break;  // the driver rejects the other kinds
         }
     }

@@ -2,6 +2,8 @@
 // independent CHW reference of network_reference.h, layer by layer, bit-exact.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -112,6 +114,51 @@ TEST_CASE("Average pooling (2x2 and global) and residual add equal the reference
     gp.name = "gap"; gp.H = gp.W = 4; gp.R = gp.S = 4; gp.stride_h = gp.stride_w = 4;
     n.layers = {c, p, e, gp};
     CHECK(check_network(chain_graph(n), 9) == 4);
+}
+
+TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "bn";
+    Layer c = conv("c", 5, 12, 8, 3, 1, 1, 1, false);
+    Layer bn;
+    bn.name = "bn"; bn.kind = LayerKind::BatchNorm; bn.C = bn.K = 12; bn.H = bn.W = 8;
+    Layer r;
+    r.name = "relu"; r.kind = LayerKind::Activation; r.act = vp::mapper::Activation::Relu; r.relu = true;
+    r.C = r.K = 12; r.H = r.W = 8;
+    Layer c2 = conv("c2", 12, 8, 8, 3, 2, 1, 1, false);
+    Layer bn2 = bn;  // with a fused relu6: the lower clamp at 0
+    bn2.name = "bn_relu6"; bn2.C = bn2.K = 8; bn2.H = bn2.W = 4; bn2.act = vp::mapper::Activation::Relu6; bn2.relu = true;
+    n.layers = {c, bn, r, c2, bn2};
+    const NetGraph g = chain_graph(n);
+    CHECK(check_network(g, 11) == 5);
+    // The host layers run no program; by hand on the driver's own figures: a negative input
+    // of bn is clamped by relu, and bn's per-channel constants lie in their documented ranges.
+    DriverOptions o;
+    o.seed = 11;
+    NetworkDriver d(g, VtaConfig{}, o);
+    run_network_functional(d, nullptr);
+    CHECK(d.programs_total() == 2);
+    const auto& bd = d.data(1);
+    REQUIRE(bd.scale.size() == 12);
+    REQUIRE(bd.bias.size() == 12);
+    CHECK(*std::min_element(bd.scale.begin(), bd.scale.end()) >= 64);
+    CHECK(*std::max_element(bd.scale.begin(), bd.scale.end()) <= 191);
+    CHECK(*std::min_element(bd.bias.begin(), bd.bias.end()) >= -16);
+    CHECK(*std::max_element(bd.bias.begin(), bd.bias.end()) <= 16);
+    const auto& in = d.output(0);
+    const auto& out = d.output(1);
+    // Channel 0, element 0 by hand: floor((x s + 64) / 128) + b.
+    const int x = in[0], sc = bd.scale[0], b = bd.bias[0];
+    const double want = std::floor((double(x) * sc + 64.0) / 128.0) + b;
+    CHECK(int(out[0]) == int(std::clamp(want, -128.0, 127.0)));
+    const auto& rl = d.output(2);
+    for (std::size_t i = 0; i < rl.size(); ++i) CHECK(int(rl[i]) == std::max(0, int(out[i])));
+    // Other activations stay refused, naming the layer.
+    Layer sg = r;
+    sg.name = "sig"; sg.act = vp::mapper::Activation::Sigmoid; sg.relu = false;
+    n.layers = {c, sg};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o),
+                      Catch::Contains("layer sig: an act layer (sigmoid) does not run on the VTA or its host"));
 }
 
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
