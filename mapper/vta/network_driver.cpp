@@ -138,7 +138,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 generated = generated || s == NetGraph::kGenerated;
                 in += s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
             }
-            if (m_g.inputs[i].empty() || generated || (l.kind == LayerKind::Concat ? in != layer_in_elems(l) : m_g.inputs[i].size() != 1))
+            if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
         }
         if (l.kind != LayerKind::Activation && l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
