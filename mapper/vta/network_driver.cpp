@@ -66,6 +66,17 @@ double rms(const std::vector<std::int8_t>& v) {
     for (auto x : v) s += double(x) * double(x);
     return v.empty() ? 0.0 : std::sqrt(s / double(v.size()));
 }
+}  // namespace
+
+std::int64_t leaky_multiplier(double alpha) { return std::llround(alpha * double(1 << kLeakyShift)); }
+
+std::int8_t leaky_int8(std::int8_t x, std::int64_t m) {
+    if (x >= 0) return x;
+    const std::int64_t v = (std::int64_t(x) * m + (std::int64_t(1) << (kLeakyShift - 1))) >> kLeakyShift;
+    return std::int8_t(std::clamp<std::int64_t>(v, -128, 127));
+}
+
+namespace {
 int pack_groups(const Layer& l, int block) {
     const int kg = l.K / l.groups;
     return l.groups == 1 ? 1 : std::min(l.groups, kg >= block ? 1 : std::max(1, block / kg));
@@ -117,9 +128,9 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Pad:
             case LayerKind::BatchNorm: break;  // the host (run_host_layer)
             case LayerKind::Activation:
-                if (l.act != Activation::Relu && l.act != Activation::Relu6)
+                if (l.act != Activation::Relu && l.act != Activation::Relu6 && l.act != Activation::LeakyRelu)
                     throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
-                                     ") does not run on the VTA or its host (relu and relu6 do: a lower clamp at 0)");
+                                     ") does not run on the VTA or its host (relu, relu6 and leaky_relu do)");
                 break;
             case LayerKind::Resize:
                 if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
@@ -141,9 +152,13 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
         }
-        if (l.kind != LayerKind::Activation && l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6)
+        if (l.kind != LayerKind::Activation && l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6 &&
+            l.act != Activation::LeakyRelu)
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
-                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0)");
+                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu on the host)");
+        if (l.act == Activation::LeakyRelu && !l.has_alpha)
+            throw InputError(where + "leaky_relu without its slope does not run on the VTA: its host needs \"alpha\" (an "
+                                     "imported LeakyRelu has it; a PRelu with one slope per channel does not)");
     }
     // Data files are read (and their sizes checked) now, before any simulation starts.
     for (std::size_t i = 0; i < n; ++i) {
@@ -206,9 +221,14 @@ void NetworkDriver::run_host_layer(std::size_t i) {
                       out.begin());
             break;
         }
-        case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused)
+        case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused); leaky_relu
             const auto& in = operand(i, 0);
-            for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::max<std::int8_t>(0, in[j]);
+            if (l.act == Activation::LeakyRelu) {
+                const std::int64_t m = leaky_multiplier(l.alpha);
+                for (std::size_t j = 0; j < out.size(); ++j) out[j] = leaky_int8(in[j], m);
+            } else {
+                for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::max<std::int8_t>(0, in[j]);
+            }
             break;
         }
         case LayerKind::BatchNorm: {  // kBnShift's comment (network_driver.h)
@@ -428,7 +448,14 @@ void NetworkDriver::complete(const ProgramJob& job, const std::vector<std::int8_
     std::vector<std::int8_t>& out = m_out[i];
     for (std::size_t r = 0; r < n; ++r)  // host reshaping [P*Q, channels] -> CHW
         for (std::size_t c = 0; c < cols; ++c) out[(std::size_t(job.ch0) + c) * PQ + job.row0 + r] = rows[r * cols + c];
-    if (++m_parts_done[i] == job.parts) m_done[i] = true;
+    if (++m_parts_done[i] == job.parts) {
+        if (l.act == Activation::LeakyRelu) {  // a fused leaky relu: on the host, after the program(s)
+            const std::int64_t m = leaky_multiplier(l.alpha);
+            for (auto& v : out) v = leaky_int8(v, m);
+            m_carry_bytes += std::uint64_t(out.size());
+        }
+        m_done[i] = true;
+    }
 }
 
 void run_network_functional(NetworkDriver& d, std::vector<ProgramJob>* jobs) {

@@ -79,6 +79,13 @@ struct DriverOptions {
 // and bias (-16..16) are generated from the seed, as a conv layer's weights are.
 constexpr int kBnShift = 7;
 
+// leaky_relu on the host (an act layer, or fused after a conv / fc / eltwise add, applied to the
+// program's int8 output): x for x >= 0, else clamp((x m + 2^(kLeakyShift - 1)) >> kLeakyShift) with
+// m = leaky_multiplier(alpha) = round(alpha 2^kLeakyShift).
+constexpr int kLeakyShift = 15;
+std::int64_t leaky_multiplier(double alpha);
+std::int8_t leaky_int8(std::int8_t x, std::int64_t m);
+
 struct LayerData {
     std::vector<std::int8_t> weights;   // conv: K x C/groups x R x S; fc: K x C
     std::vector<std::int32_t> bias;     // K (batchnorm: the offset per channel)

@@ -39,6 +39,11 @@ struct Layer {
     // not have), false otherwise.
     bool relu = false;
     Activation act = Activation::None;
+    // LeakyRelu: the slope for x < 0, when the workload gives it (`alpha`; an imported LeakyRelu
+    // always does, with ONNX's default 0.01 when the node has none). The shape platforms do not
+    // need it; the VTA host refuses a leaky relu without it rather than assume one.
+    bool has_alpha = false;
+    double alpha = 0.0;
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;
     int offset = 0;            // Slice: first input channel

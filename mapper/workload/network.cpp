@@ -87,6 +87,15 @@ Activation act_of(const std::string& s) {
     return Activation::None;
 }
 
+// "alpha": leaky_relu's slope for x < 0 (only with that activation).
+void read_alpha(const JsonCheck& j, Layer& l) {
+    if (!j.has("alpha")) return;
+    if (l.act != Activation::LeakyRelu) j.at("alpha").fail("\"alpha\" is the slope of leaky_relu; this layer's activation is " +
+                                                           std::string(to_string(l.act)));
+    l.alpha = j.at("alpha").as_number(-1e3, 1e3);
+    l.has_alpha = true;
+}
+
 // Fused activation of conv / fc / eltwise: "relu": bool or "act": name (not both).
 void read_fused_act(const JsonCheck& j, Layer& l) {
     if (j.has("relu") && j.has("act")) j.at("act").fail("give either \"relu\" or \"act\", not both");
@@ -100,6 +109,7 @@ void read_fused_act(const JsonCheck& j, Layer& l) {
         if (l.act == Activation::Softmax) a.fail("softmax is not a fused activation (use an \"act\" layer)");
         l.relu = l.act == Activation::Relu || l.act == Activation::Relu6;
     }
+    read_alpha(j, l);
 }
 
 Layer parse_layer(const JsonCheck& j, std::size_t index) {
@@ -110,7 +120,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "pad"});
     if (type == "conv") {
         j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
-                      "inputs", "zero_insert"});
+                      "alpha", "inputs", "zero_insert"});
         l.kind = LayerKind::Conv;
         l.C = int(j.at("C").as_int(1, kMaxChannels));
         l.K = int(j.at("K").as_int(1, kMaxChannels));
@@ -131,7 +141,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
             j.at("zero_insert").fail("H - 1 and W - 1 must be multiples of the zero insertion");
     } else if (type == "fc") {
-        j.allow_only({"name", "type", "in", "out", "relu", "act", "inputs"});
+        j.allow_only({"name", "type", "in", "out", "relu", "act", "alpha", "inputs"});
         l.kind = LayerKind::FullyConnected;
         l.C = int(j.at("in").as_int(1, kMaxFc));
         l.K = int(j.at("out").as_int(1, kMaxFc));
@@ -149,7 +159,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         read_pad(j, l);
         check_window(j, l);
     } else if (type == "eltwise") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "inputs"});
+        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "inputs"});
         l.kind = LayerKind::Eltwise;
         if (!j.has("op")) j.fail("missing required member \"op\" (\"add\" or \"mul\")");
         l.eltwise_op = j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
@@ -174,10 +184,11 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.resize_mode = j.has("mode") && j.at("mode").as_enum({"nearest", "linear"}) == "linear" ? ResizeMode::Linear
                                                                                                   : ResizeMode::Nearest;
     } else if (type == "act") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "inputs"});
+        j.allow_only({"name", "type", "op", "alpha", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;
         read_chw(j, l);
         l.act = act_of(j.at("op").as_enum(kActNames));
+        read_alpha(j, l);
     } else if (type == "batchnorm" || type == "layernorm") {
         j.allow_only({"name", "type", "C", "H", "W", "inputs"});
         l.kind = type == "batchnorm" ? LayerKind::BatchNorm : LayerKind::LayerNorm;
@@ -352,6 +363,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             break;
         case LayerKind::Activation:
             j["op"] = to_string(l.act);
+            if (l.has_alpha) j["alpha"] = l.alpha;
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
@@ -363,8 +375,10 @@ nlohmann::ordered_json network_to_json(const Network& net) {
         case LayerKind::LayerNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
         }
         if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&
-            l.act != Activation::None)
+            l.act != Activation::None) {
             j["act"] = to_string(l.act);
+            if (l.has_alpha) j["alpha"] = l.alpha;
+        }
         if (!l.inputs.empty()) {
             nlohmann::ordered_json in = nlohmann::ordered_json::array();
             for (int s : l.inputs) in.push_back(s < 0 ? std::string(kNetInputName) : net.layers[std::size_t(s)].name);

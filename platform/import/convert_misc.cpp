@@ -3,6 +3,7 @@
 // quantisation nodes.
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "mapper/common/errors.h"
 #include "platform/import/const_eval.h"
@@ -220,7 +221,8 @@ void batch_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     c.add_layer(l, n, index, n.output(0));
 }
 
-void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act) {
+void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act,
+                const std::optional<double>& alpha = std::nullopt) {
     const int p = act == Activation::Softmax
                       ? -1
                       : c.fusable(n.input(0), {LayerKind::Conv, LayerKind::FullyConnected, LayerKind::Eltwise});
@@ -228,6 +230,8 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         Layer& l = c.net.layers[std::size_t(p)];
         l.act = act;
         l.relu = act == Activation::Relu || act == Activation::Relu6;
+        l.has_alpha = alpha.has_value();
+        l.alpha = alpha.value_or(0.0);
         c.fuse_into(p, n.output(0));
         ++c.stats.fused_act;
         return;
@@ -245,6 +249,8 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     }
     Layer l = shaped(c, LayerKind::Activation, n.input(0), label);
     l.act = act;
+    l.has_alpha = alpha.has_value();
+    l.alpha = alpha.value_or(0.0);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }
@@ -341,12 +347,24 @@ namespace {
 
 void relu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Relu); }
 void erf(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Erf); }
-void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::LeakyRelu); }
+// LeakyRelu: its `alpha` (ONNX's default 0.01 when the node has none) is recorded for the VTA host.
+void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    activation(c, n, i, label, Activation::LeakyRelu, double(attr_float(n, "alpha", 0.01f)));
+}
 // PRelu: a leaky relu whose slope is a constant per channel (or one for all): the same per-element
-// work; a slope computed from the activations is not modelled.
+// work; a slope computed from the activations is not modelled. One slope for every element is
+// recorded as alpha; per-channel slopes are not (the VTA host refuses the layer then).
 void prelu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     if (!c.has_input(n, 1) || !c.is_const(n, 1)) throw Unsupported("the slope is not a constant");
-    activation(c, n, i, label, Activation::LeakyRelu);
+    std::optional<double> alpha;
+    try {  // a slope without stored values (a model kept for its shapes) or folded: no alpha
+        const TensorData slope = c.const_values(n, 1, label);
+        bool one = slope.size() > 0;
+        for (std::size_t k = 1; one && k < slope.size(); ++k) one = slope.at(k) == slope.at(0);
+        if (one) alpha = slope.at(0);
+    } catch (const Unsupported&) {
+    }
+    activation(c, n, i, label, Activation::LeakyRelu, alpha);
 }
 void sigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Sigmoid); }
 void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSigmoid); }

@@ -227,6 +227,16 @@ TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]")
     REQUIRE(n.layers.size() == 2);
     CHECK((n.layers[0].act == Activation::Relu6 && n.layers[0].relu));
     CHECK((n.layers[1].act == Activation::LeakyRelu && !n.layers[1].relu));
+    // LeakyRelu's alpha is recorded: ONNX's default 0.01 without the attribute, else the attribute.
+    CHECK((n.layers[1].has_alpha && n.layers[1].alpha == Approx(0.01)));
+    CHECK(!n.layers[0].has_alpha);
+    Model a(11);
+    a.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).output("l");
+    a.node("Conv", {"x", "w"}, {"c"}, "c1");
+    attr(a.node("LeakyRelu", {"c"}, {"l"}, "leaky"), "alpha", 0.1f);
+    const Network na = import_onnx(a.save("leaky.onnx"), {}).net;
+    REQUIRE(na.layers.size() == 1);
+    CHECK((na.layers[0].has_alpha && na.layers[0].alpha == Approx(0.1)));
 }
 
 TEST_CASE("PRelu with a constant slope fuses as leaky_relu, a computed slope is not modelled", "[import]") {
@@ -238,6 +248,14 @@ TEST_CASE("PRelu with a constant slope fuses as leaky_relu, a computed slope is 
     REQUIRE(r.net.layers.size() == 1);
     CHECK((r.net.layers[0].act == Activation::LeakyRelu && !r.net.layers[0].relu));
     CHECK(r.stats.fused_act == 1);
+    CHECK(!r.net.layers[0].has_alpha);  // one slope per channel: no single alpha
+    Model one(13);
+    one.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).floats("s1", {0.25f}, true).output("p");
+    one.node("Conv", {"x", "w"}, {"c"}, "conv");
+    one.node("PRelu", {"c", "s1"}, {"p"}, "prelu");
+    const auto r1 = import_onnx(one.save("prelu1.onnx"), {});
+    REQUIRE(r1.net.layers.size() == 1);
+    CHECK((r1.net.layers[0].has_alpha && r1.net.layers[0].alpha == Approx(0.25)));
     Model g(13);
     g.input("x", {1, 4, 8, 8}).init("w", {4, 4, 1, 1}).output("p");
     g.node("Conv", {"x", "w"}, {"c"}, "conv");

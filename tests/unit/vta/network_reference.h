@@ -1,11 +1,12 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add,
-// the host's concat / slice / pad / nearest resize / relu / batchnorm, with the requantisation arithmetic of
+// the host's concat / slice / pad / nearest resize / relu / leaky relu / batchnorm, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -109,6 +110,20 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     return out;
 }
 
+// Host leaky relu: x >= 0 stays; else floor((x m + 2^14) / 2^15), m = round(alpha 2^15), clamped.
+inline std::int8_t leaky(std::int8_t x, double alpha) {
+    if (x >= 0) return x;
+    const std::int64_t m = std::int64_t(std::llround(alpha * 32768.0));
+    const std::int64_t num = std::int64_t(x) * m + 16384;
+    const std::int64_t q = num >= 0 ? num / 32768 : -((-num + 32767) / 32768);  // floor
+    return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, q)));
+}
+inline Tensor leaky_all(const Layer& l, Tensor t) {
+    if (l.act == vp::mapper::Activation::LeakyRelu)
+        for (auto& v : t) v = leaky(v, l.alpha);
+    return t;
+}
+
 // Host relu / relu6 (the lower clamp at 0) and batchnorm: per channel c, floor((x scale_c + 64) /
 // 128) + bias_c, clamped to [0 with a fused relu, else -128; 127] (the driver's generated scale and bias).
 inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::LayerData& d) {
@@ -116,7 +131,7 @@ inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::La
     const std::size_t hw = std::size_t(l.H) * l.W;
     for (std::size_t i = 0; i < in.size(); ++i) {
         if (l.kind == LayerKind::Activation) {
-            out[i] = in[i] < 0 ? std::int8_t(0) : in[i];
+            out[i] = l.act == vp::mapper::Activation::LeakyRelu ? leaky(in[i], l.alpha) : in[i] < 0 ? std::int8_t(0) : in[i];
             continue;
         }
         const std::size_t c = i / hw;
@@ -141,9 +156,9 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
         };
         switch (l.kind) {
             case LayerKind::Conv:
-            case LayerKind::FullyConnected: out[i] = conv(l, opnd(0), ld); break;
+            case LayerKind::FullyConnected: out[i] = leaky_all(l, conv(l, opnd(0), ld)); break;
             case LayerKind::Pool: out[i] = pool(l, opnd(0), l.pool_op == vp::mapper::PoolOp::Avg); break;
-            case LayerKind::Eltwise: out[i] = add(l, opnd(0), opnd(1)); break;
+            case LayerKind::Eltwise: out[i] = leaky_all(l, add(l, opnd(0), opnd(1))); break;
             case LayerKind::Concat:
             case LayerKind::Slice:
             case LayerKind::Pad:

@@ -161,6 +161,43 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
                       Catch::Contains("layer sig: an act layer (sigmoid) does not run on the VTA or its host"));
 }
 
+TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", "[vta][network]") {
+    using vp::mapper::Activation;
+    // By hand: -100 x 0.1 = -10 (m = round(0.1 x 2^15) = 3277: floor((-327700 + 16384) / 32768));
+    // -3 x 0.1 = -0.3 -> 0 (round to nearest); positive values pass.
+    const std::int64_t m = vp::mapper::vta::leaky_multiplier(0.1);
+    CHECK(m == 3277);
+    CHECK(int(vp::mapper::vta::leaky_int8(-100, m)) == -10);
+    CHECK(int(vp::mapper::vta::leaky_int8(-3, m)) == 0);
+    CHECK(int(vp::mapper::vta::leaky_int8(-128, m)) == -13);
+    CHECK(int(vp::mapper::vta::leaky_int8(77, m)) == 77);
+    Network n;
+    n.name = "leaky";
+    Layer c = conv("c", 6, 16, 8, 3, 1, 1, 2, false);  // grouped: two programs, then the host's leaky
+    c.act = Activation::LeakyRelu; c.has_alpha = true; c.alpha = 0.1;
+    Layer a;
+    a.name = "act"; a.kind = LayerKind::Activation; a.act = Activation::LeakyRelu; a.has_alpha = true; a.alpha = 0.25;
+    a.C = a.K = 16; a.H = a.W = 8;
+    Layer c2 = conv("c2", 16, 8, 8, 1, 1, 0, 1, false);
+    Layer e;
+    e.name = "add"; e.kind = LayerKind::Eltwise; e.C = e.K = 8; e.H = e.W = 8;
+    e.act = Activation::LeakyRelu; e.has_alpha = true; e.alpha = 0.1;
+    n.layers = {c, a, c2, e};
+    const NetGraph g = chain_graph(n);
+    CHECK(check_network(g, 5) == 4);
+    DriverOptions o;
+    o.seed = 5;
+    NetworkDriver d(g, VtaConfig{}, o);
+    run_network_functional(d, nullptr);
+    const auto& co = d.output(0);
+    CHECK(std::any_of(co.begin(), co.end(), [](std::int8_t v) { return v < 0; }));  // the slope let negatives through
+    // Without its slope, a leaky relu is refused on the VTA (the shape platforms do not need it).
+    Layer bare = c;
+    bare.has_alpha = false;
+    n.layers = {bare};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o), Catch::Contains("layer c: leaky_relu without its slope"));
+}
+
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
     auto doc = read_json_file(wl("vta/resnet20_full.json"));
     auto bad = doc;

@@ -157,3 +157,24 @@ TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count 
     CHECK_THAT(bad(R"({"layers": [{"type": "pool", "C": 3, "H": 8, "W": 8, "R": 2, "S": 2, "dilation": 2}]})"),
                Catch::Contains("unknown member \"dilation\""));
 }
+
+TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that activation", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
+                                              "act": "leaky_relu", "alpha": 0.1},
+                                             {"type": "act", "op": "leaky_relu", "alpha": 0.2, "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "leaky_relu", "C": 4, "H": 8, "W": 8}]})"),
+        "l.json");
+    CHECK((net.layers.at(0).has_alpha && net.layers.at(0).alpha == Approx(0.1)));
+    CHECK((net.layers.at(1).has_alpha && net.layers.at(1).alpha == Approx(0.2)));
+    CHECK(!net.layers.at(2).has_alpha);  // not given: the shape platforms do not need it
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    CHECK((back.layers.at(0).has_alpha && back.layers.at(0).alpha == Approx(0.1)));
+    CHECK((back.layers.at(1).has_alpha && back.layers.at(1).alpha == Approx(0.2)));
+    CHECK(!back.layers.at(2).has_alpha);
+    CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "act": "relu", "alpha": 0.1}]})"),
+               Catch::Contains("/layers/0/alpha") && Catch::Contains("the slope of leaky_relu; this layer's activation is relu"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "fc", "in": 3, "out": 4, "alpha": 0.1}]})"), Catch::Contains("/layers/0/alpha"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "leaky_relu", "alpha": "x", "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/alpha"));
+}
