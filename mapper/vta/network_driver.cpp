@@ -159,6 +159,8 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
         if (l.act == Activation::LeakyRelu && !l.has_alpha)
             throw InputError(where + "leaky_relu without its slope does not run on the VTA: its host needs \"alpha\" (an "
                                      "imported LeakyRelu has it; a PRelu with one slope per channel does not)");
+        if (l.act == Activation::LeakyRelu && !(std::abs(l.alpha) <= 1000.0))
+            throw InputError(where + "leaky_relu's slope " + std::to_string(l.alpha) + " is outside [-1000, 1000]");
     }
     // Data files are read (and their sizes checked) now, before any simulation starts.
     for (std::size_t i = 0; i < n; ++i) {

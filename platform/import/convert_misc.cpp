@@ -349,7 +349,9 @@ void relu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { a
 void erf(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Erf); }
 // LeakyRelu: its `alpha` (ONNX's default 0.01 when the node has none) is recorded for the VTA host.
 void leaky(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
-    activation(c, n, i, label, Activation::LeakyRelu, double(attr_float(n, "alpha", 0.01f)));
+    const double alpha = double(attr_float(n, "alpha", 0.01f));
+    if (!std::isfinite(alpha)) throw InputError(c.m.path + ": " + label + ": LeakyRelu's alpha is not a finite number");
+    activation(c, n, i, label, Activation::LeakyRelu, alpha);
 }
 // PRelu: a leaky relu whose slope is a constant per channel (or one for all): the same per-element
 // work; a slope computed from the activations is not modelled. One slope for every element is
@@ -361,7 +363,7 @@ void prelu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
         const TensorData slope = c.const_values(n, 1, label);
         bool one = slope.size() > 0;
         for (std::size_t k = 1; one && k < slope.size(); ++k) one = slope.at(k) == slope.at(0);
-        if (one) alpha = slope.at(0);
+        if (one && std::isfinite(slope.at(0))) alpha = slope.at(0);
     } catch (const Unsupported&) {
     }
     activation(c, n, i, label, Activation::LeakyRelu, alpha);

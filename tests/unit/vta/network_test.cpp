@@ -196,6 +196,10 @@ TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", 
     bare.has_alpha = false;
     n.layers = {bare};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o), Catch::Contains("layer c: leaky_relu without its slope"));
+    bare.has_alpha = true;
+    bare.alpha = 1e6;
+    n.layers = {bare};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o), Catch::Contains("outside [-1000, 1000]"));
 }
 
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
