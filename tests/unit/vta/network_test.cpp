@@ -48,6 +48,15 @@ std::size_t check_network(const NetGraph& g, std::uint64_t seed, int strategy = 
     return n;
 }
 
+// The driver after a functional run of the network with `seed` (for checks on its own figures).
+NetworkDriver run_with_seed(const NetGraph& g, std::uint64_t seed) {
+    DriverOptions o;
+    o.seed = seed;
+    NetworkDriver d(g, VtaConfig{}, o);
+    run_network_functional(d, nullptr);
+    return d;
+}
+
 Layer conv(const char* n, int C, int K, int H, int R, int stride, int pad, int groups, bool relu) {
     Layer l;
     l.name = n; l.kind = LayerKind::Conv; l.C = C; l.K = K; l.H = l.W = H; l.R = l.S = R;
@@ -133,10 +142,7 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
     CHECK(check_network(g, 11) == 5);
     // The host layers run no program; by hand on the driver's own figures: a negative input
     // of bn is clamped by relu, and bn's per-channel constants lie in their documented ranges.
-    DriverOptions o;
-    o.seed = 11;
-    NetworkDriver d(g, VtaConfig{}, o);
-    run_network_functional(d, nullptr);
+    const NetworkDriver d = run_with_seed(g, 11);
     CHECK(d.programs_total() == 2);
     const auto& bd = d.data(1);
     REQUIRE(bd.scale.size() == 12);
@@ -157,7 +163,7 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
     Layer sg = r;
     sg.name = "sig"; sg.act = vp::mapper::Activation::Sigmoid; sg.relu = false;
     n.layers = {c, sg};
-    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o),
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}),
                       Catch::Contains("layer sig: an act layer (sigmoid) does not run on the VTA or its host"));
 }
 
@@ -185,21 +191,18 @@ TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", 
     n.layers = {c, a, c2, e};
     const NetGraph g = chain_graph(n);
     CHECK(check_network(g, 5) == 4);
-    DriverOptions o;
-    o.seed = 5;
-    NetworkDriver d(g, VtaConfig{}, o);
-    run_network_functional(d, nullptr);
+    const NetworkDriver d = run_with_seed(g, 5);
     const auto& co = d.output(0);
     CHECK(std::any_of(co.begin(), co.end(), [](std::int8_t v) { return v < 0; }));  // the slope let negatives through
     // Without its slope, a leaky relu is refused on the VTA (the shape platforms do not need it).
     Layer bare = c;
     bare.has_alpha = false;
     n.layers = {bare};
-    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o), Catch::Contains("layer c: leaky_relu without its slope"));
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}), Catch::Contains("layer c: leaky_relu without its slope"));
     bare.has_alpha = true;
     bare.alpha = 1e6;
     n.layers = {bare};
-    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, o), Catch::Contains("outside [-1000, 1000]"));
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}), Catch::Contains("outside [-1000, 1000]"));
 }
 
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
