@@ -140,7 +140,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, nearest resize, relu / relu6 and batchnorm layers)");
+                                 "concat, slice, pad, nearest resize, relu / relu6 / leaky_relu and batchnorm layers)");
         }
         if (is_host_layer(l)) {
             std::uint64_t in = 0;
@@ -243,7 +243,7 @@ void NetworkDriver::run_host_layer(std::size_t i) {
                 d.scale[std::size_t(c)] = 64 + std::int32_t(g() % 128);
                 d.bias[std::size_t(c)] = std::int32_t(g() % 33) - 16;
             }
-            const int lo = l.relu || l.act == Activation::Relu || l.act == Activation::Relu6 ? 0 : -128;
+            const int lo = l.relu ? 0 : -128;  // a fused relu / relu6
             for (int c = 0; c < l.C; ++c)
                 for (std::size_t j = 0; j < HW; ++j) {
                     const std::size_t at = std::size_t(c) * HW + j;

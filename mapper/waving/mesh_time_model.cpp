@@ -400,6 +400,8 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         !m_pages || keff <= 1.0 ? 1.0
         : m_c.pg_tail_full > 0  ? std::clamp((keff - m_c.pg_tail_from) / (m_c.pg_tail_full - m_c.pg_tail_from), 0.0, 1.0)
                                 : std::clamp((keff - m_c.pg_tail_from) / (keff - 1.0), 0.0, 1.0);
+    // phased-pages: the share of the other cores' shared-side time a row's round trip waits behind.
+    const double queue_share = m_pages ? m_c.pg_queue * std::max(0.0, keff - 1.0) : 0.0;
     double t = 0, tail = 0, bound_tail = 0;
     for (const ProfileEntry& e : p.entries) {
         double d = 0;
@@ -415,8 +417,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
                 t += pipelined_row(e, setups, l0, own, sync * s, c.hops, asip, mesh) * double(e.count);
                 continue;
             }
-            const double queue = m_pages ? m_c.pg_queue * std::max(0.0, keff - 1.0) * s : 0.0;
-            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own + queue, sync * s);
+            d = std::max((e.wait ? m_c.ph_wait : 1.0) * l0 + own + queue_share * s, sync * s);
             // The other cores' traffic of this row that its compute hides in lockstep.
             if (!e.wait) {
                 const double hid = double(e.count) * std::min((sync - 1.0) * s, std::max(0.0, double(e.compute) - s));

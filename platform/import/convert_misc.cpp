@@ -223,15 +223,18 @@ void batch_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
 
 void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act,
                 const std::optional<double>& alpha = std::nullopt) {
+    const auto set_act = [&](Layer& l) {
+        l.act = act;
+        l.has_alpha = alpha.has_value();
+        l.alpha = alpha.value_or(0.0);
+    };
     const int p = act == Activation::Softmax
                       ? -1
                       : c.fusable(n.input(0), {LayerKind::Conv, LayerKind::FullyConnected, LayerKind::Eltwise});
     if (p >= 0) {
         Layer& l = c.net.layers[std::size_t(p)];
-        l.act = act;
+        set_act(l);
         l.relu = act == Activation::Relu || act == Activation::Relu6;
-        l.has_alpha = alpha.has_value();
-        l.alpha = alpha.value_or(0.0);
         c.fuse_into(p, n.output(0));
         ++c.stats.fused_act;
         return;
@@ -248,9 +251,7 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         return;
     }
     Layer l = shaped(c, LayerKind::Activation, n.input(0), label);
-    l.act = act;
-    l.has_alpha = alpha.has_value();
-    l.alpha = alpha.value_or(0.0);
+    set_act(l);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }

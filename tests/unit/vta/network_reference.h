@@ -110,12 +110,14 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     return out;
 }
 
+// floor(num / d) for d > 0 (the host's arithmetic shifts, by division).
+inline std::int64_t floor_div(std::int64_t num, std::int64_t d) { return num >= 0 ? num / d : -((-num + d - 1) / d); }
+
 // Host leaky relu: x >= 0 stays; else floor((x m + 2^14) / 2^15), m = round(alpha 2^15), clamped.
 inline std::int8_t leaky(std::int8_t x, double alpha) {
     if (x >= 0) return x;
     const std::int64_t m = std::int64_t(std::llround(alpha * 32768.0));
-    const std::int64_t num = std::int64_t(x) * m + 16384;
-    const std::int64_t q = num >= 0 ? num / 32768 : -((-num + 32767) / 32768);  // floor
+    const std::int64_t q = floor_div(std::int64_t(x) * m + 16384, 32768);
     return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, q)));
 }
 inline Tensor leaky_all(const Layer& l, Tensor t) {
@@ -135,10 +137,8 @@ inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::La
             continue;
         }
         const std::size_t c = i / hw;
-        const std::int64_t num = std::int64_t(in[i]) * d.scale[c] + 64;
-        const std::int64_t q = num >= 0 ? num / 128 : -((-num + 127) / 128);  // floor
-        const bool relu = l.relu || l.act == vp::mapper::Activation::Relu || l.act == vp::mapper::Activation::Relu6;
-        out[i] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(relu ? 0 : -128, q + d.bias[c])));
+        const std::int64_t q = floor_div(std::int64_t(in[i]) * d.scale[c] + 64, 128);
+        out[i] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(l.relu ? 0 : -128, q + d.bias[c])));
     }
     return out;
 }
