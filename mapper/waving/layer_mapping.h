@@ -41,6 +41,9 @@ struct MapperOptions {
     // Per layer, by name: map that layer with exactly this (T, k) (whole-network refinement
     // runs); the other layers are searched (or take `fixed`).
     std::vector<std::pair<std::string, SliceChoice>> fixed_layers;
+    // Ranking by the model's cycles: candidates within (1 + near_tie) of the best estimate are
+    // tied, and the one with the fewest cores goes first (0: off).
+    double near_tie = 0;
 };
 
 // One ranked (T, k) candidate of a layer.

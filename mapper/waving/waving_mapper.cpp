@@ -426,6 +426,13 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
         if (a.set != b.set) return a.set < b.set;
         return a.k < b.k;
     });
+    if (by_cycles && opt.near_tie > 0) {  // near ties: the fewest cores first, the rest in rank order
+        const double band = all.front().score * (1 + opt.near_tie);
+        std::size_t pick = 0;
+        for (std::size_t r = 1; r < all.size() && all[r].score <= band; ++r)
+            if (all[r].k < all[pick].k) pick = r;
+        std::rotate(all.begin(), all.begin() + std::ptrdiff_t(pick), all.begin() + std::ptrdiff_t(pick) + 1);
+    }
     const std::size_t keep = std::min(all.size(), std::size_t(std::max(opt.keep_candidates, 1)));
     auto tof_of = [&](int i) { return tofs[std::size_t(i) / toxs.size()]; };
     auto tox_of = [&](int i) { return toxs[std::size_t(i) % toxs.size()]; };

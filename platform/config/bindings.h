@@ -251,6 +251,7 @@ void bind(V& v, MeshMapperConfig& m) {
     v.section("coefficients", [&](auto& s) { bind(s, m.coefficients); });
     v.field("fixed_slices", m.fixed_slices);
     v.field("fixed_layers", m.fixed_layers);
+    v.field("near_tie", m.near_tie);
     v.choice("objective", m.objective,
              Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
                                                 {"min-dram", mapper::tiling::Objective::MinDram}});

@@ -71,6 +71,9 @@ struct MeshMapperConfig {
     std::string fixed_slices = "none";  // none | "T_of,T_ox,k": map every layer with exactly that choice
     // none | "LAYER=T_of,T_ox,k;...": those layers with exactly that choice (whole-network refinement)
     std::string fixed_layers = "none";
+    // Near ties: candidates estimated within this fraction of the best count as tied, and the
+    // one with the fewest cores is picked (0: the best estimate, ties by T_of, T_ox, k).
+    double near_tie = 0;
     void validate(const std::string& prefix) const;
     mapper::waving::SliceChoice fixed() const;  // parsed fixed_slices (unset for none)
     std::vector<std::pair<std::string, mapper::waving::SliceChoice>> fixed_by_layer() const;  // parsed fixed_layers

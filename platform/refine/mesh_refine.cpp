@@ -129,6 +129,7 @@ wv::MapperOptions mesh_mapper_options(const config::PlatformSpec& spec) {
     opt.keep_candidates = std::max(1, spec.mapper.refine);
     opt.fixed = spec.mapper.fixed();
     opt.fixed_layers = spec.mapper.fixed_by_layer();
+    opt.near_tie = spec.mapper.near_tie;
     return opt;
 }
 

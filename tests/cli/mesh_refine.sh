@@ -99,6 +99,10 @@ bad "malformed fixed_slices" "mapper.fixed_slices: expected none or three positi
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.fixed_slices=8,16
 bad "impossible fixed_slices" "is not a slice set of this layer" \
   "$vp_map" "$cfg" "$tmp/net.json" --set mapper.fixed_slices=9,16,1
+bad "near_tie out of range" "mapper.near_tie: expected a fraction in \[0, 0.1\]" \
+  "$vp_map" "$cfg" "$tmp/net.json" --set mapper.near_tie=0.2
+bad "negative near_tie" "mapper.near_tie: expected a fraction in \[0, 0.1\]" \
+  "$vp_map" "$cfg" "$tmp/net.json" --set mapper.near_tie=-0.01
 "$vp_map" "$cfg" "$tmp/net.json" --out "$tmp/y.json" --quiet --set dram.preset=ddr4-2400 --set mapper.calibration=none
 ok "mapper.calibration=none accepts any parameters" '[ $? -eq 0 ]'
 ok "no output folder after a bad run" '[ ! -e "$tmp/x" ]'

@@ -243,6 +243,39 @@ TEST_CASE("paper model = the mapper without a model, fixed (T, k) reproduces its
     }
 }
 
+TEST_CASE("near ties: the fewest cores within the band of the best estimate", "[waving][mesh_model]") {
+    tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_time_figures();
+    EnergyParams energy;
+    MapperOptions all;
+    all.threads = 1;
+    all.model = make_mesh_model("calibrated", MeshCoefficients{});
+    all.keep_candidates = 1000;  // the whole ranking, best first
+    int moved = 0;
+    for (const Layer& l : {conv("a", 16, 64, 28, 28, 3, 1), conv("b", 64, 96, 14, 14, 1, 1), conv("c", 32, 128, 56, 56, 3, 1)}) {
+        const LayerMapping r = map_layer(l, asip, mesh, energy, all);
+        REQUIRE(r.ranked.size() > 1);
+        for (double band : {1e-4, 0.01, 0.05, 0.1}) {
+            // By hand over the ranking: the first candidate of the fewest cores whose score is
+            // within (1 + band) of the best.
+            std::size_t want = 0;
+            for (std::size_t i = 1; i < r.ranked.size(); ++i)
+                if (r.ranked[i].score <= r.ranked[0].score * (1 + band) && r.ranked[i].choice.k < r.ranked[want].choice.k) want = i;
+            MapperOptions o = all;
+            o.keep_candidates = 1;
+            o.near_tie = band;
+            const LayerMapping m = map_layer(l, asip, mesh, energy, o);
+            CHECK(m.t_of == r.ranked[want].choice.t_of);
+            CHECK(m.t_ox == r.ranked[want].choice.t_ox);
+            CHECK(m.k == r.ranked[want].choice.k);
+            CHECK(m.est_cycles == Approx(r.ranked[want].est_cycles));
+            moved += want != 0;
+        }
+    }
+    CHECK(moved > 0);  // some band reaches a candidate of fewer cores
+}
+
 TEST_CASE("time model registry: names and unknown names", "[waving][mesh_model]") {
     CHECK(mesh_model_names() == std::vector<std::string>{"calibrated", "paper", "phased", "phased-engine", "phased-pages", "phased-serial", "phased-slices", "queueing"});
     CHECK_THROWS_WITH(make_mesh_model("fast", MeshCoefficients{}),
