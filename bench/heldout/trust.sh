@@ -13,7 +13,7 @@
 # fixtures keep their initializers' shapes but not their values, which nmp and mesh do not need;
 # the VTA, which computes, takes the weights vp-run draws from the seed for initializers without
 # values (its cycles do not depend on the values). Networks with a layer the VTA does not run
-# (hard-sigmoid, sigmoid, a batch normalisation that cannot be folded, a dilated convolution) are
+# (hard-sigmoid, sigmoid, a linear resize, a layernorm) are
 # listed as skipped on vta.
 # Writes OUT/trust.csv (one row per config, network, precision: layers, median / worst
 # |sim/est - 1| in %, Spearman rho, total simulated and estimated cycles, wall seconds) and

@@ -53,15 +53,17 @@ Program lower_conv(const Layer& l, const std::vector<std::int8_t>& in, const std
                   make_matrix("X", 1, l.K, MatrixSource::File), make_matrix("C", M, l.K, MatrixSource::Output)};
     p.a = 0; p.b = 1; p.x = 2; p.c = 3;
     Matrix &A = p.matrices[0], &B = p.matrices[1], &X = p.matrices[2];
-    // im2row: row (p,q), column (c,r,s); zero padding done on the host.
+    // im2row: row (p,q), column (c,r,s); zero padding done on the host, a dilated kernel's taps
+    // dil apart in the input.
+    const int dil_h = fc ? 1 : l.dilation_h, dil_w = fc ? 1 : l.dilation_w;
     A.data.assign(std::size_t(M) * Kd, 0);
     for (int pp = 0; pp < P; ++pp)
         for (int qq = 0; qq < Q; ++qq)
             for (int c = 0; c < C; ++c)
                 for (int r = 0; r < R; ++r)
                     for (int s = 0; s < S; ++s) {
-                        const int y = pp * (fc ? 1 : l.stride_h) + r - (fc ? 0 : l.pad_top);
-                        const int x = qq * (fc ? 1 : l.stride_w) + s - (fc ? 0 : l.pad_left);
+                        const int y = pp * (fc ? 1 : l.stride_h) + r * dil_h - (fc ? 0 : l.pad_top);
+                        const int x = qq * (fc ? 1 : l.stride_w) + s * dil_w - (fc ? 0 : l.pad_left);
                         if (y < 0 || y >= H || x < 0 || x >= W) continue;
                         A.data[std::size_t(pp * Q + qq) * Kd + std::size_t((c * R + r) * S + s)] = in[(std::size_t(c) * H + y) * W + x];
                     }

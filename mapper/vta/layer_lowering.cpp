@@ -35,10 +35,10 @@ Program lower_group_pack(const Layer& l, const std::vector<std::int8_t>& in, con
     for (int pp = 0; pp < P; ++pp)
         for (int qq = 0; qq < Q; ++qq)
             for (int r = 0; r < R; ++r) {
-                const int y = pp * l.stride_h + r - l.pad_top;
+                const int y = pp * l.stride_h + r * l.dilation_h - l.pad_top;
                 if (y < 0 || y >= H) continue;
                 for (int s = 0; s < S; ++s) {
-                    const int x = qq * l.stride_w + s - l.pad_left;
+                    const int x = qq * l.stride_w + s * l.dilation_w - l.pad_left;
                     if (x < 0 || x >= W) continue;
                     std::int32_t* row = &A.data[std::size_t(pp * Q + qq) * Kd];
                     for (int gl = 0; gl < m; ++gl)

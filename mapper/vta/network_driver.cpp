@@ -100,9 +100,6 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Conv:
                 if (l.zero_insert_h != 1 || l.zero_insert_w != 1)
                     throw InputError(where + "a transposed convolution (zero-inserted input) does not run on the VTA");
-                if (l.dilation_h != 1 || l.dilation_w != 1)
-                    throw InputError(where + "a dilated convolution (dilation " + std::to_string(l.dilation_h) + "x" +
-                                     std::to_string(l.dilation_w) + ") does not run on the VTA");
                 break;
             case LayerKind::FullyConnected: break;
             case LayerKind::Eltwise:

@@ -1,6 +1,6 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
-// loops (grouped), fc, max/avg pooling (overlapping windows, max with padding), residual add,
+// loops (grouped, dilated), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest resize / relu / leaky relu / batchnorm, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
@@ -30,6 +30,7 @@ inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::Laye
     const int C = l.C, K = l.K, H = fc ? 1 : l.H, W = fc ? 1 : l.W, R = fc ? 1 : l.R, S = fc ? 1 : l.S;
     const int P = fc ? 1 : l.P(), Q = fc ? 1 : l.Q(), G = fc ? 1 : l.groups, cg = C / G, kg = K / G;
     const int sh = fc ? 1 : l.stride_h, sw = fc ? 1 : l.stride_w, pt = fc ? 0 : l.pad_top, pl = fc ? 0 : l.pad_left;
+    const int dh = fc ? 1 : l.dilation_h, dw = fc ? 1 : l.dilation_w;  // a dilated kernel's taps dh, dw apart
     Tensor out(std::size_t(K) * P * Q);
     for (int k = 0; k < K; ++k) {
         const int g = k / kg;
@@ -39,7 +40,7 @@ inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::Laye
                 for (int c = 0; c < cg; ++c)
                     for (int r = 0; r < R; ++r)
                         for (int s = 0; s < S; ++s) {
-                            const int y = p * sh + r - pt, x = q * sw + s - pl;
+                            const int y = p * sh + r * dh - pt, x = q * sw + s * dw - pl;
                             if (y < 0 || y >= H || x < 0 || x >= W) continue;
                             acc += std::int64_t(in[(std::size_t(g * cg + c) * H + y) * W + x]) *
                                    d.weights[((std::size_t(k) * cg + c) * R + r) * S + s];

@@ -110,6 +110,31 @@ TEST_CASE("Grouped and depthwise convolutions, strided and padded, equal the ref
     CHECK(d.parts(3) == 4);  // K/groups = 6: 2 groups per program, 8 groups
 }
 
+TEST_CASE("Dilated convolutions (im2row with the taps d apart), grouped and strided, equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "dilated";
+    Layer d2 = conv("d2", 8, 16, 20, 3, 1, 2, 1, true);
+    d2.dilation_h = d2.dilation_w = 2;  // 5 x 5 window: 20 x 20 out
+    Layer d23 = conv("d23", 16, 8, 20, 3, 1, 2, 1, false);
+    d23.dilation_h = 2;
+    d23.dilation_w = 3;
+    d23.pad_left = d23.pad_right = 3;  // 5 x 7 window: 20 x 20 out
+    Layer d2s2 = conv("d2s2", 8, 8, 20, 3, 2, 1, 1, true);
+    d2s2.dilation_h = d2s2.dilation_w = 2;  // (20 + 2 - 5) / 2 + 1 = 9
+    Layer dw4 = conv("dw4", 8, 8, 9, 3, 1, 4, 8, false);
+    dw4.dilation_h = dw4.dilation_w = 4;  // depthwise, 9 x 9 window on a 9 x 9 map padded by 4
+    n.layers = {d2, d23, d2s2, dw4};
+    const NetGraph g = chain_graph(n);
+    for (std::size_t i = 1; i < g.inputs.size(); ++i) REQUIRE(g.inputs[i][0] == int(i - 1));  // the shapes chain
+    CHECK(g.net.layers[2].P() == 9);
+    CHECK(check_network(g, 13) == 4);
+    CHECK(check_network(g, 14, 2) == 4);
+    // By hand, one output of d2: the reference's tap (r, s) reads input (2r - 2, 2s - 2) at output
+    // (0, 0), so only the taps r, s >= 1 see the map; a lowering that ignored the dilation would
+    // read (r - 2, s - 2) and differ from the reference above.
+    CHECK(!direct_conv_supported(d2));
+}
+
 TEST_CASE("Average pooling (2x2 and global) and residual add equal the reference", "[vta][network]") {
     Network n;
     n.name = "pools";
