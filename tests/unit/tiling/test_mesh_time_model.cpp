@@ -48,6 +48,23 @@ Layer conv(const std::string& name, int C, int K, int H, int W, int R, int strid
     return l;
 }
 
+// What map_layer takes besides the layer and its options: default core and energy figures, the
+// DDR3-1600 time figures.
+struct MapInputs {
+    tiling::AsipParams asip;
+    MeshMapParams mesh;
+    EnergyParams energy;
+    MapInputs() { mesh.hw = ddr3_time_figures(); }
+};
+
+// One thread, ranked by the named time model.
+MapperOptions options_of(const char* model) {
+    MapperOptions o;
+    o.threads = 1;
+    o.model = make_mesh_model(model, MeshCoefficients{});
+    return o;
+}
+
 }  // namespace
 
 TEST_CASE("op_features: DRAM bursts equal a per-transfer count on random DMA ops", "[waving][mesh_model]") {
@@ -206,16 +223,12 @@ TEST_CASE("calibrated model: wait_scale and slot_scale by hand", "[waving][mesh_
 }
 
 TEST_CASE("paper model = the mapper without a model, fixed (T, k) reproduces its ranked estimate", "[waving][mesh_model]") {
-    tiling::AsipParams asip;
-    MeshMapParams mesh;
-    mesh.hw = ddr3_time_figures();
-    EnergyParams energy;
+    const MapInputs in;
+    const auto& [asip, mesh, energy] = in;
     MapperOptions plain;
     plain.threads = 1;
-    MapperOptions paper = plain;
-    paper.model = make_mesh_model("paper", MeshCoefficients{});
-    MapperOptions cal = plain;
-    cal.model = make_mesh_model("calibrated", MeshCoefficients{});
+    const MapperOptions paper = options_of("paper");
+    MapperOptions cal = options_of("calibrated");
     cal.keep_candidates = 6;
     for (const Layer& l : {conv("a", 16, 64, 28, 28, 3, 1), conv("b", 64, 96, 14, 14, 1, 1)}) {
         const LayerMapping a = map_layer(l, asip, mesh, energy, plain);
@@ -244,13 +257,9 @@ TEST_CASE("paper model = the mapper without a model, fixed (T, k) reproduces its
 }
 
 TEST_CASE("near ties: the fewest cores within the band of the best estimate", "[waving][mesh_model]") {
-    tiling::AsipParams asip;
-    MeshMapParams mesh;
-    mesh.hw = ddr3_time_figures();
-    EnergyParams energy;
-    MapperOptions all;
-    all.threads = 1;
-    all.model = make_mesh_model("calibrated", MeshCoefficients{});
+    const MapInputs in;
+    const auto& [asip, mesh, energy] = in;
+    MapperOptions all = options_of("calibrated");
     all.keep_candidates = 1000;  // the whole ranking, best first
     int moved = 0;
     for (const Layer& l : {conv("a", 16, 64, 28, 28, 3, 1), conv("b", 64, 96, 14, 14, 1, 1), conv("c", 32, 128, 56, 56, 3, 1)}) {
