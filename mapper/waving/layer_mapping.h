@@ -46,6 +46,10 @@ struct MapperOptions {
     double near_tie = 0;
 };
 
+// Choices scored this close (relative) are reported as near ties: below the time models'
+// resolution (docs/mesh.md, the acceptance rule's clause 3 and the tried changes it rejected).
+constexpr double kNearTieReport = 0.005;
+
 // One ranked (T, k) candidate of a layer.
 struct RankedChoice {
     SliceChoice choice;
@@ -93,6 +97,11 @@ struct LayerMapping {
     EnergyEstimate energy;
 
     std::vector<RankedChoice> ranked;     // best candidates, best first (MapperOptions::keep_candidates)
+    // The choice ranked after the pick and its score (what the ranking used); k = 0 when the
+    // layer had one candidate. A score within kNearTieReport of the pick's is a near tie.
+    SliceChoice runner_up;
+    double runner_up_score = 0, pick_score = 0;
+    bool near_tie() const;
     std::uint64_t slice_sets = 0;         // |T| examined
     std::uint64_t tilings_evaluated = 0;  // closed-form single-core evaluations
 };
@@ -107,6 +116,8 @@ struct NetworkMapping {
     std::vector<LayerMapping> layers;
 
     double total_est_cycles() const;
+    // The mapped layers whose runner-up is scored within kNearTieReport of the pick.
+    std::vector<std::string> near_tied() const;
     std::uint64_t total_flits() const;
     std::uint64_t total_dram_bytes() const;
     double total_energy_pj() const;

@@ -87,6 +87,10 @@ nlohmann::json to_json(const LayerMapping& m) {
     j["energy_pj"] = {{"mac", m.energy.mac_pj},   {"sram", m.energy.sram_pj},     {"dram", m.energy.dram_pj},
                       {"noc", m.energy.noc_pj},   {"static", m.energy.static_pj}, {"total", m.energy.total_pj()}};
     j["search"] = {{"slice_sets", m.slice_sets}, {"tilings_evaluated", m.tilings_evaluated}};
+    if (m.runner_up.k > 0)
+        j["runner_up"] = {{"T_of", m.runner_up.t_of}, {"T_ox", m.runner_up.t_ox}, {"k", m.runner_up.k},
+                          {"score", m.runner_up_score}, {"score_over_pick", m.runner_up_score / m.pick_score},
+                          {"near_tie", m.near_tie()}};
     if (m.ranked.size() > 1) {
         nlohmann::json r = nlohmann::json::array();
         for (const auto& c : m.ranked)
@@ -141,6 +145,21 @@ void print_table(std::ostream& os, const NetworkMapping& n) {
                   (unsigned long long)n.total_flits(), (unsigned long long)n.total_dram_bytes(),
                   n.total_energy_pj() * 1e-6);
     os << buf;
+    if (const std::string nt = near_tie_text(n); !nt.empty()) os << "near ties: " << nt;
+}
+
+std::string near_tie_text(const NetworkMapping& n) {
+    const std::vector<std::string> tied = n.near_tied();
+    if (tied.empty()) return "";
+    std::size_t mapped = 0;
+    for (const auto& l : n.layers) mapped += l.mapped;
+    std::string names;
+    for (std::size_t i = 0; i < tied.size() && i < 4; ++i) names += (i ? ", " : "") + tied[i];
+    if (tied.size() > 4) names += ", ...";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "a runner-up scored within %.1f %% of the pick in %zu of %zu layers (",
+                  100 * kNearTieReport, tied.size(), mapped);
+    return buf + names + "); the model cannot order such choices, --refine K simulates the K best\n";
 }
 
 }  // namespace vp::mapper::waving

@@ -1,6 +1,7 @@
 #include "mapper/waving/waving_mapper.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <numeric>
@@ -25,6 +26,17 @@ const char* to_string(MapMode m) {
     case MapMode::WholeLayer: return "whole-layer";
     }
     return "?";
+}
+
+bool LayerMapping::near_tie() const {
+    return mapped && runner_up.k > 0 && pick_score > 0 && std::abs(runner_up_score / pick_score - 1.0) <= kNearTieReport;
+}
+
+std::vector<std::string> NetworkMapping::near_tied() const {
+    std::vector<std::string> out;
+    for (const auto& l : layers)
+        if (l.near_tie()) out.push_back(l.name);
+    return out;
 }
 
 double NetworkMapping::total_est_cycles() const {
@@ -444,6 +456,11 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
         m.ranked.push_back({SliceChoice{alt.t_of, alt.t_ox, alt.k}, e.score, alt.est_cycles});
     }
     const Entry& best = all.front();
+    if (all.size() > 1) {
+        m.runner_up = SliceChoice{tof_of(all[1].set), tox_of(all[1].set), all[1].k};
+        m.runner_up_score = all[1].score;
+    }
+    m.pick_score = best.score;
     build_layer(m, tof_of(best.set), tox_of(best.set), best.k, cand[std::size_t(best.set)].full,
                 cand[std::size_t(best.set)].rem, asip, mesh, energy, opt);
     m.ranked.insert(m.ranked.begin(), RankedChoice{SliceChoice{m.t_of, m.t_ox, m.k}, best.score, m.est_cycles});

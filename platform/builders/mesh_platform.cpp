@@ -424,6 +424,10 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
        << "; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";
+    if (!m_refine) {
+        const std::string nt = wv::near_tie_text(m_map);
+        if (!nt.empty()) os << "  near ties      " << nt;
+    }
     if (m_refine)
         os << "  refined        " << m_refine->k
            << " (T, k) candidates per distinct shape simulated on their own; whole network " << std::setprecision(0)

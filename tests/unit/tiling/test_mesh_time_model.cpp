@@ -9,6 +9,7 @@
 #include <random>
 
 #include "mapper/waving/mesh_profile.h"
+#include "mapper/waving/mapping_report.h"
 #include "mapper/waving/mesh_time_model.h"
 #include "mapper/waving/packet_format_ops.h"
 #include "mapper/waving/run_totals.h"
@@ -283,6 +284,51 @@ TEST_CASE("near ties: the fewest cores within the band of the best estimate", "[
         }
     }
     CHECK(moved > 0);  // some band reaches a candidate of fewer cores
+}
+
+TEST_CASE("the runner-up of the ranking and its near tie are reported", "[waving][mesh_model]") {
+    const MapInputs in;
+    const auto& [asip, mesh, energy] = in;
+    MapperOptions all = options_of("calibrated");
+    all.keep_candidates = 2;
+    MapperOptions one = options_of("calibrated");
+    int apart = 0;
+    for (const Layer& l : {conv("a", 16, 64, 28, 28, 3, 1), conv("b", 64, 96, 14, 14, 1, 1), conv("c", 32, 128, 56, 56, 3, 1),
+                           conv("d", 3, 64, 112, 112, 3, 1)}) {
+        INFO(l.name);
+        const LayerMapping r = map_layer(l, asip, mesh, energy, all);
+        REQUIRE(r.ranked.size() == 2);
+        const LayerMapping m = map_layer(l, asip, mesh, energy, one);  // the runner-up does not need keep_candidates
+        CHECK(m.runner_up.t_of == r.ranked[1].choice.t_of);
+        CHECK(m.runner_up.t_ox == r.ranked[1].choice.t_ox);
+        CHECK(m.runner_up.k == r.ranked[1].choice.k);
+        CHECK(m.runner_up_score == r.ranked[1].score);
+        CHECK(m.pick_score == r.ranked[0].score);
+        const bool near = r.ranked[1].score <= r.ranked[0].score * (1 + kNearTieReport);
+        CHECK(m.near_tie() == near);
+        apart += !near;
+        const nlohmann::json j = to_json(m);
+        CHECK(j["runner_up"]["k"] == m.runner_up.k);
+        CHECK(j["runner_up"]["near_tie"] == near);
+        MapperOptions f = one;  // one candidate: no runner-up
+        f.fixed = SliceChoice{m.t_of, m.t_ox, m.k};
+        const LayerMapping x = map_layer(l, asip, mesh, energy, f);
+        CHECK(x.runner_up.k == 0);
+        CHECK(!x.near_tie());
+        CHECK(!to_json(x).contains("runner_up"));
+    }
+    CHECK(apart > 0);  // the rule is not trivially true: some runner-up lies beyond the band
+    NetworkMapping n;
+    n.layers.push_back(map_layer(conv("a", 16, 64, 28, 28, 3, 1), asip, mesh, energy, one));
+    n.layers.back().pick_score = 100;
+    n.layers.back().runner_up_score = 100.4;  // within 0.5 %
+    n.layers.push_back(n.layers.back());
+    n.layers.back().name = "b";
+    n.layers.back().runner_up_score = 101;  // 1 % apart
+    CHECK(n.near_tied() == std::vector<std::string>{"a"});
+    CHECK_THAT(near_tie_text(n), Catch::Contains("in 1 of 2 layers (a)"));
+    n.layers.front().runner_up_score = 102;
+    CHECK(near_tie_text(n).empty());
 }
 
 TEST_CASE("time model registry: names and unknown names", "[waving][mesh_model]") {
