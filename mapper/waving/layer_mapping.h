@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "mapper/common/near_tie.h"
 #include "mapper/tiling/conv_shape.h"
 #include "mapper/tiling/single_core_optimizer.h"
 #include "mapper/tiling/tiling.h"
@@ -45,10 +46,6 @@ struct MapperOptions {
     // tied, and the one with the fewest cores goes first (0: off).
     double near_tie = 0;
 };
-
-// Choices scored this close (relative) are reported as near ties: below the time models'
-// resolution (docs/mesh.md, the acceptance rule's clause 3 and the tried changes it rejected).
-constexpr double kNearTieReport = 0.005;
 
 // One ranked (T, k) candidate of a layer.
 struct RankedChoice {

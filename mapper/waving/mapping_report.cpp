@@ -149,17 +149,9 @@ void print_table(std::ostream& os, const NetworkMapping& n) {
 }
 
 std::string near_tie_text(const NetworkMapping& n) {
-    const std::vector<std::string> tied = n.near_tied();
-    if (tied.empty()) return "";
     std::size_t mapped = 0;
     for (const auto& l : n.layers) mapped += l.mapped;
-    std::string names;
-    for (std::size_t i = 0; i < tied.size() && i < 4; ++i) names += (i ? ", " : "") + tied[i];
-    if (tied.size() > 4) names += ", ...";
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "a runner-up scored within %.1f %% of the pick in %zu of %zu layers (",
-                  100 * kNearTieReport, tied.size(), mapped);
-    return buf + names + "); the model cannot order such choices, --refine K simulates the K best\n";
+    return mapper::near_tie_text(n.near_tied(), mapped);
 }
 
 }  // namespace vp::mapper::waving

@@ -28,9 +28,7 @@ const char* to_string(MapMode m) {
     return "?";
 }
 
-bool LayerMapping::near_tie() const {
-    return mapped && runner_up.k > 0 && pick_score > 0 && std::abs(runner_up_score / pick_score - 1.0) <= kNearTieReport;
-}
+bool LayerMapping::near_tie() const { return mapped && runner_up.k > 0 && mapper::near_tie(pick_score, runner_up_score); }
 
 std::vector<std::string> NetworkMapping::near_tied() const {
     std::vector<std::string> out;
