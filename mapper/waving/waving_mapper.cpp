@@ -1,7 +1,6 @@
 #include "mapper/waving/waving_mapper.h"
 
 #include <algorithm>
-#include <cmath>
 #include <iterator>
 #include <map>
 #include <numeric>

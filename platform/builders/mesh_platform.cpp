@@ -425,15 +425,14 @@ void MeshPlatform::summary(std::ostream& os) const {
        << "; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";
     if (!m_refine) {
-        const std::string nt = wv::near_tie_text(m_map);
-        if (!nt.empty()) os << "  near ties      " << nt;
-    }
-    if (m_refine)
+        if (const std::string nt = wv::near_tie_text(m_map); !nt.empty()) os << "  near ties      " << nt;
+    } else {
         os << "  refined        " << m_refine->k
            << " (T, k) candidates per distinct shape simulated on their own; whole network " << std::setprecision(0)
            << m_refine->network.value("refined_cycles", 0.0) << " vs unrefined "
            << m_refine->network.value("unrefined_cycles", 0.0) << " cycles, kept "
            << m_refine->network.value("kept", std::string("?")) << "\n";
+    }
 }
 
 std::vector<std::string> MeshPlatform::layer_names() const {
