@@ -134,8 +134,8 @@ private:
     // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
     // whole map fits one in-place program).
     int pool_band(const Layer& l) const;
-    // Concat, slice, zero pad, nearest resize, and relu / relu6 and batchnorm layers of their
-    // own (not fused into a conv): what the host computes between programs (no VTA program;
+    // Concat, slice, zero pad, nearest resize, and relu / relu6 / leaky_relu and batchnorm layers
+    // of their own (not fused into a conv): what the host computes between programs (no VTA program;
     // their bytes are charged to the next program's host time).
     static bool is_host_layer(const Layer& l);
     void run_host_layer(std::size_t i);

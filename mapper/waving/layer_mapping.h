@@ -94,10 +94,12 @@ struct LayerMapping {
     EnergyEstimate energy;
 
     std::vector<RankedChoice> ranked;     // best candidates, best first (MapperOptions::keep_candidates)
-    // The choice ranked after the pick and its score (what the ranking used); k = 0 when the
-    // layer had one candidate. A score within kNearTieReport of the pick's is a near tie.
+    // The choice ranked after the pick and its score (what the ranking used; the pick's is
+    // ranked.front().score); k = 0 when the layer had one candidate. A score within
+    // kNearTieReport of the pick's is a near tie.
     SliceChoice runner_up;
-    double runner_up_score = 0, pick_score = 0;
+    double runner_up_score = 0;
+    double runner_up_over_pick() const;  // 0 without a runner-up
     bool near_tie() const;
     std::uint64_t slice_sets = 0;         // |T| examined
     std::uint64_t tilings_evaluated = 0;  // closed-form single-core evaluations

@@ -90,7 +90,7 @@ nlohmann::json to_json(const LayerMapping& m) {
     if (m.runner_up.k > 0)
         j["runner_up"] = {{"T_of", m.runner_up.t_of}, {"T_ox", m.runner_up.t_ox}, {"k", m.runner_up.k},
                           {"score", m.runner_up_score},
-                          {"score_over_pick", m.pick_score > 0 ? m.runner_up_score / m.pick_score : 0.0},
+                          {"score_over_pick", m.runner_up_over_pick()},
                           {"near_tie", m.near_tie()}};
     if (m.ranked.size() > 1) {
         nlohmann::json r = nlohmann::json::array();

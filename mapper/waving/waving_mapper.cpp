@@ -27,7 +27,14 @@ const char* to_string(MapMode m) {
     return "?";
 }
 
-bool LayerMapping::near_tie() const { return mapped && runner_up.k > 0 && mapper::near_tie(pick_score, runner_up_score); }
+double LayerMapping::runner_up_over_pick() const {
+    const double pick = ranked.empty() ? 0.0 : ranked.front().score;
+    return runner_up.k > 0 && pick > 0 ? runner_up_score / pick : 0.0;
+}
+
+bool LayerMapping::near_tie() const {
+    return mapped && runner_up.k > 0 && !ranked.empty() && mapper::near_tie(ranked.front().score, runner_up_score);
+}
 
 std::vector<std::string> NetworkMapping::near_tied() const {
     std::vector<std::string> out;
@@ -457,7 +464,6 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
         m.runner_up = SliceChoice{tof_of(all[1].set), tox_of(all[1].set), all[1].k};
         m.runner_up_score = all[1].score;
     }
-    m.pick_score = best.score;
     build_layer(m, tof_of(best.set), tox_of(best.set), best.k, cand[std::size_t(best.set)].full,
                 cand[std::size_t(best.set)].rem, asip, mesh, energy, opt);
     m.ranked.insert(m.ranked.begin(), RankedChoice{SliceChoice{m.t_of, m.t_ox, m.k}, best.score, m.est_cycles});

@@ -303,7 +303,8 @@ TEST_CASE("the runner-up of the ranking and its near tie are reported", "[waving
         CHECK(m.runner_up.t_ox == r.ranked[1].choice.t_ox);
         CHECK(m.runner_up.k == r.ranked[1].choice.k);
         CHECK(m.runner_up_score == r.ranked[1].score);
-        CHECK(m.pick_score == r.ranked[0].score);
+        CHECK(m.ranked.front().score == r.ranked[0].score);
+        CHECK(m.runner_up_over_pick() == r.ranked[1].score / r.ranked[0].score);
         const bool near = r.ranked[1].score <= r.ranked[0].score * (1 + kNearTieReport);
         CHECK(m.near_tie() == near);
         apart += !near;
@@ -320,7 +321,7 @@ TEST_CASE("the runner-up of the ranking and its near tie are reported", "[waving
     CHECK(apart > 0);  // the rule is not trivially true: some runner-up lies beyond the band
     NetworkMapping n;
     n.layers.push_back(map_layer(conv("a", 16, 64, 28, 28, 3, 1), asip, mesh, energy, one));
-    n.layers.back().pick_score = 100;
+    n.layers.back().ranked.front().score = 100;
     n.layers.back().runner_up_score = 100.4;  // within 0.5 %
     n.layers.push_back(n.layers.back());
     n.layers.back().name = "b";
