@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE] [--dilated]  a network workload (JSON) on stdout / FILE
+  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates]  a network workload (JSON) on stdout / FILE
   random_networks.py onnx --seed S --out FILE.onnx [--dilated]  an ONNX model (needs python3-onnx:
                           /usr/bin/python3); prints its MACs by the operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"] [--dilated]
+                          [--run-args "--refine 2"] [--dilated] [--gates]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -45,12 +45,14 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False, dil_rng=None):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None):
         self.rng = rng
         self.large = large
         # Dilated convs (--dilated): their own generator, so that the networks of every seed
-        # without the option stay what they were.
+        # without the option stay what they were. Likewise gates (--gates): sigmoid, hard_sigmoid
+        # and hard_swish (fused and as act layers), eltwise mul, squeeze-and-excitation blocks.
         self.dil_rng = dil_rng
+        self.gate_rng = gate_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -167,7 +169,42 @@ class Net:
             l["relu"] = True
         elif a < 0.6:
             l["act"] = "relu6"
+        if self.gate_rng and self.gate_rng.random() < 0.3:
+            l.pop("relu", None)
+            l.update(self.gate_act())
         self.add(l, K, P, Q, [name])
+
+    def gate_act(self):
+        """A fused or act-layer activation of the gates: its "act" (and hard_sigmoid's alpha, beta)."""
+        g = self.gate_rng
+        a = g.choice(["sigmoid", "hard_sigmoid", "hard_swish"])
+        if a != "hard_sigmoid":
+            return {"act": a}
+        return {"act": a, "alpha": g.choice([0.2, 1.0 / 6.0, round(g.uniform(-2, 2), 3)]),
+                "beta": g.choice([0.5, round(g.uniform(-2, 2), 3)])}
+
+    def gate_layer(self, t):
+        """--gates: an act layer of a gate activation, or (graph) a squeeze-and-excitation block:
+        global average pool, 1x1 conv with relu, 1x1 conv with a gate, mul by the gate per channel."""
+        name, C, H, W = t
+        if not self.graph or self.gate_rng.random() < 0.5:
+            l = {"type": "act", "op": None, "C": C, "H": H, "W": W}
+            a = self.gate_act()
+            l["op"] = a.pop("act")
+            l.update(a)
+            self.add(l, C, H, W, [name])
+            return
+        self.add({"type": "pool", "op": "avg", "C": C, "H": H, "W": W, "R": H, "S": W,
+                  "stride": self.enc_stride((H, W))}, C, 1, 1, [name])
+        mid = max(1, C // 4)
+        self.add({"type": "conv", "C": C, "K": mid, "H": 1, "W": 1, "R": 1, "S": 1, "relu": True}, mid, 1, 1,
+                 [self.tensors[-1][0]])
+        l = {"type": "conv", "C": mid, "K": C, "H": 1, "W": 1, "R": 1, "S": 1}
+        l.update(self.gate_act())
+        self.add(l, C, 1, 1, [self.tensors[-1][0]])
+        ins = [self.tensors[-1][0], name]
+        self.gate_rng.shuffle(ins)
+        self.add({"type": "eltwise", "op": "mul", "C": C, "H": H, "W": W}, C, H, W, ins)
 
     def fc(self, t):
         name, C, H, W = t
@@ -196,12 +233,13 @@ class Net:
         name, C, H, W = t
         same = [u for u in self.tensors if u[1:] == (C, H, W) and u[0] != name]
         e = self.rng.random()
+        op = "mul" if self.gate_rng and self.gate_rng.random() < 0.5 else "add"
         if e < 0.15:  # one producer: the other operand is a constant of the model
-            self.add({"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}, C, H, W, [name])
+            self.add({"type": "eltwise", "op": op, "C": C, "H": H, "W": W}, C, H, W, [name])
             return
         bcast = [u for u in self.tensors if u[0] != name and (C * H * W) % (u[1] * u[2] * u[3]) == 0 and u[1:] != (C, H, W)]
         if e < 0.3 and bcast:  # a broadcast operand (its elements divide the layer's)
-            self.add({"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}, C, H, W,
+            self.add({"type": "eltwise", "op": op, "C": C, "H": H, "W": W}, C, H, W,
                      [name, self.rng.choice(bcast)[0]])
             return
         if not same:
@@ -211,7 +249,7 @@ class Net:
             other = self.tensors[-1][0]
         else:
             other = self.rng.choice(same)[0]
-        l = {"type": "eltwise", "op": "add", "C": C, "H": H, "W": W}
+        l = {"type": "eltwise", "op": op, "C": C, "H": H, "W": W}
         if self.rng.random() < 0.5:
             l["relu"] = True
         self.add(l, C, H, W, [other, name])
@@ -270,13 +308,15 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False, dilated=False):
+def gen_network(seed, large=False, dilated=False, gates=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
-    dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows
-    (nmp and mesh run them, the VTA refuses them)."""
+    dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
+    gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul and squeeze-and-excitation
+    blocks (each from a generator of its own: the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
-    net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None)
+    net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
+              random.Random(seed * 7919 + 3) if gates else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -299,6 +339,8 @@ def gen_network(seed, large=False, dilated=False):
         if k == "conv" and t[1] * t[2] * t[3] > (400000 if large else 40000):
             k = "pool"
         getattr(net, k)(t)
+        if net.gate_rng and net.gate_rng.random() < 0.2:
+            net.gate_layer(net.tensors[-1])
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
     if rng.random() < 0.2:
         doc["batch"] = rng.randint(2, 3)
@@ -733,7 +775,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large, a.dilated), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated, a.gates), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -860,6 +902,7 @@ def main():
     g.add_argument("--out")
     g.add_argument("--large", action="store_true")
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
+    g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -876,12 +919,14 @@ def main():
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
     r.add_argument("--dilated", action="store_true", help="half of the convs (JSON and ONNX) draw a dilation of 1-4 per axis")
+    r.add_argument("--gates", action="store_true", help="JSON networks with sigmoid / hard_sigmoid / hard_swish, eltwise "
+                   "mul and squeeze-and-excitation blocks")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large, a.dilated), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)

@@ -76,6 +76,71 @@ std::int8_t leaky_int8(std::int8_t x, std::int64_t m) {
     return std::int8_t(std::clamp<std::int64_t>(v, -128, 127));
 }
 
+std::int8_t sigmoid_int8(std::int8_t v) {
+    const double g = double(1 << kGateFrac) / (1.0 + std::exp(-double(v) / double(1 << kActFrac)));
+    return std::int8_t(std::clamp<long long>(std::llround(g), 0, 127));
+}
+
+HardSigmoidInt hard_sigmoid_multipliers(double alpha, double beta) {
+    return {std::llround(std::ldexp(alpha, kHardShift + kGateFrac - kActFrac)), std::llround(std::ldexp(beta, kHardShift + kGateFrac))};
+}
+
+namespace {
+std::int64_t hard_gate(std::int8_t v, const HardSigmoidInt& m) {
+    return (std::int64_t(v) * m.a + m.b + (std::int64_t(1) << (kHardShift - 1))) >> kHardShift;
+}
+}  // namespace
+
+std::int8_t hard_sigmoid_int8(std::int8_t v, const HardSigmoidInt& m) {
+    return std::int8_t(std::clamp<std::int64_t>(hard_gate(v, m), 0, 127));
+}
+
+std::int8_t hard_swish_int8(std::int8_t v) {
+    static const HardSigmoidInt m = hard_sigmoid_multipliers(1.0 / 6.0, 0.5);
+    const std::int64_t g = std::clamp<std::int64_t>(hard_gate(v, m), 0, std::int64_t(1) << kGateFrac);
+    return std::int8_t(std::clamp<std::int64_t>((std::int64_t(v) * g + (std::int64_t(1) << (kGateFrac - 1))) >> kGateFrac, -128, 127));
+}
+
+std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu) {
+    const std::int32_t p = (std::int32_t(a) * std::int32_t(b) + (1 << (kGateFrac - 1))) >> kGateFrac;
+    return std::int8_t(std::clamp<std::int32_t>(p, relu ? 0 : -128, 127));
+}
+
+bool host_activation(Activation a) {
+    return a == Activation::Relu || a == Activation::Relu6 || a == Activation::LeakyRelu || a == Activation::Sigmoid ||
+           a == Activation::HardSigmoid || a == Activation::HardSwish;
+}
+
+std::array<std::int8_t, 256> activation_table(const Layer& l) {
+    std::array<std::int8_t, 256> t{};
+    const std::int64_t leaky = leaky_multiplier(l.alpha);
+    const HardSigmoidInt hs = hard_sigmoid_multipliers(l.alpha, l.beta);
+    for (int v = -128; v < 128; ++v) {
+        const auto x = std::int8_t(v);
+        std::int8_t y = x;
+        switch (l.act) {
+            case Activation::Relu:
+            case Activation::Relu6: y = std::max<std::int8_t>(0, x); break;
+            case Activation::LeakyRelu: y = leaky_int8(x, leaky); break;
+            case Activation::Sigmoid: y = sigmoid_int8(x); break;
+            case Activation::HardSigmoid: y = hard_sigmoid_int8(x, hs); break;
+            case Activation::HardSwish: y = hard_swish_int8(x); break;
+            default: break;
+        }
+        t[std::size_t(v + 128)] = y;
+    }
+    return t;
+}
+
+std::int64_t broadcast_index(std::uint64_t elems, int C, std::uint64_t HW, std::uint64_t j) {
+    if (elems == std::uint64_t(C) * HW) return std::int64_t(j);
+    if (elems == 1) return 0;
+    if (std::uint64_t(C) == HW) return -1;  // per channel or per position: the element count cannot tell
+    if (elems == std::uint64_t(C)) return std::int64_t(j / HW);
+    if (elems == HW) return std::int64_t(j % HW);
+    return -1;
+}
+
 namespace {
 int pack_groups(const Layer& l, int block) {
     const int kg = l.K / l.groups;
@@ -103,17 +168,19 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 break;
             case LayerKind::FullyConnected: break;
             case LayerKind::Eltwise:
-                if (l.eltwise_op != EltwiseOp::Add) throw InputError(where + "only eltwise add runs on the VTA");
                 if (m_g.inputs[i].size() != 2)
-                    throw InputError(where + "an eltwise add on the VTA takes two operands, got " + std::to_string(m_g.inputs[i].size()));
+                    throw InputError(where + "an eltwise " + (l.eltwise_op == EltwiseOp::Add ? "add" : "mul") +
+                                     " on the VTA takes two operands, got " + std::to_string(m_g.inputs[i].size()));
                 for (int s : m_g.inputs[i]) {  // a broadcast operand (fewer elements) is valid in a workload
                     if (s == NetGraph::kGenerated) continue;
                     const std::uint64_t e = s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
-                    if (e != layer_in_elems(l))
+                    if (broadcast_index(e, l.C, std::uint64_t(l.H) * l.W, 0) < 0)
                         throw InputError(where + "a broadcast operand (" + std::to_string(e) + " elements from " +
-                                         (s >= 0 ? m_g.net.layers[std::size_t(s)].name : std::string("input")) + ", the add has " +
-                                         std::to_string(layer_in_elems(l)) +
-                                         ") does not run on the VTA: its eltwise add takes two operands of C x H x W");
+                                         (s >= 0 ? m_g.net.layers[std::size_t(s)].name : std::string("input")) + ", the layer has " +
+                                         std::to_string(l.C) + " x " + std::to_string(l.H) + " x " + std::to_string(l.W) +
+                                         ") does not run on the VTA's host: it broadcasts a scalar, one value per channel or one per "
+                                         "position" + (std::uint64_t(l.C) == std::uint64_t(l.H) * l.W ? " (here C = H x W: which one is "
+                                                                                                       "ambiguous)" : ""));
                 }
                 break;
             case LayerKind::Pool:
@@ -125,9 +192,10 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Pad:
             case LayerKind::BatchNorm: break;  // the host (run_host_layer)
             case LayerKind::Activation:
-                if (l.act != Activation::Relu && l.act != Activation::Relu6 && l.act != Activation::LeakyRelu)
+                if (!host_activation(l.act))
                     throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
-                                     ") does not run on the VTA or its host (relu, relu6 and leaky_relu do)");
+                                     ") does not run on the VTA or its host (relu, relu6, leaky_relu, sigmoid, hard_sigmoid and "
+                                     "hard_swish do)");
                 break;
             case LayerKind::Resize:
                 if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
@@ -137,9 +205,9 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, nearest resize, relu / relu6 / leaky_relu and batchnorm layers)");
+                                 "concat, slice, pad, nearest resize, eltwise mul, activation and batchnorm layers)");
         }
-        if (is_host_layer(l)) {
+        if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;
             bool generated = false;
             for (int s : m_g.inputs[i]) {
@@ -149,10 +217,16 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
         }
-        if (l.kind != LayerKind::Activation && l.act != Activation::None && l.act != Activation::Relu && l.act != Activation::Relu6 &&
-            l.act != Activation::LeakyRelu)
+        if (l.kind != LayerKind::Activation && l.act != Activation::None && !host_activation(l.act))
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
-                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu on the host)");
+                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu, sigmoid, hard_sigmoid "
+                             "and hard_swish on the host)");
+        if (l.act == Activation::HardSigmoid && !l.has_alpha)
+            throw InputError(where + "hard_sigmoid without its \"alpha\" and \"beta\" does not run on the VTA: its host needs "
+                                     "them (an imported HardSigmoid has them)");
+        if (l.act == Activation::HardSigmoid && !(std::abs(l.alpha) <= 1000.0 && std::abs(l.beta) <= 1000.0))
+            throw InputError(where + "hard_sigmoid's alpha " + std::to_string(l.alpha) + " or beta " + std::to_string(l.beta) +
+                             " is outside [-1000, 1000]");
         if (l.act == Activation::LeakyRelu && !l.has_alpha)
             throw InputError(where + "leaky_relu without its slope does not run on the VTA: its host needs \"alpha\" (an "
                                      "imported LeakyRelu has it; a PRelu with one slope per channel does not)");
@@ -184,6 +258,11 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                                      : read_raw<std::int8_t>(m_g.input_file, in_elems, "input");
 }
 
+bool NetworkDriver::pool_on_host(const Layer& l) const {
+    const std::int64_t cap = m_cfg.acc_depth();
+    return (pool_needs_gather(l) || std::int64_t(l.H) * l.W > cap) && std::int64_t(l.Q()) * l.R * l.S > cap;
+}
+
 int NetworkDriver::pool_band(const Layer& l) const {
     const std::int64_t cap = m_cfg.acc_depth();  // ACC rows an ALU-only program may keep resident
     if (!pool_needs_gather(l) && std::int64_t(l.H) * l.W <= cap) return 0;
@@ -194,13 +273,24 @@ int NetworkDriver::pool_band(const Layer& l) const {
     return int(std::min<std::int64_t>(l.P(), cap / per_row));
 }
 
-bool NetworkDriver::is_host_layer(const Layer& l) {
+bool NetworkDriver::is_host_layer(std::size_t i) const {
+    const Layer& l = m_g.net.layers[i];
+    if (l.kind == LayerKind::Pool) return pool_on_host(l);
+    if (l.kind == LayerKind::Eltwise) {
+        if (l.eltwise_op == EltwiseOp::Mul) return true;
+        for (int s : m_g.inputs[i])  // an add with a broadcast operand
+            if (s != NetGraph::kGenerated &&
+                (s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0])) != layer_in_elems(l))
+                return true;
+        return false;
+    }
     return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||
            l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm;
 }
 
 void NetworkDriver::run_host_layer(std::size_t i) {
     const Layer& l = m_g.net.layers[i];
+    if (!m_prepared[i]) prepare_layer(i);  // an eltwise operand generated from the seed
     std::vector<std::int8_t>& out = m_out[i];
     out.assign(layer_out_elems(l), 0);
     const std::size_t HW = std::size_t(l.H) * l.W;
@@ -220,13 +310,48 @@ void NetworkDriver::run_host_layer(std::size_t i) {
                       out.begin());
             break;
         }
-        case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused); leaky_relu
+        case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused); the others by table
             const auto& in = operand(i, 0);
-            if (l.act == Activation::LeakyRelu) {
-                const std::int64_t m = leaky_multiplier(l.alpha);
-                for (std::size_t j = 0; j < out.size(); ++j) out[j] = leaky_int8(in[j], m);
-            } else {
-                for (std::size_t j = 0; j < out.size(); ++j) out[j] = std::max<std::int8_t>(0, in[j]);
+            const auto t = activation_table(l);
+            for (std::size_t j = 0; j < out.size(); ++j) out[j] = t[std::size_t(in[j] + 128)];
+            break;
+        }
+        case LayerKind::Pool: {  // one output row of windows exceeds the accumulator: the VTA's arithmetic on the host
+            const auto& in = operand(i, 0);
+            const int P = l.P(), Q = l.Q(), n = l.R * l.S;
+            const std::int64_t m = avg_multiplier(n);
+            const bool avg = l.pool_op == PoolOp::Avg;
+            for (int c = 0; c < l.C; ++c)
+                for (int p = 0; p < P; ++p)
+                    for (int q = 0; q < Q; ++q) {
+                        std::int64_t best = -128, sum = 0;
+                        for (int r = 0; r < l.R; ++r)
+                            for (int t = 0; t < l.S; ++t) {
+                                const int y = p * l.stride_h + r - l.pad_top, x = q * l.stride_w + t - l.pad_left;
+                                if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // max only: avg pools have no padding
+                                const std::int64_t v = in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
+                                best = std::max(best, v);
+                                sum += v;
+                            }
+                        const std::int64_t v = avg ? (sum * m + (std::int64_t(1) << (kAvgShift - 1))) >> kAvgShift : best;
+                        out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] = std::int8_t(std::clamp<std::int64_t>(v, -128, 127));
+                    }
+            break;
+        }
+        case LayerKind::Eltwise: {  // mul, or add with a broadcast operand; then a fused activation
+            const auto& a = operand(i, 0);
+            const auto& b = operand(i, 1);
+            const int C = l.C;
+            const std::uint64_t HW = std::uint64_t(l.H) * l.W;
+            const bool mul = l.eltwise_op == EltwiseOp::Mul;
+            for (std::size_t j = 0; j < out.size(); ++j) {
+                const std::int8_t x = a[std::size_t(broadcast_index(a.size(), C, HW, j))];
+                const std::int8_t y = b[std::size_t(broadcast_index(b.size(), C, HW, j))];
+                out[j] = mul ? mul_int8(x, y, l.relu) : std::int8_t(std::clamp(int(x) + int(y), l.relu ? 0 : -128, 127));
+            }
+            if (l.act != Activation::None && !l.relu) {
+                const auto t = activation_table(l);
+                for (auto& v : out) v = t[std::size_t(v + 128)];
             }
             break;
         }
@@ -276,7 +401,7 @@ void NetworkDriver::run_host_layer(std::size_t i) {
 
 int NetworkDriver::parts(std::size_t i) const {
     const Layer& l = m_g.net.layers[i];
-    if (is_host_layer(l)) return 0;
+    if (is_host_layer(i)) return 0;
     if (l.kind == LayerKind::Pool) {
         const int band = pool_band(l);
         return band == 0 ? 1 : (l.P() + band - 1) / band;
@@ -356,7 +481,7 @@ bool NetworkDriver::try_direct(const Layer& l, const LayerData& d, const Compile
 }
 
 bool NetworkDriver::next(ProgramJob& job) {
-    while (m_layer < m_g.net.layers.size() && is_host_layer(m_g.net.layers[m_layer])) run_host_layer(m_layer++);
+    while (m_layer < m_g.net.layers.size() && is_host_layer(m_layer)) run_host_layer(m_layer++);
     if (m_layer >= m_g.net.layers.size()) return false;
     try {
         return next_program(job);
@@ -448,9 +573,9 @@ void NetworkDriver::complete(const ProgramJob& job, const std::vector<std::int8_
     for (std::size_t r = 0; r < n; ++r)  // host reshaping [P*Q, channels] -> CHW
         for (std::size_t c = 0; c < cols; ++c) out[(std::size_t(job.ch0) + c) * PQ + job.row0 + r] = rows[r * cols + c];
     if (++m_parts_done[i] == job.parts) {
-        if (l.act == Activation::LeakyRelu) {  // a fused leaky relu: on the host, after the program(s)
-            const std::int64_t m = leaky_multiplier(l.alpha);
-            for (auto& v : out) v = leaky_int8(v, m);
+        if (l.act != Activation::None && !l.relu) {  // a fused leaky relu, sigmoid, ...: on the host, after the program(s)
+            const auto t = activation_table(l);
+            for (auto& v : out) v = t[std::size_t(v + 128)];
             m_carry_bytes += std::uint64_t(out.size());
         }
         m_done[i] = true;

@@ -21,6 +21,7 @@
 //
 // Host time model (assumption): host_ns_per_program + host_ns_per_byte * (bytes of the program
 // image the host writes + output bytes it reads back and reshapes).
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -86,6 +87,37 @@ constexpr int kLeakyShift = 15;
 std::int64_t leaky_multiplier(double alpha);
 std::int8_t leaky_int8(std::int8_t x, std::int64_t m);
 
+// The host's nonlinear activations and eltwise multiply. The int8 workloads carry no quantisation
+// scales, so one fixed-point convention is assumed: an activation v stands for v / 2^kActFrac
+// (-8 .. 7.94), and a gate (the output of sigmoid or hard_sigmoid, in [0, 1]) for g / 2^kGateFrac.
+//   sigmoid:      clamp(round(2^kGateFrac / (1 + exp(-v / 2^kActFrac))), 0, 127)
+//   hard_sigmoid: clamp((v A + B + 2^(kHardShift - 1)) >> kHardShift, 0, 127) with
+//                 A = round(alpha 2^(kHardShift + kGateFrac - kActFrac)), B = round(beta 2^(kHardShift + kGateFrac))
+//   hard_swish:   x hard_sigmoid(x) with ONNX's alpha 1/6, beta 1/2: the gate g as hard_sigmoid's but
+//                 clamped to [0, 2^kGateFrac] (1 passes x), then clamp((v g + 2^(kGateFrac - 1)) >> kGateFrac)
+//   eltwise mul:  clamp((a b + 2^(kGateFrac - 1)) >> kGateFrac), the lower bound 0 with a fused relu:
+//                 a gate of 127 passes its other operand as x 127/128 (SiLU, squeeze-and-excitation)
+// with >> an arithmetic shift (floor) and clamps to [-128, 127] unless given.
+constexpr int kActFrac = 4, kGateFrac = 7, kHardShift = 15;
+std::int8_t sigmoid_int8(std::int8_t v);
+struct HardSigmoidInt {
+    std::int64_t a = 0, b = 0;
+};
+HardSigmoidInt hard_sigmoid_multipliers(double alpha, double beta);
+std::int8_t hard_sigmoid_int8(std::int8_t v, const HardSigmoidInt& m);
+std::int8_t hard_swish_int8(std::int8_t v);
+std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu);
+// Activations the host applies to a layer's int8 output (an act layer, or fused after a conv / fc /
+// eltwise): leaky_relu, sigmoid, hard_sigmoid, hard_swish; relu and relu6 are the lower clamp at
+// 0. False for none or one the VTA and its host do not run (clip, softmax, erf).
+bool host_activation(Activation a);
+// The activation of `l` as a table over the 256 int8 inputs (index v + 128).
+std::array<std::int8_t, 256> activation_table(const Layer& l);
+// Element j of a C x H x W eltwise output reads element broadcast_index(...) of an operand of
+// `elems` elements: the same shape, one scalar, one value per channel (C x 1 x 1) or per position
+// (1 x H x W). -1 when the operand is none of these or ambiguous (C == H W).
+std::int64_t broadcast_index(std::uint64_t elems, int C, std::uint64_t HW, std::uint64_t j);
+
 struct LayerData {
     std::vector<std::int8_t> weights;   // conv: K x C/groups x R x S; fc: K x C
     std::vector<std::int32_t> bias;     // K (batchnorm: the offset per channel)
@@ -134,10 +166,14 @@ private:
     // Output rows per program of a pooling layer lowered as window gathers in bands (0: the
     // whole map fits one in-place program).
     int pool_band(const Layer& l) const;
-    // Concat, slice, zero pad, nearest resize, and relu / relu6 / leaky_relu and batchnorm layers
-    // of their own (not fused into a conv): what the host computes between programs (no VTA program;
-    // their bytes are charged to the next program's host time).
-    static bool is_host_layer(const Layer& l);
+    // A pooling layer one output row of whose windows exceeds the accumulator (a global pool over a
+    // large map): the host computes it with the VTA's arithmetic (lower_avgpool's multiplier and shift).
+    bool pool_on_host(const Layer& l) const;
+    // Concat, slice, zero pad, nearest resize, activation and batchnorm layers of their own (not
+    // fused into a conv), eltwise mul, and eltwise add with a broadcast operand: what the host
+    // computes between programs (no VTA program; their bytes are charged to the next program's
+    // host time).
+    bool is_host_layer(std::size_t i) const;
     void run_host_layer(std::size_t i);
     std::uint64_t m_carry_bytes = 0;
     const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;

@@ -40,10 +40,13 @@ struct Layer {
     bool relu = false;
     Activation act = Activation::None;
     // LeakyRelu: the slope for x < 0, when the workload gives it (`alpha`; an imported LeakyRelu
-    // always does, with ONNX's default 0.01 when the node has none). The shape platforms do not
-    // need it; the VTA host refuses a leaky relu without it rather than assume one.
+    // always does, with ONNX's default 0.01 when the node has none). HardSigmoid: max(0, min(1,
+    // alpha x + beta)), `alpha` and `beta` given together (an imported HardSigmoid always has them,
+    // with ONNX's defaults 0.2 and 0.5). The shape platforms do not need them; the VTA host refuses
+    // a leaky relu or hard sigmoid without them rather than assume any.
     bool has_alpha = false;
     double alpha = 0.0;
+    double beta = 0.0;  // HardSigmoid only (with has_alpha)
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;
     int offset = 0;            // Slice: first input channel

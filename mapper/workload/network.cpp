@@ -87,12 +87,22 @@ Activation act_of(const std::string& s) {
     return Activation::None;
 }
 
-// "alpha": leaky_relu's slope for x < 0 (only with that activation).
+// "alpha": leaky_relu's slope for x < 0; "alpha" and "beta" together: hard_sigmoid's
+// max(0, min(1, alpha x + beta)). Only with those activations.
 void read_alpha(const JsonCheck& j, Layer& l) {
-    if (!j.has("alpha")) return;
-    if (l.act != Activation::LeakyRelu) j.at("alpha").fail("\"alpha\" is the slope of leaky_relu; this layer's activation is " +
-                                                           std::string(to_string(l.act)));
+    const bool hs = l.act == Activation::HardSigmoid;
+    if (j.has("beta") && !hs)
+        j.at("beta").fail("\"beta\" is the offset of hard_sigmoid; this layer's activation is " + std::string(to_string(l.act)));
+    if (!j.has("alpha")) {
+        if (j.has("beta")) j.at("beta").fail("hard_sigmoid's \"beta\" needs its \"alpha\" as well");
+        return;
+    }
+    if (l.act != Activation::LeakyRelu && !hs)
+        j.at("alpha").fail("\"alpha\" is the slope of leaky_relu or hard_sigmoid; this layer's activation is " +
+                           std::string(to_string(l.act)));
+    if (hs && !j.has("beta")) j.at("alpha").fail("hard_sigmoid's \"alpha\" needs its \"beta\" as well");
     l.alpha = j.at("alpha").as_number(-1e3, 1e3);
+    if (hs) l.beta = j.at("beta").as_number(-1e3, 1e3);
     l.has_alpha = true;
 }
 
@@ -120,7 +130,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "pad"});
     if (type == "conv") {
         j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
-                      "alpha", "inputs", "zero_insert"});
+                      "alpha", "beta", "inputs", "zero_insert"});
         l.kind = LayerKind::Conv;
         l.C = int(j.at("C").as_int(1, kMaxChannels));
         l.K = int(j.at("K").as_int(1, kMaxChannels));
@@ -141,7 +151,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
             j.at("zero_insert").fail("H - 1 and W - 1 must be multiples of the zero insertion");
     } else if (type == "fc") {
-        j.allow_only({"name", "type", "in", "out", "relu", "act", "alpha", "inputs"});
+        j.allow_only({"name", "type", "in", "out", "relu", "act", "alpha", "beta", "inputs"});
         l.kind = LayerKind::FullyConnected;
         l.C = int(j.at("in").as_int(1, kMaxFc));
         l.K = int(j.at("out").as_int(1, kMaxFc));
@@ -159,7 +169,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         read_pad(j, l);
         check_window(j, l);
     } else if (type == "eltwise") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "inputs"});
+        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "beta", "inputs"});
         l.kind = LayerKind::Eltwise;
         if (!j.has("op")) j.fail("missing required member \"op\" (\"add\" or \"mul\")");
         l.eltwise_op = j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
@@ -184,7 +194,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.resize_mode = j.has("mode") && j.at("mode").as_enum({"nearest", "linear"}) == "linear" ? ResizeMode::Linear
                                                                                                   : ResizeMode::Nearest;
     } else if (type == "act") {
-        j.allow_only({"name", "type", "op", "alpha", "C", "H", "W", "inputs"});
+        j.allow_only({"name", "type", "op", "alpha", "beta", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;
         read_chw(j, l);
         l.act = act_of(j.at("op").as_enum(kActNames));
@@ -364,6 +374,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
         case LayerKind::Activation:
             j["op"] = to_string(l.act);
             if (l.has_alpha) j["alpha"] = l.alpha;
+            if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
@@ -378,6 +389,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             l.act != Activation::None) {
             j["act"] = to_string(l.act);
             if (l.has_alpha) j["alpha"] = l.alpha;
+            if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
         }
         if (!l.inputs.empty()) {
             nlohmann::ordered_json in = nlohmann::ordered_json::array();

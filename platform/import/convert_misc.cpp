@@ -222,11 +222,12 @@ void batch_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
 }
 
 void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act,
-                const std::optional<double>& alpha = std::nullopt) {
+                const std::optional<double>& alpha = std::nullopt, double beta = 0.0) {
     const auto set_act = [&](Layer& l) {
         l.act = act;
         l.has_alpha = alpha.has_value();
         l.alpha = alpha.value_or(0.0);
+        l.beta = alpha ? beta : 0.0;
     };
     const int p = act == Activation::Softmax
                       ? -1
@@ -370,7 +371,14 @@ void prelu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     activation(c, n, i, label, Activation::LeakyRelu, alpha);
 }
 void sigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Sigmoid); }
-void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSigmoid); }
+// HardSigmoid: max(0, min(1, alpha x + beta)); its `alpha` and `beta` (ONNX's defaults 0.2 and 0.5)
+// are recorded for the VTA host.
+void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    const double alpha = double(attr_float(n, "alpha", 0.2f)), beta = double(attr_float(n, "beta", 0.5f));
+    if (!std::isfinite(alpha) || !std::isfinite(beta) || std::abs(alpha) > 1e3 || std::abs(beta) > 1e3)
+        throw InputError(c.m.path + ": " + label + ": HardSigmoid's alpha and beta must be finite numbers in [-1000, 1000]");
+    activation(c, n, i, label, Activation::HardSigmoid, alpha, beta);
+}
 void hswish(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSwish); }
 void softmax(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Softmax); }
 

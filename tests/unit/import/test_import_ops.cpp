@@ -239,6 +239,28 @@ TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]")
     CHECK((na.layers[0].has_alpha && na.layers[0].alpha == Approx(0.1)));
 }
 
+TEST_CASE("HardSigmoid's alpha and beta are recorded (ONNX's defaults without the attributes), fused or of its own", "[import]") {
+    Model m(13);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("w2", {4, 4, 1, 1}).output("h2");
+    m.node("Conv", {"x", "w"}, {"c"}, "c1");
+    auto& h = m.node("HardSigmoid", {"c"}, {"h"}, "hs1");  // fused into c1
+    attr(h, "alpha", 1.0f / 6.0f);
+    attr(h, "beta", 0.25f);
+    m.node("Conv", {"h", "w2"}, {"c2"}, "c2");
+    m.node("Relu", {"c2"}, {"r"}, "relu");
+    m.node("HardSigmoid", {"r"}, {"h2"}, "hs2");  // after a fused relu: a layer of its own, the defaults
+    const Network n = import_onnx(m.save("hsig.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 3);
+    CHECK(n.layers[0].act == Activation::HardSigmoid);
+    CHECK((n.layers[0].has_alpha && n.layers[0].alpha == Approx(1.0 / 6.0) && n.layers[0].beta == Approx(0.25)));
+    CHECK((n.layers[2].kind == LayerKind::Activation && n.layers[2].act == Activation::HardSigmoid));
+    CHECK((n.layers[2].has_alpha && n.layers[2].alpha == Approx(0.2) && n.layers[2].beta == Approx(0.5)));
+    Model bad(13);
+    bad.input("x", {1, 3, 8, 8}).output("h");
+    attr(bad.node("HardSigmoid", {"x"}, {"h"}, "hs"), "alpha", 1e30f);
+    CHECK_THROWS_WITH(import_onnx(bad.save("hsig_bad.onnx"), {}), Catch::Contains("hs") && Catch::Contains("HardSigmoid's alpha and beta"));
+}
+
 TEST_CASE("PRelu with a constant slope fuses as leaky_relu, a computed slope is not modelled", "[import]") {
     Model m(13);
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("slope", {4, 1, 1}).output("p");

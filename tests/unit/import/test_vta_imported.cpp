@@ -146,7 +146,8 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
     // Construction checks every layer kind, activation and host layer; parts() sizes the
     // programs (pool bands). The full-size networks are not run here (minutes of simulation).
     for (const char* m : {"resnet18", "resnet50", "mobilenet_v2", "squeezenet1_1", "vgg16", "alexnet", "googlenet", "inception_v3",
-                          "densenet121"}) {  // DenseNet: its unfoldable batchnorms and relus on the host
+                          "densenet121",  // DenseNet: its unfoldable batchnorms and relus on the host
+                          "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf"}) {
         INFO(m);
         const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", {});
         const NetworkDriver d(chain_graph(r.net, m), VtaConfig{}, DriverOptions{});
@@ -154,18 +155,44 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
         for (std::size_t i = 0; i < r.net.layers.size(); ++i) programs += std::size_t(d.parts(i));
         CHECK(programs == d.programs_total());
         std::size_t vta_layers = 0;  // each at least one program; the host layers none
-        for (const auto& l : r.net.layers)
-            vta_layers += l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Pool ||
-                          l.kind == LayerKind::Eltwise;
+        for (std::size_t i = 0; i < r.net.layers.size(); ++i) {
+            const Layer& l = r.net.layers[i];
+            vta_layers += d.parts(i) > 0;
+            if (l.has_macs()) CHECK(d.parts(i) > 0);  // every conv and fc runs on the VTA
+        }
         CHECK(programs >= vta_layers);
         CHECK(vta_layers >= r.net.layers.size() / 3);
     }
 }
 
+TEST_CASE("Imported MobileNetV3-Small, EfficientNet-B0 and RegNetY-400MF (32x32): sigmoid, hard sigmoid, SE multiplies on the host, "
+          "equal the reference",
+          "[import][vta]") {
+    for (const char* m : {"mobilenet_v3_small", "efficientnet_b0", "regnet_y_400mf"}) {
+        INFO(m);
+        vp::import::ImportOptions opt;
+        opt.input_shapes["input"] = {1, 3, 32, 32};
+        const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", opt);
+        const NetGraph g = chain_graph(r.net, m);
+        std::size_t gates = 0, muls = 0, broadcast = 0;
+        for (std::size_t i = 0; i < g.net.layers.size(); ++i) {
+            const Layer& l = g.net.layers[i];
+            gates += l.act == Activation::Sigmoid || l.act == Activation::HardSigmoid;
+            if (l.kind != LayerKind::Eltwise || l.eltwise_op != EltwiseOp::Mul) continue;
+            ++muls;
+            for (int s : g.inputs[i]) broadcast += s >= 0 && layer_out_elems(g.net.layers[std::size_t(s)]) == std::uint64_t(l.C);
+        }
+        CHECK(gates >= 10);
+        CHECK(muls >= 10);
+        CHECK(broadcast >= 3);  // the squeeze-and-excitation gates, one per channel
+        CHECK(check_bit_exact(g, 23) == r.net.layers.size());
+    }
+}
+
 TEST_CASE("What the VTA cannot run is an input error naming the layer", "[import][vta]") {
-    const auto mv3 = vp::import::import_onnx(kOnnxDir + "mobilenet_v3_small.onnx", {});
-    CHECK_THROWS_WITH(NetworkDriver(chain_graph(mv3.net, "mv3"), VtaConfig{}, DriverOptions{}),
-                      Catch::Contains("mv3: layer ") && Catch::Contains("hard_sigmoid"));
+    const auto dl = vp::import::import_onnx(kOnnxDir + "deeplabv3_mobilenet_v3_large.onnx", {});
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(dl.net, "dl"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("dl: layer ") && Catch::Contains("nearest-neighbour resizes by integer factors only"));
     const auto cn = vp::import::import_onnx(kOnnxDir + "convnext_tiny.onnx", {});
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(cn.net, "cn"), VtaConfig{}, DriverOptions{}),
                       Catch::Contains("layers of type \"layernorm\" do not run on the VTA"));

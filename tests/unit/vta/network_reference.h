@@ -1,7 +1,8 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped, dilated), fc, max/avg pooling (overlapping windows, max with padding), residual add,
-// the host's concat / slice / pad / nearest resize / relu / leaky relu / batchnorm, with the requantisation arithmetic of
+// the host's concat / slice / pad / nearest resize / relu / leaky relu / sigmoid / hard sigmoid / hard
+// swish / batchnorm and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -74,10 +75,29 @@ inline Tensor pool(const Layer& l, const Tensor& in, bool avg) {
     return out;
 }
 
-inline Tensor add(const Layer& l, const Tensor& a, const Tensor& b) {
-    Tensor out(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        out[i] = std::int8_t(std::min(127, std::max(l.relu ? 0 : -128, int(a[i]) + int(b[i]))));
+// Eltwise add (the VTA's, or the host's with a broadcast operand) and mul (the host's: the
+// product's 7 fraction bits rounded off, floor((a b + 64) / 128)), clamped to [0 with a fused relu,
+// else -128; 127]. An operand of fewer elements is one scalar, one value per channel or one per
+// position (the layer's C != H W).
+inline Tensor eltwise(const Layer& l, const Tensor& a, const Tensor& b) {
+    const std::size_t hw = std::size_t(l.H) * l.W;
+    Tensor out(std::size_t(l.C) * hw);
+    auto at = [&](const Tensor& t, std::size_t c, std::size_t pos) {
+        if (t.size() == out.size()) return t[c * hw + pos];
+        if (t.size() == 1) return t[0];
+        return t.size() == std::size_t(l.C) ? t[c] : t[pos];
+    };
+    const bool mul = l.eltwise_op == vp::mapper::EltwiseOp::Mul;
+    for (std::size_t c = 0; c < std::size_t(l.C); ++c)
+        for (std::size_t pos = 0; pos < hw; ++pos) {
+            const std::int64_t x = at(a, c, pos), y = at(b, c, pos);
+            std::int64_t v = x + y;
+            if (mul) {
+                v = x * y + 64;
+                v = v >= 0 ? v / 128 : -((-v + 127) / 128);
+            }
+            out[c * hw + pos] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(l.relu ? 0 : -128, v)));
+        }
     return out;
 }
 
@@ -121,9 +141,38 @@ inline std::int8_t leaky(std::int8_t x, double alpha) {
     const std::int64_t q = floor_div(std::int64_t(x) * m + 16384, 32768);
     return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, q)));
 }
+// Host sigmoid: v read as v / 16, the result as g / 128: round(128 sigmoid(v / 16)), clamped to [0, 127].
+inline std::int8_t sigmoid(std::int8_t v) {
+    const long g = std::lround(128.0 / (1.0 + std::exp(-double(v) / 16.0)));
+    return std::int8_t(std::min(127L, std::max(0L, g)));
+}
+// Host hard sigmoid: alpha (v / 16) + beta with the multipliers rounded to 2^-18 and 2^-22 and the
+// sum to 2^-15, i.e. floor((v round(alpha 2^18) + round(beta 2^22) + 2^14) / 2^15), clamped to [lo, hi].
+inline std::int64_t hard_gate(std::int8_t v, double alpha, double beta, std::int64_t lo, std::int64_t hi) {
+    const std::int64_t a = std::llround(alpha * 262144.0), b = std::llround(beta * 4194304.0);
+    return std::min(hi, std::max(lo, floor_div(std::int64_t(v) * a + b + 16384, 32768)));
+}
+// Host hard swish: v times the hard sigmoid (1/6, 1/2) gate in [0, 128], with 7 fraction bits rounded off.
+inline std::int8_t hard_swish(std::int8_t v) {
+    const std::int64_t g = hard_gate(v, 1.0 / 6.0, 0.5, 0, 128);
+    return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, floor_div(std::int64_t(v) * g + 64, 128))));
+}
+// The activation the host applies (an act layer, or fused after a conv / fc / eltwise without relu).
+inline std::int8_t host_act(const Layer& l, std::int8_t v) {
+    using vp::mapper::Activation;
+    switch (l.act) {
+        case Activation::Relu:
+        case Activation::Relu6: return v < 0 ? std::int8_t(0) : v;
+        case Activation::LeakyRelu: return leaky(v, l.alpha);
+        case Activation::Sigmoid: return sigmoid(v);
+        case Activation::HardSigmoid: return std::int8_t(hard_gate(v, l.alpha, l.beta, 0, 127));
+        case Activation::HardSwish: return hard_swish(v);
+        default: return v;
+    }
+}
 inline Tensor leaky_all(const Layer& l, Tensor t) {
-    if (l.act == vp::mapper::Activation::LeakyRelu)
-        for (auto& v : t) v = leaky(v, l.alpha);
+    if (!l.relu)
+        for (auto& v : t) v = host_act(l, v);
     return t;
 }
 
@@ -134,7 +183,7 @@ inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::La
     const std::size_t hw = std::size_t(l.H) * l.W;
     for (std::size_t i = 0; i < in.size(); ++i) {
         if (l.kind == LayerKind::Activation) {
-            out[i] = l.act == vp::mapper::Activation::LeakyRelu ? leaky(in[i], l.alpha) : in[i] < 0 ? std::int8_t(0) : in[i];
+            out[i] = host_act(l, in[i]);
             continue;
         }
         const std::size_t c = i / hw;
@@ -159,7 +208,7 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             case LayerKind::Conv:
             case LayerKind::FullyConnected: out[i] = leaky_all(l, conv(l, opnd(0), ld)); break;
             case LayerKind::Pool: out[i] = pool(l, opnd(0), l.pool_op == vp::mapper::PoolOp::Avg); break;
-            case LayerKind::Eltwise: out[i] = leaky_all(l, add(l, opnd(0), opnd(1))); break;
+            case LayerKind::Eltwise: out[i] = leaky_all(l, eltwise(l, opnd(0), opnd(1))); break;
             case LayerKind::Concat:
             case LayerKind::Slice:
             case LayerKind::Pad:

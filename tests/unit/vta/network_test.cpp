@@ -184,12 +184,12 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
     CHECK(int(out[0]) == int(std::clamp(want, -128.0, 127.0)));
     const auto& rl = d.output(2);
     for (std::size_t i = 0; i < rl.size(); ++i) CHECK(int(rl[i]) == std::max(0, int(out[i])));
-    // Other activations stay refused, naming the layer.
+    // Activations neither runs stay refused, naming the layer.
     Layer sg = r;
-    sg.name = "sig"; sg.act = vp::mapper::Activation::Sigmoid; sg.relu = false;
+    sg.name = "soft"; sg.act = vp::mapper::Activation::Softmax; sg.relu = false;
     n.layers = {c, sg};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}),
-                      Catch::Contains("layer sig: an act layer (sigmoid) does not run on the VTA or its host"));
+                      Catch::Contains("layer soft: an act layer (softmax) does not run on the VTA or its host"));
 }
 
 TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", "[vta][network]") {
@@ -228,6 +228,129 @@ TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", 
     bare.alpha = 1e6;
     n.layers = {bare};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}), Catch::Contains("outside [-1000, 1000]"));
+}
+
+TEST_CASE("Sigmoid, hard sigmoid, hard swish and eltwise mul on the host: the fixed-point rules by hand", "[vta][network]") {
+    // v stands for v / 16, a gate g for g / 128.
+    CHECK(int(sigmoid_int8(0)) == 64);      // 128 / 2
+    CHECK(int(sigmoid_int8(16)) == 94);     // 128 sigmoid(1) = 93.58
+    CHECK(int(sigmoid_int8(-16)) == 34);    // 128 sigmoid(-1) = 34.42
+    CHECK(int(sigmoid_int8(127)) == 127);   // 127.95, clamped
+    CHECK(int(sigmoid_int8(-128)) == 0);    // 0.043
+    const HardSigmoidInt m = hard_sigmoid_multipliers(1.0 / 6.0, 0.5);
+    CHECK(m.a == 43691);                    // round(2^18 / 6)
+    CHECK(m.b == 2097152);                  // 2^21
+    CHECK(int(hard_sigmoid_int8(0, m)) == 64);
+    CHECK(int(hard_sigmoid_int8(16, m)) == 85);   // 128 (1/6 + 1/2) = 85.33
+    CHECK(int(hard_sigmoid_int8(48, m)) == 127);  // x = 3: 1, clamped to 127/128
+    CHECK(int(hard_sigmoid_int8(-48, m)) == 0);
+    CHECK(int(hard_swish_int8(16)) == 11);    // 16 x 2/3 = 10.67
+    CHECK(int(hard_swish_int8(-16)) == -5);   // -16 x 1/3 = -5.33
+    CHECK(int(hard_swish_int8(127)) == 127);  // the gate reaches 128 / 128: x passes
+    CHECK(int(hard_swish_int8(-64)) == 0);
+    CHECK(int(mul_int8(127, 127, false)) == 126);    // floor((16129 + 64) / 128)
+    CHECK(int(mul_int8(-128, 127, false)) == -127);  // floor(-16192 / 128) = floor(-126.5)
+    CHECK(int(mul_int8(-128, -128, false)) == 127);  // 128, clamped
+    CHECK(int(mul_int8(-100, 50, true)) == 0);
+    CHECK(broadcast_index(16 * 36, 16, 36, 100) == 100);
+    CHECK(broadcast_index(1, 16, 36, 100) == 0);
+    CHECK(broadcast_index(16, 16, 36, 100) == 2);  // channel 100 / 36
+    CHECK(broadcast_index(36, 16, 36, 100) == 28);  // position 100 % 36
+    CHECK(broadcast_index(16, 16, 16, 100) == -1);  // C = H W: ambiguous
+    CHECK(broadcast_index(8, 16, 36, 0) == -1);
+}
+
+TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host pools equal the reference", "[vta][network]") {
+    using vp::mapper::Activation;
+    Network n;
+    n.name = "se";
+    auto layer = [&](Layer l, std::vector<int> in) {
+        l.inputs = std::move(in);
+        n.layers.push_back(l);
+        return int(n.layers.size() - 1);
+    };
+    auto act = [](const char* name, Activation a, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Activation; l.act = a; l.C = l.K = C; l.H = l.W = H;
+        return l;
+    };
+    auto elt = [](const char* name, EltwiseOp op, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Eltwise; l.eltwise_op = op; l.C = l.K = C; l.H = l.W = H;
+        return l;
+    };
+    auto global = [](const char* name, PoolOp op, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Pool; l.pool_op = op; l.C = l.K = C; l.H = l.W = l.R = l.S = l.stride_h = l.stride_w = H;
+        return l;
+    };
+    const int c0 = layer(conv("c0", 4, 16, 48, 3, 1, 1, 1, false), {Layer::kNetInput});
+    const int sig = layer(act("sig", Activation::Sigmoid, 16, 48), {c0});
+    const int silu = layer(elt("silu", EltwiseOp::Mul, 16, 48), {c0, sig});         // same shape
+    const int gap = layer(global("gap", PoolOp::Avg, 16, 48), {silu});               // 2304 rows > the accumulator: host
+    const int fc1 = layer(conv("fc1", 16, 8, 1, 1, 1, 0, 1, true), {gap});
+    Layer f2 = conv("fc2", 8, 16, 1, 1, 1, 0, 1, false);
+    f2.act = Activation::HardSigmoid; f2.has_alpha = true; f2.alpha = 1.0 / 6.0; f2.beta = 0.5;  // fused: host after the program
+    const int fc2 = layer(f2, {fc1});
+    const int se = layer(elt("se", EltwiseOp::Mul, 16, 48), {fc2, silu});             // the gate per channel, first
+    const int hsw = layer(act("hsw", Activation::HardSwish, 16, 48), {se});
+    Layer c1l = conv("c1", 16, 8, 48, 3, 2, 1, 1, false);
+    c1l.act = Activation::HardSwish;
+    const int c1 = layer(c1l, {hsw});
+    Layer c2l = conv("c2", 16, 1, 48, 3, 2, 1, 1, false);
+    c2l.act = Activation::Sigmoid;
+    const int c2 = layer(c2l, {hsw});                                                // 1 x 24 x 24
+    Layer pa = elt("posadd", EltwiseOp::Add, 8, 24);
+    pa.act = Activation::Sigmoid;
+    const int posadd = layer(pa, {c1, c2});                                          // per position: host
+    Layer va = elt("vta_add", EltwiseOp::Add, 8, 24);
+    va.act = Activation::HardSigmoid; va.has_alpha = true; va.alpha = 0.2; va.beta = -0.25;
+    const int vadd = layer(va, {c1, posadd});                                        // same shape: the VTA, then the host
+    const int gmax = layer(global("gmax", PoolOp::Max, 16, 48), {hsw});              // host max pool
+    Layer fs;
+    fs.name = "fc_s"; fs.kind = LayerKind::FullyConnected; fs.C = 16; fs.K = 1;
+    const int fcs = layer(fs, {gmax});
+    Layer sm = elt("scalar_mul", EltwiseOp::Mul, 8, 24);
+    sm.relu = true; sm.act = Activation::Relu;
+    layer(sm, {vadd, fcs});                                                          // one scalar
+    const NetGraph g = chain_graph(n, "se");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 17, 0, dbuf, false) == n.layers.size());
+    const NetworkDriver d = run_with_seed(g, 17);
+    for (int i : {c0, sig, silu, gap, fc1, fc2, se, hsw, c1, c2, posadd, vadd, gmax}) {  // informative (fc_s is one value)
+        INFO(n.layers[std::size_t(i)].name);
+        const auto& o = d.output(std::size_t(i));
+        CHECK(std::any_of(o.begin(), o.end(), [&](std::int8_t v) { return v != o[0]; }));
+    }
+    std::size_t host = 0;
+    for (std::size_t i = 0; i < n.layers.size(); ++i) host += d.parts(i) == 0;
+    CHECK(host == 8);  // sig, silu, gap, se, hsw, posadd, gmax, scalar_mul
+    // The gate values: fc2's output is the hard sigmoid of its program's int8 output, in [0, 127].
+    const auto& gate = d.output(std::size_t(fc2));
+    CHECK(*std::min_element(gate.begin(), gate.end()) >= 0);
+    // A chain (no producers given): the mul's second operand is generated from the seed.
+    Network ch;
+    ch.name = "chain";
+    ch.layers = {conv("k0", 3, 8, 12, 3, 1, 1, 1, false), elt("gmul", EltwiseOp::Mul, 8, 12), act("gsig", Activation::Sigmoid, 8, 12)};
+    CHECK(check_network(chain_graph(ch), 4) == 3);
+    // Refused: a broadcast whose element count cannot tell channel from position, a hard sigmoid
+    // without its constants.
+    Network amb;
+    amb.name = "amb";
+    Layer a0 = conv("a0", 4, 16, 4, 3, 1, 1, 1, false);
+    a0.inputs = {Layer::kNetInput};
+    Layer ap = global("ap", PoolOp::Avg, 16, 4);
+    ap.inputs = {0};
+    Layer am = elt("am", EltwiseOp::Mul, 16, 4);
+    am.inputs = {0, 1};
+    amb.layers = {a0, ap, am};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(amb, "amb"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("amb: layer am: a broadcast operand (16 elements from ap") && Catch::Contains("ambiguous"));
+    Network bare;
+    bare.name = "bare";
+    Layer hb = act("hs", Activation::HardSigmoid, 4, 8);
+    bare.layers = {conv("b0", 3, 4, 8, 3, 1, 1, 1, false), hb};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
 }
 
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {

@@ -158,6 +158,32 @@ TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count 
                Catch::Contains("unknown member \"dilation\""));
 }
 
+TEST_CASE("hard_sigmoid's \"alpha\" and \"beta\": read together and written back, only with that activation", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
+                                              "act": "hard_sigmoid", "alpha": 0.2, "beta": 0.5},
+                                             {"type": "act", "op": "hard_sigmoid", "alpha": 0.125, "beta": -1, "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "hard_sigmoid", "C": 4, "H": 8, "W": 8}]})"),
+        "h.json");
+    CHECK((net.layers.at(0).has_alpha && net.layers.at(0).alpha == Approx(0.2) && net.layers.at(0).beta == Approx(0.5)));
+    CHECK((net.layers.at(1).has_alpha && net.layers.at(1).alpha == Approx(0.125) && net.layers.at(1).beta == Approx(-1)));
+    CHECK(!net.layers.at(2).has_alpha);  // not given: the shape platforms do not need them
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    CHECK((back.layers.at(0).has_alpha && back.layers.at(0).alpha == Approx(0.2) && back.layers.at(0).beta == Approx(0.5)));
+    CHECK((back.layers.at(1).has_alpha && back.layers.at(1).alpha == Approx(0.125) && back.layers.at(1).beta == Approx(-1)));
+    CHECK(!back.layers.at(2).has_alpha);
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "hard_sigmoid", "alpha": 0.2, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/alpha") && Catch::Contains("needs its \"beta\" as well"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "hard_sigmoid", "beta": 0.5, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/beta") && Catch::Contains("needs its \"alpha\" as well"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "leaky_relu", "alpha": 0.1, "beta": 0.5, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/beta") && Catch::Contains("the offset of hard_sigmoid; this layer's activation is leaky_relu"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "hard_sigmoid", "alpha": 0.2, "beta": 1e9, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/beta"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pool", "op": "max", "C": 3, "H": 8, "W": 8, "R": 2, "S": 2, "beta": 0.5}]})"),
+               Catch::Contains("unknown member \"beta\""));
+}
+
 TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that activation", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
@@ -173,7 +199,7 @@ TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that a
     CHECK((back.layers.at(1).has_alpha && back.layers.at(1).alpha == Approx(0.2)));
     CHECK(!back.layers.at(2).has_alpha);
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "act": "relu", "alpha": 0.1}]})"),
-               Catch::Contains("/layers/0/alpha") && Catch::Contains("the slope of leaky_relu; this layer's activation is relu"));
+               Catch::Contains("/layers/0/alpha") && Catch::Contains("the slope of leaky_relu or hard_sigmoid; this layer's activation is relu"));
     CHECK_THAT(bad(R"({"layers": [{"type": "fc", "in": 3, "out": 4, "alpha": 0.1}]})"), Catch::Contains("/layers/0/alpha"));
     CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "leaky_relu", "alpha": "x", "C": 4, "H": 8, "W": 8}]})"),
                Catch::Contains("/layers/0/alpha"));
