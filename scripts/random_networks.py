@@ -280,7 +280,13 @@ class Net:
             mode = rng.choice(["nearest", "linear"])
         if P * Q > 1600:
             P, Q = H, W
-        self.add({"type": "resize", "mode": mode, "C": C, "H": H, "W": W, "P": P, "Q": Q}, C, P, Q, [name])
+        l = {"type": "resize", "mode": mode, "C": C, "H": H, "W": W, "P": P, "Q": Q}
+        if self.gate_rng and self.gate_rng.random() < 0.8:  # --gates: ONNX's coordinate modes and roundings
+            l["coord"] = self.gate_rng.choice(["half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                               "tf_half_pixel_for_nn"])
+            if mode == "nearest":
+                l["nearest"] = self.gate_rng.choice(["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"])
+        self.add(l, C, P, Q, [name])
 
 
     def slice(self, t):
@@ -311,8 +317,9 @@ class Net:
 def gen_network(seed, large=False, dilated=False, gates=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
-    gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul and squeeze-and-excitation
-    blocks (each from a generator of its own: the networks without the options stay as they were)."""
+    gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
+    blocks and resizes with a coordinate mode and rounding (each option from a generator of its own:
+    the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
@@ -902,7 +909,7 @@ def main():
     g.add_argument("--out")
     g.add_argument("--large", action="store_true")
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
-    g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks")
+    g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks, resize modes")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -920,7 +927,7 @@ def main():
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
     r.add_argument("--dilated", action="store_true", help="half of the convs (JSON and ONNX) draw a dilation of 1-4 per axis")
     r.add_argument("--gates", action="store_true", help="JSON networks with sigmoid / hard_sigmoid / hard_swish, eltwise "
-                   "mul and squeeze-and-excitation blocks")
+                   "mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")

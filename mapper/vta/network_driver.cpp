@@ -132,6 +132,54 @@ std::array<std::int8_t, 256> activation_table(const Layer& l) {
     return t;
 }
 
+namespace {
+std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+}  // namespace
+
+std::vector<ResizeTap> resize_taps(const Layer& l, bool rows) {
+    const std::int64_t H = rows ? l.H : l.W, P = rows ? l.P() : l.Q();
+    std::vector<ResizeTap> taps(static_cast<std::size_t>(P));
+    const bool known = l.resize_coord != ResizeCoord::Unknown && (l.resize_mode == ResizeMode::Linear || l.nearest_round != NearestRound::Unknown);
+    for (std::int64_t p = 0; p < P; ++p) {
+        ResizeTap& t = taps[std::size_t(p)];
+        if (!known) {  // nearest by an integer factor (checked by the driver)
+            t.i0 = int(p / (P / H));
+            continue;
+        }
+        std::int64_t num = 0, den = 1;
+        switch (l.resize_coord) {
+            case ResizeCoord::PytorchHalfPixel:
+                if (P == 1) break;
+                [[fallthrough]];
+            case ResizeCoord::HalfPixel: num = (2 * p + 1) * H - P; den = 2 * P; break;
+            case ResizeCoord::AlignCorners:
+                if (P > 1) { num = p * (H - 1); den = P - 1; }
+                break;
+            case ResizeCoord::Asymmetric: num = p * H; den = P; break;
+            case ResizeCoord::TfHalfPixelForNn: num = (2 * p + 1) * H; den = 2 * P; break;
+            case ResizeCoord::Unknown: break;
+        }
+        if (l.resize_mode == ResizeMode::Nearest) {
+            std::int64_t i = 0;
+            switch (l.nearest_round) {
+                case NearestRound::RoundPreferFloor: i = -floor_div(den - 2 * num, 2 * den); break;  // ceil(s - 1/2)
+                case NearestRound::RoundPreferCeil: i = floor_div(2 * num + den, 2 * den); break;    // floor(s + 1/2)
+                case NearestRound::Floor: i = floor_div(num, den); break;
+                case NearestRound::Ceil: i = -floor_div(-num, den); break;
+                case NearestRound::Unknown: break;
+            }
+            t.i0 = int(std::clamp<std::int64_t>(i, 0, H - 1));
+            continue;
+        }
+        num = std::max<std::int64_t>(num, 0);
+        const std::int64_t f = num / den, r = num - f * den;
+        t.i0 = int(std::min(f, H - 1));
+        t.i1 = int(std::min(f + 1, H - 1));
+        t.w1 = int((256 * r + den) / (2 * den));
+    }
+    return taps;
+}
+
 std::int64_t broadcast_index(std::uint64_t elems, int C, std::uint64_t HW, std::uint64_t j) {
     if (elems == std::uint64_t(C) * HW) return std::int64_t(j);
     if (elems == 1) return 0;
@@ -198,8 +246,14 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                                      "hard_swish do)");
                 break;
             case LayerKind::Resize:
-                if (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0)
-                    throw InputError(where + "the host runs nearest-neighbour resizes by integer factors only");
+                if (l.resize_coord == ResizeCoord::Unknown &&
+                    (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0))
+                    throw InputError(where + "without its coordinate mode (\"coord\"; vp-import writes ONNX's), the host runs "
+                                             "nearest-neighbour resizes by integer factors only");
+                if (l.resize_coord != ResizeCoord::Unknown && l.resize_mode == ResizeMode::Nearest &&
+                    l.nearest_round == NearestRound::Unknown && (l.out_h % l.H != 0 || l.out_w % l.W != 0))
+                    throw InputError(where + "without its rounding (\"nearest\"; vp-import writes ONNX's), the host runs "
+                                             "nearest-neighbour resizes by integer factors only");
                 break;
             default:
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
@@ -385,14 +439,29 @@ void NetworkDriver::run_host_layer(std::size_t i) {
                             in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
             break;
         }
-        default: {  // nearest resize by integer factors: output (p, q) reads (p / fh, q / fw)
+        default: {  // resize (resize_taps' comment in network_driver.h)
             const auto& in = operand(i, 0);
-            const int P = l.P(), Q = l.Q(), fh = P / l.H, fw = Q / l.W;
-            for (int c = 0; c < l.C; ++c)
-                for (int p = 0; p < P; ++p)
-                    for (int q = 0; q < Q; ++q)
-                        out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] =
-                            in[(std::size_t(c) * l.H + std::size_t(p / fh)) * l.W + std::size_t(q / fw)];
+            const int P = l.P(), Q = l.Q();
+            const auto ty = resize_taps(l, true), tx = resize_taps(l, false);
+            const bool linear = l.resize_mode == ResizeMode::Linear;
+            for (int c = 0; c < l.C; ++c) {
+                const std::int8_t* ch = in.data() + std::size_t(c) * l.H * l.W;
+                for (int p = 0; p < P; ++p) {
+                    const ResizeTap& y = ty[std::size_t(p)];
+                    for (int q = 0; q < Q; ++q) {
+                        const ResizeTap& x = tx[std::size_t(q)];
+                        std::int8_t& o = out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)];
+                        if (!linear) {
+                            o = ch[std::size_t(y.i0) * l.W + std::size_t(x.i0)];
+                            continue;
+                        }
+                        auto at = [&](int r, int s) { return std::int32_t(ch[std::size_t(r) * l.W + std::size_t(s)]); };
+                        const std::int32_t top = at(y.i0, x.i0) * (128 - x.w1) + at(y.i0, x.i1) * x.w1;
+                        const std::int32_t bot = at(y.i1, x.i0) * (128 - x.w1) + at(y.i1, x.i1) * x.w1;
+                        o = std::int8_t(std::clamp<std::int32_t>((top * (128 - y.w1) + bot * y.w1 + (1 << 13)) >> 14, -128, 127));
+                    }
+                }
+            }
         }
     }
     m_carry_bytes += std::uint64_t(out.size());  // charged to the next program's host time

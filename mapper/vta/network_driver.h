@@ -113,6 +113,23 @@ std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu);
 bool host_activation(Activation a);
 // The activation of `l` as a table over the 256 int8 inputs (index v + 128).
 std::array<std::int8_t, 256> activation_table(const Layer& l);
+// Resize on the host (ONNX Resize on the two spatial axes, nearest or linear). Per axis, output
+// index p of P maps to the input coordinate s = num / den, exact in integers, by the layer's
+// coordinate mode (ONNX's coordinate_transformation_mode):
+//   half_pixel, and pytorch_half_pixel with P > 1: ((2p + 1) H - P) / 2P (pytorch_half_pixel, P = 1: 0)
+//   align_corners: p (H - 1) / (P - 1) (0 when P = 1); asymmetric: p H / P; tf_half_pixel_for_nn: (2p + 1) H / 2P
+// nearest: the index by the layer's rounding (round_prefer_floor ceil(s - 1/2), round_prefer_ceil
+//   floor(s + 1/2), floor, ceil), clamped to [0, H - 1]. Without a coordinate mode or rounding, a
+//   nearest resize by integer factors f reads floor(p / f) (what half_pixel / round_prefer_floor and
+//   asymmetric / floor both give) and any other is refused.
+// linear: s clamped to >= 0, i0 = min(floor(s), H - 1), i1 = min(floor(s) + 1, H - 1), the weight of
+//   i1 w1 = round(2^7 (s - floor(s))) (halves up), of i0 2^7 - w1; the output is (the sum of the four
+//   inputs times their row and column weights + 2^13) >> 14.
+struct ResizeTap {
+    int i0 = 0, i1 = 0, w1 = 0;  // nearest: i0 only
+};
+std::vector<ResizeTap> resize_taps(const Layer& l, bool rows);
+
 // Element j of a C x H x W eltwise output reads element broadcast_index(...) of an operand of
 // `elems` elements: the same shape, one scalar, one value per channel (C x 1 x 1) or per position
 // (1 x H x W). -1 when the operand is none of these or ambiguous (C == H W).

@@ -67,6 +67,29 @@ std::uint64_t Layer::weight_elems() const {
     }
 }
 
+const char* to_string(ResizeCoord c) {
+    switch (c) {
+        case ResizeCoord::HalfPixel: return "half_pixel";
+        case ResizeCoord::PytorchHalfPixel: return "pytorch_half_pixel";
+        case ResizeCoord::AlignCorners: return "align_corners";
+        case ResizeCoord::Asymmetric: return "asymmetric";
+        case ResizeCoord::TfHalfPixelForNn: return "tf_half_pixel_for_nn";
+        case ResizeCoord::Unknown: break;
+    }
+    return "unknown";
+}
+
+const char* to_string(NearestRound r) {
+    switch (r) {
+        case NearestRound::RoundPreferFloor: return "round_prefer_floor";
+        case NearestRound::RoundPreferCeil: return "round_prefer_ceil";
+        case NearestRound::Floor: return "floor";
+        case NearestRound::Ceil: return "ceil";
+        case NearestRound::Unknown: break;
+    }
+    return "unknown";
+}
+
 std::string Layer::shape_key() const {
     std::ostringstream os;
     os << to_string(kind) << ':' << C << ',' << K << ',' << H << ',' << W << ',' << R << ',' << S << ','

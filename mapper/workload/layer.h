@@ -12,6 +12,10 @@ enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resiz
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
 enum class ResizeMode { Nearest, Linear };
+// Resize: how an output coordinate maps to an input one (ONNX Resize's coordinate_transformation_mode;
+// Unknown when the workload does not say) and how a nearest resize rounds it (ONNX's nearest_mode).
+enum class ResizeCoord { Unknown, HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNn };
+enum class NearestRound { Unknown, RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
 // Activation of an Activation layer, or fused after a conv / fc / eltwise layer.
 // Relu6 is Clip(0, 6); Clip any other bounds. Erf is the error function (the core of an exported GELU,
 // x * (1 + erf(x / sqrt 2)) / 2, whose other operations are eltwise layers).
@@ -19,6 +23,8 @@ enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid
 
 const char* to_string(LayerKind k);
 const char* to_string(Activation a);
+const char* to_string(ResizeCoord c);
+const char* to_string(NearestRound r);
 
 struct Layer {
     static constexpr int kNetInput = -1;  // producer index of the network input
@@ -49,6 +55,8 @@ struct Layer {
     double beta = 0.0;  // HardSigmoid only (with has_alpha)
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;
+    ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)
+    NearestRound nearest_round = NearestRound::Unknown;   // nearest Resize: "nearest"
     int offset = 0;            // Slice: first input channel
     // Conv: the input is the producer's output with z - 1 zeros inserted between neighbouring
     // elements (a transposed convolution as its equivalent convolution); H, W count the zeros.

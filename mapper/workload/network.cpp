@@ -186,13 +186,28 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.K = int(j.at("K").as_int(1, l.C));
         l.offset = int(j.get_int("offset", 0, l.C - l.K, 0));
     } else if (type == "resize") {
-        j.allow_only({"name", "type", "mode", "C", "H", "W", "P", "Q", "inputs"});
+        j.allow_only({"name", "type", "mode", "coord", "nearest", "C", "H", "W", "P", "Q", "inputs"});
         l.kind = LayerKind::Resize;
         read_chw(j, l);
         l.out_h = int(j.at("P").as_int(1, kMaxSpatial));
         l.out_w = int(j.at("Q").as_int(1, kMaxSpatial));
         l.resize_mode = j.has("mode") && j.at("mode").as_enum({"nearest", "linear"}) == "linear" ? ResizeMode::Linear
                                                                                                   : ResizeMode::Nearest;
+        // Optional (the shape platforms do not need them; the VTA host does, but for a nearest
+        // resize by integer factors): ONNX's coordinate_transformation_mode and nearest_mode.
+        if (j.has("coord")) {
+            const std::string c = j.at("coord").as_enum(
+                {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"});
+            for (ResizeCoord r : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners,
+                                  ResizeCoord::Asymmetric, ResizeCoord::TfHalfPixelForNn})
+                if (c == to_string(r)) l.resize_coord = r;
+        }
+        if (j.has("nearest")) {
+            if (l.resize_mode != ResizeMode::Nearest) j.at("nearest").fail("\"nearest\" is the rounding of a nearest resize; this one is linear");
+            const std::string c = j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
+            for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
+                if (c == to_string(r)) l.nearest_round = r;
+        }
     } else if (type == "act") {
         j.allow_only({"name", "type", "op", "alpha", "beta", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;
@@ -369,6 +384,8 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             break;
         case LayerKind::Resize:
             j["mode"] = l.resize_mode == ResizeMode::Linear ? "linear" : "nearest";
+            if (l.resize_coord != ResizeCoord::Unknown) j["coord"] = to_string(l.resize_coord);
+            if (l.nearest_round != NearestRound::Unknown) j["nearest"] = to_string(l.nearest_round);
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; j["P"] = l.out_h; j["Q"] = l.out_w;
             break;
         case LayerKind::Activation:

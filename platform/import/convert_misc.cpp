@@ -160,6 +160,24 @@ void resize(Ctx& c, const onnx::NodeProto& n, int index, const std::string& labe
     l.out_w = int(yd[3]);
     if (yd[2] < 1 || yd[3] < 1 || yd[2] > 32768 || yd[3] > 32768) throw InputError(c.m.path + ": " + label + ": output size out of range");
     l.resize_mode = mode == "nearest" ? mapper::ResizeMode::Nearest : mapper::ResizeMode::Linear;
+    // The coordinate mapping and the nearest rounding, for the VTA host (the shape platforms do not
+    // need them). Upsample and Resize-10 have no attributes for them: asymmetric, floor (the ONNX
+    // reference implementation's); a mode outside the five below (tf_crop_and_resize) is not recorded.
+    using mapper::NearestRound;
+    using mapper::ResizeCoord;
+    if (n.op_type() == "Upsample" || c.m.opset < 11) {
+        l.resize_coord = ResizeCoord::Asymmetric;
+        l.nearest_round = NearestRound::Floor;
+    } else {
+        const std::string coord = attr_string(n, "coordinate_transformation_mode", "half_pixel");
+        for (ResizeCoord r : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners, ResizeCoord::Asymmetric,
+                              ResizeCoord::TfHalfPixelForNn})
+            if (coord == mapper::to_string(r)) l.resize_coord = r;
+        const std::string near = attr_string(n, "nearest_mode", "round_prefer_floor");
+        for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
+            if (near == mapper::to_string(r)) l.nearest_round = r;
+    }
+    if (l.resize_mode != mapper::ResizeMode::Nearest) l.nearest_round = mapper::NearestRound::Unknown;
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }

@@ -349,9 +349,37 @@ TEST_CASE("Concat, Split, channel Slice and Resize", "[import]") {
     CHECK(cat.inputs[2] == Layer::kNetInput);
     const Layer& up = only(n, LayerKind::Resize);
     CHECK((up.C == 12 && up.P() == 8 && up.Q() == 8 && up.resize_mode == ResizeMode::Nearest));
+    // ONNX's defaults: half_pixel, round_prefer_floor (recorded for the VTA host).
+    CHECK((up.resize_coord == ResizeCoord::HalfPixel && up.nearest_round == NearestRound::RoundPreferFloor));
     const Layer& cs = only(n, LayerKind::Slice, 2);
     CHECK((cs.K == 2 && cs.offset == 1));
     CHECK(n.total_macs() == 0);
+}
+
+TEST_CASE("Resize's coordinate mode and nearest rounding are recorded, and written as \"coord\" and \"nearest\"", "[import]") {
+    Model m;
+    m.input("x", {1, 2, 4, 6}).ints("sz", {1, 2, 7, 9}).output("a").output("b").output("c");
+    auto& a = m.node("Resize", {"x", "", "", "sz"}, {"a"}, "a");
+    attr(a, "mode", std::string("linear"));
+    attr(a, "coordinate_transformation_mode", std::string("align_corners"));
+    auto& b = m.node("Resize", {"x", "", "", "sz"}, {"b"}, "b");
+    attr(b, "coordinate_transformation_mode", std::string("asymmetric"));
+    attr(b, "nearest_mode", std::string("floor"));
+    auto& c = m.node("Resize", {"x", "", "", "sz"}, {"c"}, "c");
+    attr(c, "coordinate_transformation_mode", std::string("tf_crop_and_resize"));  // not recorded: the VTA refuses it
+    const Network n = import_onnx(m.save("resize_modes.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 3);
+    CHECK((n.layers[0].resize_mode == ResizeMode::Linear && n.layers[0].resize_coord == ResizeCoord::AlignCorners &&
+           n.layers[0].nearest_round == NearestRound::Unknown));
+    CHECK((n.layers[1].resize_coord == ResizeCoord::Asymmetric && n.layers[1].nearest_round == NearestRound::Floor));
+    CHECK((n.layers[2].resize_coord == ResizeCoord::Unknown && n.layers[2].P() == 7 && n.layers[2].Q() == 9));
+    const auto j = network_to_json(n);
+    CHECK(j["layers"][0]["coord"] == "align_corners");
+    CHECK(!j["layers"][0].contains("nearest"));
+    CHECK((j["layers"][1]["coord"] == "asymmetric" && j["layers"][1]["nearest"] == "floor"));
+    CHECK(!j["layers"][2].contains("coord"));
+    const Network back = parse_network(j, "back.json");
+    CHECK((back.layers[0].resize_coord == ResizeCoord::AlignCorners && back.layers[1].nearest_round == NearestRound::Floor));
 }
 
 TEST_CASE("Pad folds into the next conv, before a pool it is a layer", "[import]") {

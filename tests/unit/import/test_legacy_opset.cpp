@@ -135,6 +135,7 @@ TEST_CASE("Legacy attributes: Reshape's shape, Concat's default axis, Pad's padd
         CHECK(network_to_json(r.net)["layers"].dump() == modern);
         const Layer& up = only_resize(r.net);
         CHECK((up.H == 8 && up.W == 8 && up.P() == 16 && up.Q() == 16));
+        CHECK((up.resize_coord == ResizeCoord::Asymmetric && up.nearest_round == NearestRound::Floor));  // Upsample's
     }
 }
 

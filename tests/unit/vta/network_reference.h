@@ -1,7 +1,7 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped, dilated), fc, max/avg pooling (overlapping windows, max with padding), residual add,
-// the host's concat / slice / pad / nearest resize / relu / leaky relu / sigmoid / hard sigmoid / hard
+// the host's concat / slice / pad / nearest and linear resize / relu / leaky relu / sigmoid / hard sigmoid / hard
 // swish / batchnorm and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
@@ -101,7 +101,61 @@ inline Tensor eltwise(const Layer& l, const Tensor& a, const Tensor& b) {
     return out;
 }
 
-// Host layers: concat along channels, channel slice, zero pad, nearest resize (integer factors).
+// floor(num / d) for d > 0 (the host's arithmetic shifts, by division).
+inline std::int64_t floor_div(std::int64_t num, std::int64_t d) { return num >= 0 ? num / d : -((-num + d - 1) / d); }
+
+// Host resize, per axis (ONNX Resize): the input coordinate of output index p (of `out`, from `in`)
+// as an exact fraction n / d by the coordinate mode, without one p / f (integer factors).
+struct Frac {
+    std::int64_t n, d;
+};
+inline Frac resize_coord(const Layer& l, std::int64_t p, std::int64_t in, std::int64_t out) {
+    using vp::mapper::ResizeCoord;
+    switch (l.resize_coord) {
+        case ResizeCoord::HalfPixel: return {(2 * p + 1) * in - out, 2 * out};  // (p + 1/2) in / out - 1/2
+        case ResizeCoord::PytorchHalfPixel: return out > 1 ? Frac{(2 * p + 1) * in - out, 2 * out} : Frac{0, 1};
+        case ResizeCoord::AlignCorners: return out > 1 ? Frac{p * (in - 1), out - 1} : Frac{0, 1};
+        case ResizeCoord::Asymmetric: return {p * in, out};
+        case ResizeCoord::TfHalfPixelForNn: return {(2 * p + 1) * in, 2 * out};
+        default: return {p * in, out};
+    }
+}
+// Nearest: the rounding of the coordinate, clamped to the input.
+inline std::int64_t resize_nearest(const Layer& l, Frac x, std::int64_t in) {
+    using vp::mapper::NearestRound;
+    std::int64_t i = floor_div(x.n, x.d);  // floor (and without a rounding: integer factors)
+    const std::int64_t twice = 2 * x.n + x.d;  // 2 (x + 1/2) d
+    if (l.nearest_round == NearestRound::RoundPreferCeil) i = floor_div(twice, 2 * x.d);
+    if (l.nearest_round == NearestRound::RoundPreferFloor) i = floor_div(twice, 2 * x.d) - (twice % (2 * x.d) == 0 ? 1 : 0);
+    if (l.nearest_round == NearestRound::Ceil) i = floor_div(x.n + x.d - 1, x.d);
+    return std::min(in - 1, std::max<std::int64_t>(0, i));
+}
+// Linear: the two taps and the weight of the second in 1/128 (nearest, halves up).
+inline void resize_linear(Frac x, std::int64_t in, std::int64_t& i0, std::int64_t& i1, std::int64_t& w1) {
+    const std::int64_t n = std::max<std::int64_t>(0, x.n), f = n / x.d, rem = 128 * (n - f * x.d);
+    w1 = rem / x.d + (2 * (rem % x.d) >= x.d ? 1 : 0);
+    i0 = std::min(f, in - 1);
+    i1 = std::min(f + 1, in - 1);
+}
+inline std::int8_t resize_at(const Layer& l, const Tensor& t, int c, int p, int q) {
+    const Frac y = resize_coord(l, p, l.H, l.P()), x = resize_coord(l, q, l.W, l.Q());
+    auto at = [&](std::int64_t r, std::int64_t s) { return std::int64_t(t[(std::size_t(c) * l.H + std::size_t(r)) * l.W + std::size_t(s)]); };
+    if (l.resize_mode == vp::mapper::ResizeMode::Nearest) {
+        if (l.resize_coord == vp::mapper::ResizeCoord::Unknown || l.nearest_round == vp::mapper::NearestRound::Unknown)
+            return std::int8_t(at(std::int64_t(p) * l.H / l.P(), std::int64_t(q) * l.W / l.Q()));  // integer factors
+        return std::int8_t(at(resize_nearest(l, y, l.H), resize_nearest(l, x, l.W)));
+    }
+    std::int64_t y0, y1, wy, x0, x1, wx;
+    resize_linear(y, l.H, y0, y1, wy);
+    resize_linear(x, l.W, x0, x1, wx);
+    std::int64_t sum = 0;
+    for (int dy = 0; dy < 2; ++dy)
+        for (int dx = 0; dx < 2; ++dx)
+            sum += at(dy ? y1 : y0, dx ? x1 : x0) * (dy ? wy : 128 - wy) * (dx ? wx : 128 - wx);
+    return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, floor_div(sum + 8192, 16384))));
+}
+
+// Host layers: concat along channels, channel slice, zero pad, resize.
 inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     const int P = l.P(), Q = l.Q();
     Tensor out(std::size_t(l.K) * P * Q, 0);
@@ -124,15 +178,12 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
                 } else if (l.kind == LayerKind::Pad) {
                     const int y = p - l.pad_top, x = q - l.pad_left;
                     out[o] = y < 0 || y >= l.H || x < 0 || x >= l.W ? 0 : (*in[0])[(std::size_t(c) * l.H + y) * l.W + x];
-                } else {  // Resize, nearest: source index floor(p * H / P)
-                    out[o] = (*in[0])[(std::size_t(c) * l.H + std::size_t(p) * l.H / P) * l.W + std::size_t(q) * l.W / Q];
+                } else {  // Resize: nearest or linear
+                    out[o] = resize_at(l, *in[0], c, p, q);
                 }
             }
     return out;
 }
-
-// floor(num / d) for d > 0 (the host's arithmetic shifts, by division).
-inline std::int64_t floor_div(std::int64_t num, std::int64_t d) { return num >= 0 ? num / d : -((-num + d - 1) / d); }
 
 // Host leaky relu: x >= 0 stays; else floor((x m + 2^14) / 2^15), m = round(alpha 2^15), clamped.
 inline std::int8_t leaky(std::int8_t x, double alpha) {

@@ -353,6 +353,93 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
                       Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
 }
 
+TEST_CASE("Resize on the host: ONNX's coordinate modes and roundings by hand", "[vta][network]") {
+    Layer l;
+    l.kind = LayerKind::Resize;
+    l.C = l.K = 1;
+    l.H = 2; l.W = 3; l.out_h = 4; l.out_w = 2;
+    l.resize_mode = ResizeMode::Linear;
+    l.resize_coord = ResizeCoord::HalfPixel;
+    // Rows 2 -> 4, half_pixel: s = (p + 1/2) / 2 - 1/2 = -0.25 (clamped to 0), 0.25, 0.75, 1.25.
+    auto ty = resize_taps(l, true);
+    REQUIRE(ty.size() == 4);
+    CHECK((ty[0].i0 == 0 && ty[0].i1 == 1 && ty[0].w1 == 0));
+    CHECK((ty[1].i0 == 0 && ty[1].i1 == 1 && ty[1].w1 == 32));
+    CHECK((ty[2].i0 == 0 && ty[2].i1 == 1 && ty[2].w1 == 96));
+    CHECK((ty[3].i0 == 1 && ty[3].i1 == 1 && ty[3].w1 == 32));
+    // Columns 3 -> 2: s = (q + 1/2) 3/2 - 1/2 = 0.25, 1.75.
+    auto tx = resize_taps(l, false);
+    CHECK((tx[0].i0 == 0 && tx[0].w1 == 32 && tx[1].i0 == 1 && tx[1].i1 == 2 && tx[1].w1 == 96));
+    l.resize_coord = ResizeCoord::AlignCorners;  // 3 -> 2: s = q 2 / 1 = 0, 2
+    tx = resize_taps(l, false);
+    CHECK((tx[0].i0 == 0 && tx[0].w1 == 0 && tx[1].i0 == 2 && tx[1].i1 == 2));
+    l.resize_mode = ResizeMode::Nearest;
+    l.resize_coord = ResizeCoord::HalfPixel;
+    l.nearest_round = NearestRound::RoundPreferFloor;  // 0.25 -> 0, 1.75 -> 2
+    tx = resize_taps(l, false);
+    CHECK((tx[0].i0 == 0 && tx[1].i0 == 2));
+    l.resize_coord = ResizeCoord::Asymmetric;  // s = 0, 1.5: floor 0, 1; round_prefer_floor 0, 1; round_prefer_ceil 0, 2; ceil 0, 2
+    l.nearest_round = NearestRound::Floor;
+    CHECK(resize_taps(l, false)[1].i0 == 1);
+    l.nearest_round = NearestRound::RoundPreferFloor;
+    CHECK(resize_taps(l, false)[1].i0 == 1);
+    l.nearest_round = NearestRound::RoundPreferCeil;
+    CHECK(resize_taps(l, false)[1].i0 == 2);
+    l.nearest_round = NearestRound::Ceil;
+    CHECK(resize_taps(l, false)[1].i0 == 2);
+    l.resize_coord = ResizeCoord::TfHalfPixelForNn;  // rows 2 -> 4: s = (p + 1/2) / 2 = 0.25, 0.75, 1.25, 1.75; ceil 1, 1, 2 -> 1, 2 -> 1
+    ty = resize_taps(l, true);
+    CHECK((ty[0].i0 == 1 && ty[1].i0 == 1 && ty[2].i0 == 1 && ty[3].i0 == 1));
+    l.resize_coord = ResizeCoord::PytorchHalfPixel;  // one output: 0
+    l.out_w = 1;
+    CHECK(resize_taps(l, false)[0].i0 == 0);
+}
+
+TEST_CASE("Nearest and linear resizes in every coordinate mode, up and down, equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "resize";
+    Layer c = conv("c", 3, 6, 7, 3, 1, 1, 1, false);
+    c.W = 9;
+    c.inputs = {Layer::kNetInput};
+    n.layers = {c};
+    int k = 0;
+    for (ResizeMode mode : {ResizeMode::Nearest, ResizeMode::Linear})
+        for (ResizeCoord coord : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners, ResizeCoord::Asymmetric,
+                                  ResizeCoord::TfHalfPixelForNn})
+            for (auto [P, Q] : {std::pair{13, 20}, std::pair{3, 5}, std::pair{1, 1}, std::pair{14, 9}}) {
+                Layer r;
+                r.name = "r" + std::to_string(k);
+                r.kind = LayerKind::Resize;
+                r.C = r.K = 6; r.H = 7; r.W = 9; r.out_h = P; r.out_w = Q;
+                r.resize_mode = mode;
+                r.resize_coord = coord;
+                r.nearest_round = mode == ResizeMode::Linear ? NearestRound::Unknown
+                                                              : std::array{NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil,
+                                                                           NearestRound::Floor, NearestRound::Ceil}[std::size_t(k % 4)];
+                r.inputs = {0};
+                n.layers.push_back(r);
+                ++k;
+            }
+    Layer up;  // integer factors without a coordinate mode: floor(p / f)
+    up.name = "up"; up.kind = LayerKind::Resize; up.C = up.K = 6; up.H = 7; up.W = 9; up.out_h = 14; up.out_w = 27; up.inputs = {0};
+    n.layers.push_back(up);
+    const NetGraph g = chain_graph(n, "resize");
+    CHECK(check_network_mode(g, 31, 0, true, false) == n.layers.size());
+    // Refused: a linear resize, or a nearest one by other than integer factors, without the mode or rounding.
+    Network bad;
+    bad.name = "bad";
+    Layer lin = up;
+    lin.name = "lin"; lin.resize_mode = ResizeMode::Linear;
+    bad.layers = {c, lin};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bad, "bad"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bad: layer lin: without its coordinate mode (\"coord\""));
+    Layer odd = up;
+    odd.name = "odd"; odd.out_h = 10; odd.resize_coord = ResizeCoord::HalfPixel;
+    bad.layers = {c, odd};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bad, "bad"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bad: layer odd: without its rounding (\"nearest\""));
+}
+
 TEST_CASE("vta_network errors name the JSON pointer and the problem", "[vta][network]") {
     auto doc = read_json_file(wl("vta/resnet20_full.json"));
     auto bad = doc;

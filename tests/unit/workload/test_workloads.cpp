@@ -158,6 +158,27 @@ TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count 
                Catch::Contains("unknown member \"dilation\""));
 }
 
+TEST_CASE("A resize's \"coord\" and \"nearest\": optional, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "resize", "mode": "linear", "coord": "pytorch_half_pixel", "C": 2, "H": 4, "W": 4, "P": 7, "Q": 7},
+                                             {"type": "resize", "coord": "tf_half_pixel_for_nn", "nearest": "ceil", "C": 2, "H": 7, "W": 7, "P": 3, "Q": 3},
+                                             {"type": "resize", "C": 2, "H": 3, "W": 3, "P": 6, "Q": 6}]})"),
+        "r.json");
+    CHECK(net.layers.at(0).resize_coord == vp::mapper::ResizeCoord::PytorchHalfPixel);
+    CHECK((net.layers.at(1).resize_coord == vp::mapper::ResizeCoord::TfHalfPixelForNn &&
+           net.layers.at(1).nearest_round == vp::mapper::NearestRound::Ceil));
+    CHECK((net.layers.at(2).resize_coord == vp::mapper::ResizeCoord::Unknown && net.layers.at(2).nearest_round == vp::mapper::NearestRound::Unknown));
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    CHECK((back.layers.at(0).resize_coord == vp::mapper::ResizeCoord::PytorchHalfPixel &&
+           back.layers.at(1).nearest_round == vp::mapper::NearestRound::Ceil && back.layers.at(2).resize_coord == vp::mapper::ResizeCoord::Unknown));
+    CHECK_THAT(bad(R"({"layers": [{"type": "resize", "coord": "tf_crop_and_resize", "C": 2, "H": 3, "W": 3, "P": 6, "Q": 6}]})"),
+               Catch::Contains("/layers/0/coord"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "resize", "mode": "linear", "nearest": "floor", "C": 2, "H": 3, "W": 3, "P": 6, "Q": 6}]})"),
+               Catch::Contains("/layers/0/nearest") && Catch::Contains("this one is linear"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "resize", "nearest": "down", "C": 2, "H": 3, "W": 3, "P": 6, "Q": 6}]})"),
+               Catch::Contains("/layers/0/nearest"));
+}
+
 TEST_CASE("hard_sigmoid's \"alpha\" and \"beta\": read together and written back, only with that activation", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
