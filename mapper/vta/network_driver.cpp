@@ -248,8 +248,8 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Resize:
                 if (l.resize_coord == ResizeCoord::Unknown &&
                     (l.resize_mode != ResizeMode::Nearest || l.out_h % l.H != 0 || l.out_w % l.W != 0))
-                    throw InputError(where + "without its coordinate mode (\"coord\"; vp-import writes ONNX's), the host runs "
-                                             "nearest-neighbour resizes by integer factors only");
+                    throw InputError(where + "without its coordinate mode (\"coord\"; vp-import writes ONNX's when the node's scale "
+                                             "is the ratio of the sizes), the host runs nearest-neighbour resizes by integer factors only");
                 if (l.resize_coord != ResizeCoord::Unknown && l.resize_mode == ResizeMode::Nearest &&
                     l.nearest_round == NearestRound::Unknown && (l.out_h % l.H != 0 || l.out_w % l.W != 0))
                     throw InputError(where + "without its rounding (\"nearest\"; vp-import writes ONNX's), the host runs "

@@ -178,6 +178,30 @@ void resize(Ctx& c, const onnx::NodeProto& n, int index, const std::string& labe
             if (near == mapper::to_string(r)) l.nearest_round = r;
     }
     if (l.resize_mode != mapper::ResizeMode::Nearest) l.nearest_round = mapper::NearestRound::Unknown;
+    // The modes map with the scale a node gives; the host maps with the ratio of the sizes (P / H).
+    // The two differ when the scale times the input size is not the output size (a scale of 0.6 on
+    // 4 pixels: 2.4 -> 2): then nothing is recorded, and the VTA refuses what needs the modes.
+    const bool sizes_given = n.op_type() == "Resize" && c.m.opset >= 11 && n.input_size() > 3 && !n.input(3).empty();
+    if (!sizes_given) {
+        const int si = n.op_type() == "Upsample" || c.m.opset < 11 ? 1 : 2;
+        std::vector<double> sc;
+        try {
+            if (n.input_size() > si && !n.input(si).empty()) {
+                const TensorData t = c.const_values(n, si, label);
+                for (std::size_t k = 0; k < t.size(); ++k) sc.push_back(t.is_float() ? t.f[k] : double(t.i[k]));
+            } else {
+                for (const auto& a : n.attribute())  // Upsample-7/9: the scales attribute
+                    if (a.name() == "scales")
+                        for (float f : a.floats()) sc.push_back(double(f));
+            }
+        } catch (const Unsupported&) {
+            sc.clear();
+        }
+        if (sc.size() != 4 || double(xd[2]) * sc[2] != double(yd[2]) || double(xd[3]) * sc[3] != double(yd[3])) {
+            l.resize_coord = mapper::ResizeCoord::Unknown;
+            l.nearest_round = mapper::NearestRound::Unknown;
+        }
+    }
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }

@@ -7,6 +7,7 @@
 // test case reads them as they ship instead, through the importer's own rewrite).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -14,6 +15,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/vta/network_driver.h"
 #include "mapper/workload/network.h"
 #include "platform/import/onnx_import.h"
 
@@ -272,4 +274,72 @@ TEST_CASE("libonnx-testdata: opsets 1-6 read in process, against ONNX's version 
     CHECK(legacy >= 100);
     CHECK(imported >= 60);
     CHECK(compared >= 60);
+}
+
+namespace {
+std::vector<float> floats_of(const onnx::TensorProto& t) {
+    REQUIRE(t.data_type() == onnx::TensorProto::FLOAT);
+    if (t.float_data_size() > 0) return {t.float_data().begin(), t.float_data().end()};
+    std::vector<float> v(t.raw_data().size() / sizeof(float));
+    std::memcpy(v.data(), t.raw_data().data(), v.size() * sizeof(float));
+    return v;
+}
+}  // namespace
+
+TEST_CASE("libonnx-testdata: the VTA host's resize taps reproduce ONNX's reference outputs", "[import][testdata][vta]") {
+    // An independent reference: the output tensors shipped with the resize tests (ONNX's numpy
+    // implementation of each coordinate mode and rounding). The imported layer's taps
+    // (mapper/vta/network_driver.h, resize_taps) applied to the float input must give them:
+    // exactly for nearest, within the 1/128 weight quantisation (1/256 per axis) for linear.
+    // A scale whose product with the input size is not the output size (0.6 on 2 and 4 pixels)
+    // maps otherwise than the ratio of the sizes the host uses: its modes are not recorded.
+    struct R {
+        const char* dir;
+        bool linear;
+        bool recorded = true;
+    };
+    for (const R& c : {R{"test_resize_upsample_scales_nearest", false}, R{"test_resize_upsample_sizes_nearest", false},
+                       R{"test_resize_upsample_sizes_nearest_ceil_half_pixel", false},
+                       R{"test_resize_upsample_sizes_nearest_floor_align_corners", false},
+                       R{"test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric", false},
+                       R{"test_resize_downsample_sizes_nearest", false},
+                       R{"test_resize_downsample_sizes_nearest_tf_half_pixel_for_nn", false}, R{"test_upsample_nearest", false},
+                       R{"test_resize_upsample_scales_linear", true}, R{"test_resize_upsample_scales_linear_align_corners", true},
+                       R{"test_resize_downsample_sizes_linear_pytorch_half_pixel", true},
+                       R{"test_resize_downsample_scales_linear", true, false}, R{"test_resize_downsample_scales_linear_align_corners", true, false},
+                       R{"test_resize_downsample_scales_nearest", false, false}}) {
+        INFO(c.dir);
+        std::vector<std::int64_t> od, wd;
+        std::vector<onnx::TensorProto> in;
+        const std::string path = prepare(Case{(std::string("node/") + c.dir).c_str(), 1}, od, in, wd);
+        const auto r = vp::import::import_onnx(path, {});
+        REQUIRE(r.net.layers.size() == 1);
+        const Layer& l = r.net.layers[0];
+        REQUIRE(l.kind == LayerKind::Resize);
+        CHECK((l.resize_mode == ResizeMode::Linear) == c.linear);
+        CHECK((l.resize_coord != ResizeCoord::Unknown) == c.recorded);
+        if (!c.recorded) continue;
+        const std::vector<float> x = floats_of(in.at(0));
+        const std::vector<float> want = floats_of(read_pb(kData + "node/" + c.dir + "/test_data_set_0/output_0.pb"));
+        const int P = l.P(), Q = l.Q();
+        REQUIRE(want.size() == std::size_t(l.C) * P * Q * std::size_t(r.net.batch));
+        const auto ty = vp::mapper::vta::resize_taps(l, true), tx = vp::mapper::vta::resize_taps(l, false);
+        float amax = 0;
+        for (float v : x) amax = std::max(amax, std::abs(v));
+        for (std::size_t nc = 0; nc < std::size_t(l.C) * std::size_t(r.net.batch); ++nc)
+            for (int p = 0; p < P; ++p)
+                for (int q = 0; q < Q; ++q) {
+                    const auto& y = ty[std::size_t(p)];
+                    const auto& z = tx[std::size_t(q)];
+                    auto at = [&](int i, int j) { return double(x[(nc * std::size_t(l.H) + std::size_t(i)) * std::size_t(l.W) + std::size_t(j)]); };
+                    const double w = want[(nc * std::size_t(P) + std::size_t(p)) * std::size_t(Q) + std::size_t(q)];
+                    if (!c.linear) {
+                        CHECK(at(y.i0, z.i0) == w);
+                        continue;
+                    }
+                    const double top = at(y.i0, z.i0) * (128 - z.w1) + at(y.i0, z.i1) * z.w1;
+                    const double bot = at(y.i1, z.i0) * (128 - z.w1) + at(y.i1, z.i1) * z.w1;
+                    CHECK(std::abs((top * (128 - y.w1) + bot * y.w1) / 16384.0 - w) <= amax * 2.0 / 256.0 + 1e-6);
+                }
+    }
 }
