@@ -343,3 +343,38 @@ TEST_CASE("libonnx-testdata: the VTA host's resize taps reproduce ONNX's referen
                 }
     }
 }
+
+TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish against ONNX's reference outputs", "[import][testdata][vta]") {
+    // The host's int8 functions (mapper/vta/network_driver.h) under their fixed-point convention
+    // (an input v stands for v / 16, a gate g for g / 128, hard_swish's output for v / 16), on the
+    // ONNX backend tests' float inputs rounded to 1/16, against the outputs of ONNX's numpy
+    // implementation: within the input rounding (1/32 times the function's slope), the output
+    // rounding and the gate's clamp at 127 / 128.
+    using vp::mapper::Activation;
+    for (const char* d : {"test_sigmoid", "test_hardsigmoid", "test_hardsigmoid_default", "test_hardswish"}) {
+        INFO(d);
+        std::vector<std::int64_t> od, wd;
+        std::vector<onnx::TensorProto> in;
+        const auto r = vp::import::import_onnx(prepare(Case{(std::string("node/") + d).c_str(), 1}, od, in, wd), {});
+        REQUIRE(r.net.layers.size() == 1);
+        const Layer& l = r.net.layers[0];
+        const std::vector<float> x = floats_of(in.at(0));
+        const std::vector<float> want = floats_of(read_pb(kData + "node/" + d + "/test_data_set_0/output_0.pb"));
+        REQUIRE(x.size() == want.size());
+        const auto hs = vp::mapper::vta::hard_sigmoid_multipliers(l.alpha, l.beta);
+        if (l.act == Activation::HardSigmoid) CHECK(l.has_alpha);
+        const double slope = l.act == Activation::Sigmoid ? 0.25 : l.act == Activation::HardSigmoid ? std::abs(l.alpha) : 1.5;
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            const auto v = std::int8_t(std::lround(std::clamp(double(x[k]) * 16.0, -128.0, 127.0)));
+            double got = 0, tol = slope / 32.0;
+            switch (l.act) {
+                case Activation::Sigmoid: got = vp::mapper::vta::sigmoid_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
+                case Activation::HardSigmoid: got = vp::mapper::vta::hard_sigmoid_int8(v, hs) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
+                case Activation::HardSwish: got = vp::mapper::vta::hard_swish_int8(v) / 16.0; tol += 1.0 / 32 + 1.0 / 256; break;
+                default: FAIL("unexpected activation " << to_string(l.act));
+            }
+            INFO("x " << x[k] << " v " << int(v) << " ONNX " << want[k] << " host " << got);
+            CHECK(std::abs(got - double(want[k])) <= tol);
+        }
+    }
+}
