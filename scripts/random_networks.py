@@ -2,7 +2,7 @@
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
   random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates]  a network workload (JSON) on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx [--dilated]  an ONNX model (needs python3-onnx:
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates]  an ONNX model (needs python3-onnx:
                           /usr/bin/python3); prints its MACs by the operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
@@ -358,15 +358,20 @@ def gen_network(seed, large=False, dilated=False, gates=False):
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path, dilated=False):
+def gen_onnx(seed, path, dilated=False, gates=False):
     """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
     kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
     dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
-    own (the models of a seed without the option are unchanged)."""
+    own (the models of a seed without the option are unchanged).
+    gates: after a step, sometimes a Sigmoid, HardSigmoid (random alpha, beta), hard swish
+    (x * HardSigmoid(x), as exported at opset 13), SiLU (x * Sigmoid(x)) or squeeze-and-excitation block (GlobalAveragePool, 1x1 Conv, Relu, 1x1 Conv,
+    HardSigmoid or Sigmoid, Mul), and Resize nodes with a coordinate mode and nearest rounding,
+    from a generator of their own as well."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
     dil_rng = random.Random(seed * 7919 + 2) if dilated else None
+    gate_rng = random.Random(seed * 7919 + 4) if gates else None
     macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
@@ -465,7 +470,12 @@ def gen_onnx(seed, path, dilated=False):
             oh, ow = rng.randint(1, 2 * h), rng.randint(1, 2 * w)
             sz = name("sz")
             inits.append(helper.make_tensor(sz, TensorProto.INT64, [4], [1, c, oh, ow]))
-            nodes.append(helper.make_node("Resize", [cur, "", "", sz], [out], mode=rng.choice(["nearest", "linear"])))
+            rattrs = dict(mode=rng.choice(["nearest", "linear"]))
+            if gate_rng:
+                rattrs["coordinate_transformation_mode"] = gate_rng.choice(
+                    ["half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"])
+                rattrs["nearest_mode"] = gate_rng.choice(["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"])
+            nodes.append(helper.make_node("Resize", [cur, "", "", sz], [out], **rattrs))
             shape = (c, oh, ow)
         elif op == "Leaky":
             nodes.append(helper.make_node("LeakyRelu", [cur], [out], alpha=0.1))
@@ -527,6 +537,39 @@ def gen_onnx(seed, path, dilated=False):
             shape = (k, 1, 1)
         cur = out
         if not rank2:
+            branch.setdefault(shape, []).append(cur)
+        if gate_rng and not rank2 and gate_rng.random() < 0.35:
+            c, h, w = shape
+            kind = gate_rng.choice(["Sigmoid", "HardSigmoid", "HardSwish", "SiLU", "SE", "SE"])
+            out = name("t")
+            if kind == "HardSigmoid":
+                nodes.append(helper.make_node("HardSigmoid", [cur], [out], alpha=gate_rng.choice([0.2, 1.0 / 6.0]),
+                                              beta=gate_rng.choice([0.5, 0.6])))
+            elif kind == "Sigmoid":
+                nodes.append(helper.make_node(kind, [cur], [out]))
+            elif kind == "HardSwish":  # as PyTorch exports it at opset 13 (the HardSwish operator is opset 14's)
+                hg = name("t")
+                nodes.append(helper.make_node("HardSigmoid", [cur], [hg], alpha=1.0 / 6.0, beta=0.5))
+                nodes.append(helper.make_node("Mul", [cur, hg], [out]))
+            elif kind == "SiLU":
+                sg = name("t")
+                nodes.append(helper.make_node("Sigmoid", [cur], [sg]))
+                nodes.append(helper.make_node("Mul", [cur, sg], [out]))
+            else:
+                mid = max(1, c // 4)
+                p, a, r, b, gt = name("t"), name("t"), name("t"), name("t"), name("t")
+                nodes.append(helper.make_node("GlobalAveragePool", [cur], [p]))
+                nodes.append(helper.make_node("Conv", [p, init(name("w"), [mid, c, 1, 1]), init(name("b"), [mid])], [a],
+                                              kernel_shape=[1, 1]))
+                nodes.append(helper.make_node("Relu", [a], [r]))
+                nodes.append(helper.make_node("Conv", [r, init(name("w"), [c, mid, 1, 1]), init(name("b"), [c])], [b],
+                                              kernel_shape=[1, 1]))
+                nodes.append(helper.make_node(gate_rng.choice(["Sigmoid", "HardSigmoid"]), [b], [gt]))
+                ins = [cur, gt]
+                gate_rng.shuffle(ins)
+                nodes.append(helper.make_node("Mul", ins, [out]))
+                macs[0] += 2 * c * mid
+            cur = out
             branch.setdefault(shape, []).append(cur)
     if not nodes:
         nodes.append(helper.make_node("Relu", ["x"], ["t0"]))
@@ -756,7 +799,7 @@ def driver(a):
             model = os.path.join(work, "rand%d.onnx" % seed)
             # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
             gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
-                                  "--out", model] + (["--dilated"] if a.dilated else []),
+                                  "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []),
                                  stdout=subprocess.PIPE, universal_newlines=True)
             m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
             if gen.returncode != 0 or not m_gen:
@@ -914,6 +957,7 @@ def main():
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
     o.add_argument("--dilated", action="store_true", help="half of the Conv nodes draw dilations of 1-4 per axis")
+    o.add_argument("--gates", action="store_true", help="Sigmoid / HardSigmoid / HardSwish, SiLU, SE blocks, Resize modes")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -926,8 +970,8 @@ def main():
     r.add_argument("--run-args", default="", help="more vp-run arguments, e.g. \"--refine 2 --timeline\"")
     r.add_argument("--large", action="store_true", help="larger JSON networks (up to 384 channels, 112 pixels)")
     r.add_argument("--dilated", action="store_true", help="half of the convs (JSON and ONNX) draw a dilation of 1-4 per axis")
-    r.add_argument("--gates", action="store_true", help="JSON networks with sigmoid / hard_sigmoid / hard_swish, eltwise "
-                   "mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
+    r.add_argument("--gates", action="store_true", help="networks (JSON and ONNX) with sigmoid / hard_sigmoid / hard_swish, "
+                   "eltwise mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
@@ -941,7 +985,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated))
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates))
         return 0
     return driver(a)
 
