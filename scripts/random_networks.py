@@ -227,6 +227,8 @@ class Net:
             l["stride"] = self.enc_stride(st)
         if any(pad):
             l["pad"] = self.enc_pad(pad)
+            if l["op"] == "avg" and self.gate_rng and self.gate_rng.random() < 0.8:  # --gates: the divisor rule
+                l["count_include_pad"] = self.gate_rng.random() < 0.5
         self.add(l, C, P, Q, [name])
 
     def eltwise(self, t):
@@ -318,7 +320,8 @@ def gen_network(seed, large=False, dilated=False, gates=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
-    blocks and resizes with a coordinate mode and rounding (each option from a generator of its own:
+    blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
+    rule (each option from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
@@ -745,12 +748,13 @@ def timeseries_problems(od):
 
 
 def vta_variant(wl):
-    """The network at 8 bit with padded average pools as max pools (what the VTA runs)."""
+    """The network at 8 bit with padded average pools without their divisor rule as max pools
+    (what the VTA runs)."""
     with open(wl) as f:
         d = json.load(f)
     d["precision"] = 8
     for l in d["layers"]:
-        if l["type"] == "pool" and l.get("op") == "avg" and l.get("pad"):
+        if l["type"] == "pool" and l.get("op") == "avg" and l.get("pad") and "count_include_pad" not in l:
             l["op"] = "max"
     out = wl[:-len(".json")] + "_vta.json"
     with open(out, "w") as f:

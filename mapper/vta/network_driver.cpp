@@ -232,8 +232,9 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 }
                 break;
             case LayerKind::Pool:
-                if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right))
-                    throw InputError(where + "average pooling with padding does not run on the VTA");
+                if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right) && !l.has_count_include_pad)
+                    throw InputError(where + "average pooling with padding does not run on the VTA without its divisor rule "
+                                             "(\"count_include_pad\"; vp-import writes ONNX's)");
                 break;
             case LayerKind::Concat:
             case LayerKind::Slice:
@@ -313,6 +314,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
 }
 
 bool NetworkDriver::pool_on_host(const Layer& l) const {
+    if (l.pool_op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right)) return true;  // a divisor per window
     const std::int64_t cap = m_cfg.acc_depth();
     return (pool_needs_gather(l) || std::int64_t(l.H) * l.W > cap) && std::int64_t(l.Q()) * l.R * l.S > cap;
 }
@@ -370,24 +372,29 @@ void NetworkDriver::run_host_layer(std::size_t i) {
             for (std::size_t j = 0; j < out.size(); ++j) out[j] = t[std::size_t(in[j] + 128)];
             break;
         }
-        case LayerKind::Pool: {  // one output row of windows exceeds the accumulator: the VTA's arithmetic on the host
-            const auto& in = operand(i, 0);
-            const int P = l.P(), Q = l.Q(), n = l.R * l.S;
-            const std::int64_t m = avg_multiplier(n);
+        case LayerKind::Pool: {  // one output row of windows exceeds the accumulator, or a padded average: the VTA's
+            const auto& in = operand(i, 0);  // arithmetic on the host, the divisor per window by count_include_pad
+            const int P = l.P(), Q = l.Q();
             const bool avg = l.pool_op == PoolOp::Avg;
             for (int c = 0; c < l.C; ++c)
                 for (int p = 0; p < P; ++p)
                     for (int q = 0; q < Q; ++q) {
                         std::int64_t best = -128, sum = 0;
+                        int n = 0;
                         for (int r = 0; r < l.R; ++r)
                             for (int t = 0; t < l.S; ++t) {
                                 const int y = p * l.stride_h + r - l.pad_top, x = q * l.stride_w + t - l.pad_left;
-                                if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // max only: avg pools have no padding
+                                if (y < 0 || y >= l.H || x < 0 || x >= l.W) {
+                                    n += l.count_include_pad;  // a zero of the padding (the layer's own pads)
+                                    continue;
+                                }
                                 const std::int64_t v = in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
                                 best = std::max(best, v);
                                 sum += v;
+                                ++n;
                             }
-                        const std::int64_t v = avg ? (sum * m + (std::int64_t(1) << (kAvgShift - 1))) >> kAvgShift : best;
+                        const std::int64_t v =
+                            !avg ? best : n == 0 ? 0 : (sum * avg_multiplier(n) + (std::int64_t(1) << (kAvgShift - 1))) >> kAvgShift;
                         out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] = std::int8_t(std::clamp<std::int64_t>(v, -128, 127));
                     }
             break;

@@ -38,6 +38,9 @@ struct Layer {
     int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
     int groups = 1;
     PoolOp pool_op = PoolOp::Max;
+    // Average pool with padding: whether padded positions count in a window's divisor (ONNX's
+    // count_include_pad), when the workload says (`count_include_pad`; the VTA host needs it).
+    bool has_count_include_pad = false, count_include_pad = false;
     EltwiseOp eltwise_op = EltwiseOp::Add;
     // Fused activation after a conv / fc / eltwise layer (the operation itself for an Activation
     // layer). `relu` is the lower clamp at zero that the value-computing platforms apply: true for

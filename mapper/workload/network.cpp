@@ -157,7 +157,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.K = int(j.at("out").as_int(1, kMaxFc));
         read_fused_act(j, l);
     } else if (type == "pool") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "R", "S", "stride", "pad", "inputs"});
+        j.allow_only({"name", "type", "op", "C", "H", "W", "R", "S", "stride", "pad", "count_include_pad", "inputs"});
         l.kind = LayerKind::Pool;
         // Required: max and avg pooling compute different values (and cost differently on the VTA).
         if (!j.has("op")) j.fail("missing required member \"op\" (\"max\" or \"avg\")");
@@ -168,6 +168,12 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         read_stride(j, l);
         read_pad(j, l);
         check_window(j, l);
+        if (j.has("count_include_pad")) {
+            if (l.pool_op != PoolOp::Avg)
+                j.at("count_include_pad").fail("\"count_include_pad\" is the divisor rule of an average pool; this pool is max");
+            l.count_include_pad = j.at("count_include_pad").as_bool();
+            l.has_count_include_pad = true;
+        }
     } else if (type == "eltwise") {
         j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "beta", "inputs"});
         l.kind = LayerKind::Eltwise;
@@ -374,6 +380,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; j["R"] = l.R; j["S"] = l.S;
             j["stride"] = stride_json(l);
             j["pad"] = pad_json(l);
+            if (l.has_count_include_pad) j["count_include_pad"] = l.count_include_pad;
             break;
         case LayerKind::Eltwise:
             j["op"] = l.eltwise_op == EltwiseOp::Mul ? "mul" : "add";

@@ -61,8 +61,10 @@ void windowed(Ctx& c, const onnx::NodeProto& n, int index, const std::string& la
     l.pad_right = r == 2 ? int(pe[1]) : 0;
     // ceil_mode (and exporters' equivalent rounding): the extra window of ONNX's output size as
     // extra end padding, so that the floor formula of the layer model gives the same size.
+    bool ceil_extended = false;
     if (yd.size() == xd.size()) {
         const std::int64_t want_p = yd[2], want_q = r == 2 ? yd[3] : 1;
+        ceil_extended = want_p > l.P() || want_q > l.Q();
         if (want_p > l.P()) l.pad_bottom += int((want_p - 1) * l.stride_h + l.R - l.H - l.pad_top - l.pad_bottom);
         if (want_q > l.Q()) l.pad_right += int((want_q - 1) * l.stride_w + l.S - l.W - l.pad_left - l.pad_right);
         if (l.P() != want_p || l.Q() != want_q || yd[1] != l.C)
@@ -71,6 +73,14 @@ void windowed(Ctx& c, const onnx::NodeProto& n, int index, const std::string& la
     }
     if (l.R > l.H + l.pad_top + l.pad_bottom || l.S > l.W + l.pad_left + l.pad_right)
         throw InputError(c.m.path + ": " + label + ": pooling window larger than the padded input");
+    // An average pool's divisor rule, for the VTA host: count_include_pad 0 (positions in the input
+    // only) holds whatever the padding; 1 counts the declared pads but not the extra windows of
+    // ceil_mode, which the layer folds into its end padding: not recorded then.
+    if (op == PoolOp::Avg && (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right)) {
+        l.count_include_pad = attr_int(n, "count_include_pad", 0) != 0;
+        l.has_count_include_pad = !(l.count_include_pad && ceil_extended);
+        if (!l.has_count_include_pad) l.count_include_pad = false;
+    }
     pool_layer(c, n, index, l);
 }
 

@@ -378,3 +378,42 @@ TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish
         }
     }
 }
+
+TEST_CASE("libonnx-testdata: the VTA host's divisor rule of padded average pools against ONNX's reference outputs", "[import][testdata][vta]") {
+    // The imported layer's count_include_pad, applied as the host does (a window's divisor: its
+    // positions in the input, or in the padded input) to the float input, gives ONNX's outputs.
+    for (const char* d : {"test_averagepool_2d_pads", "test_averagepool_2d_pads_count_include_pad", "test_averagepool_2d_precomputed_pads",
+                          "test_averagepool_2d_precomputed_pads_count_include_pad", "test_averagepool_2d_same_upper",
+                          "test_averagepool_2d_same_lower"}) {
+        INFO(d);
+        std::vector<std::int64_t> od, wd;
+        std::vector<onnx::TensorProto> in;
+        const auto r = vp::import::import_onnx(prepare(Case{(std::string("node/") + d).c_str(), 1}, od, in, wd), {});
+        REQUIRE(r.net.layers.size() == 1);
+        const Layer& l = r.net.layers[0];
+        REQUIRE((l.kind == LayerKind::Pool && l.pool_op == PoolOp::Avg));
+        REQUIRE(l.has_count_include_pad);
+        CHECK(l.count_include_pad == (std::string(d).find("count_include_pad") != std::string::npos));
+        const std::vector<float> x = floats_of(in.at(0));
+        const std::vector<float> want = floats_of(read_pb(kData + "node/" + d + "/test_data_set_0/output_0.pb"));
+        const int P = l.P(), Q = l.Q();
+        REQUIRE(want.size() == std::size_t(l.C) * P * Q * std::size_t(r.net.batch));
+        for (std::size_t nc = 0; nc < std::size_t(l.C) * std::size_t(r.net.batch); ++nc)
+            for (int p = 0; p < P; ++p)
+                for (int q = 0; q < Q; ++q) {
+                    double sum = 0;
+                    int n = 0;
+                    for (int a = 0; a < l.R; ++a)
+                        for (int b = 0; b < l.S; ++b) {
+                            const int y = p * l.stride_h + a - l.pad_top, z = q * l.stride_w + b - l.pad_left;
+                            if (y < 0 || y >= l.H || z < 0 || z >= l.W) {
+                                n += l.count_include_pad;
+                                continue;
+                            }
+                            sum += x[(nc * std::size_t(l.H) + std::size_t(y)) * std::size_t(l.W) + std::size_t(z)];
+                            ++n;
+                        }
+                    CHECK(sum / n == Approx(want[(nc * std::size_t(P) + std::size_t(p)) * std::size_t(Q) + std::size_t(q)]).margin(1e-5));
+                }
+    }
+}

@@ -19,6 +19,8 @@ using vp::mapper::Layer;
 using vp::mapper::LayerKind;
 using Tensor = std::vector<std::int8_t>;
 
+// floor(num / d) for d > 0 (the host's arithmetic shifts, by division).
+inline std::int64_t floor_div(std::int64_t num, std::int64_t d) { return num >= 0 ? num / d : -((-num + d - 1) / d); }
 inline std::int32_t wrap(std::int64_t v) { return std::int32_t(std::uint32_t(std::uint64_t(v))); }
 inline std::int8_t requant(std::int32_t acc, std::int32_t mul, int n, bool relu) {
     std::int32_t v = wrap(std::int64_t(acc) * mul);
@@ -52,24 +54,33 @@ inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::Laye
     return out;
 }
 
+// Max / average pooling; an average's divisor n is the window's size, or with padding the number of
+// its positions inside the input (count_include_pad false) or inside the padded input (true), and
+// the average round(2^14 / n) times the sum, plus 2^13, over 2^14 (floor).
 inline Tensor pool(const Layer& l, const Tensor& in, bool avg) {
     const int P = l.P(), Q = l.Q();
     Tensor out(std::size_t(l.C) * P * Q);
-    const int n = l.R * l.S;
-    const std::int64_t m = (2 * 16384 + n) / (2 * n);  // round(2^14 / n), documented in layer_lowering.h
     for (int c = 0; c < l.C; ++c)
         for (int p = 0; p < P; ++p)
             for (int q = 0; q < Q; ++q) {
+                const int y0 = p * l.stride_h - l.pad_top, x0 = q * l.stride_w - l.pad_left;
+                // the window clipped to the input, and to the padded input
+                const int iy = std::min(y0 + l.R, l.H) - std::max(y0, 0), ix = std::min(x0 + l.S, l.W) - std::max(x0, 0);
+                const int py = std::min(y0 + l.R, l.H + l.pad_bottom) - std::max(y0, -l.pad_top);
+                const int px = std::min(x0 + l.S, l.W + l.pad_right) - std::max(x0, -l.pad_left);
+                const bool padded = l.pad_top || l.pad_bottom || l.pad_left || l.pad_right;
+                const int n = !padded ? l.R * l.S : l.count_include_pad ? py * px : std::max(0, iy) * std::max(0, ix);
                 std::int64_t best = -1000, sum = 0;
                 for (int r = 0; r < l.R; ++r)
                     for (int s = 0; s < l.S; ++s) {
-                        const int y = p * l.stride_h + r - l.pad_top, x = q * l.stride_w + s - l.pad_left;
-                        if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // padding: never the max
+                        const int y = y0 + r, x = x0 + s;
+                        if (y < 0 || y >= l.H || x < 0 || x >= l.W) continue;  // padding: never the max, adds 0
                         const int v = in[(std::size_t(c) * l.H + y) * l.W + x];
                         best = std::max<std::int64_t>(best, v);
                         sum += v;
                     }
-                std::int64_t v = avg ? (sum * m + 8192) >> 14 : best;
+                const std::int64_t m = n > 0 ? (2 * 16384 + n) / (2 * n) : 0;  // round(2^14 / n), documented in layer_lowering.h
+                std::int64_t v = avg ? floor_div(sum * m + 8192, 16384) : best;
                 out[(std::size_t(c) * P + p) * Q + q] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, v)));
             }
     return out;
@@ -101,8 +112,6 @@ inline Tensor eltwise(const Layer& l, const Tensor& a, const Tensor& b) {
     return out;
 }
 
-// floor(num / d) for d > 0 (the host's arithmetic shifts, by division).
-inline std::int64_t floor_div(std::int64_t num, std::int64_t d) { return num >= 0 ? num / d : -((-num + d - 1) / d); }
 
 // Host resize, per axis (ONNX Resize): the input coordinate of output index p (of `out`, from `in`)
 // as an exact fraction n / d by the coordinate mode, without one p / f (integer factors).

@@ -353,6 +353,42 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
                       Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
 }
 
+TEST_CASE("Padded average pools on the host, counting the padding or not, equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "padavg";
+    Layer c = conv("c", 3, 5, 9, 3, 1, 1, 1, false);
+    c.inputs = {Layer::kNetInput};
+    n.layers = {c};
+    for (bool include : {false, true})
+        for (auto [R, st, pt, pb, pl, pr] : {std::array{3, 1, 1, 1, 1, 1}, std::array{3, 2, 1, 0, 2, 1}, std::array{2, 2, 0, 1, 1, 0},
+                                             std::array{5, 3, 2, 2, 2, 2}}) {
+            Layer p;
+            p.name = std::string(include ? "inc" : "exc") + std::to_string(n.layers.size());
+            p.kind = LayerKind::Pool; p.pool_op = PoolOp::Avg; p.C = p.K = 5; p.H = p.W = 9; p.R = p.S = R;
+            p.stride_h = p.stride_w = st;
+            p.pad_top = pt; p.pad_bottom = pb; p.pad_left = pl; p.pad_right = pr;
+            p.has_count_include_pad = true;
+            p.count_include_pad = include;
+            p.inputs = {0};
+            n.layers.push_back(p);
+        }
+    const NetGraph g = chain_graph(n, "padavg");
+    CHECK(check_network_mode(g, 41, 0, true, true) == n.layers.size());
+    // By hand: the corner window of the 3x3 / 1 pool with pads 1 holds 4 input positions; without
+    // the padding counted the divisor is 4 (multiplier round(2^14 / 4) = 4096), with it 9 (1820).
+    const NetworkDriver d = run_with_seed(g, 41);
+    const auto& x = d.output(0);
+    const int sum = x[0] + x[1] + x[9] + x[10];
+    CHECK(int(d.output(1)[0]) == std::clamp(int(std::floor((sum * 4096.0 + 8192.0) / 16384.0)), -128, 127));
+    CHECK(int(d.output(5)[0]) == std::clamp(int(std::floor((sum * 1820.0 + 8192.0) / 16384.0)), -128, 127));
+    // Without the rule, refused.
+    Network bare = n;
+    bare.layers.resize(2);
+    bare.layers[1].has_count_include_pad = false;
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bare: layer exc1: average pooling with padding does not run on the VTA without its divisor rule"));
+}
+
 TEST_CASE("Resize on the host: ONNX's coordinate modes and roundings by hand", "[vta][network]") {
     Layer l;
     l.kind = LayerKind::Resize;

@@ -158,6 +158,21 @@ TEST_CASE("dilated convolutions: the window spans (R - 1) d + 1, the MACs count 
                Catch::Contains("unknown member \"dilation\""));
 }
 
+TEST_CASE("An average pool's \"count_include_pad\": optional, avg only, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "pool", "op": "avg", "C": 2, "H": 6, "W": 6, "R": 3, "S": 3, "pad": 1, "count_include_pad": true},
+                                             {"type": "pool", "op": "avg", "C": 2, "H": 6, "W": 6, "R": 3, "S": 3, "pad": 1}]})"),
+        "p.json");
+    CHECK((net.layers.at(0).has_count_include_pad && net.layers.at(0).count_include_pad));
+    CHECK(!net.layers.at(1).has_count_include_pad);
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    CHECK((back.layers.at(0).has_count_include_pad && back.layers.at(0).count_include_pad && !back.layers.at(1).has_count_include_pad));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pool", "op": "max", "C": 2, "H": 6, "W": 6, "R": 3, "S": 3, "count_include_pad": false}]})"),
+               Catch::Contains("/layers/0/count_include_pad") && Catch::Contains("this pool is max"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pool", "op": "avg", "C": 2, "H": 6, "W": 6, "R": 3, "S": 3, "count_include_pad": 1}]})"),
+               Catch::Contains("/layers/0/count_include_pad"));
+}
+
 TEST_CASE("A resize's \"coord\" and \"nearest\": optional, checked, written back", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "resize", "mode": "linear", "coord": "pytorch_half_pixel", "C": 2, "H": 4, "W": 4, "P": 7, "Q": 7},
