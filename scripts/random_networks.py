@@ -335,7 +335,7 @@ def gen_network(seed, large=False, dilated=False, gates=False):
     kinds = ["conv"] * 5 + ["pool"] * 2 + ["fc"]
     if graph:
         kinds += ["eltwise"] * 2 + ["concat"] * 2 + ["resize"]
-        if rng.random() < 0.3:  # the mappers skip slice and pad, the VTA copies them; it refuses zero-inserted convs
+        if rng.random() < 0.3:  # the mappers skip slice and pad, the VTA copies them; zero-inserted (transposed) convs
             kinds += ["slice", "pad", "deconv"]
     for _ in range(n):
         t = net.pick()

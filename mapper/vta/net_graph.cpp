@@ -8,7 +8,7 @@
 namespace vp::mapper::vta {
 
 std::uint64_t layer_in_elems(const Layer& l) {
-    return l.kind == LayerKind::FullyConnected ? std::uint64_t(l.C) : std::uint64_t(l.C) * l.H * l.W;
+    return l.kind == LayerKind::FullyConnected ? std::uint64_t(l.C) : l.consumed_elems();  // a transposed conv: without the zeros
 }
 std::uint64_t layer_out_elems(const Layer& l) {
     return l.kind == LayerKind::FullyConnected ? std::uint64_t(l.K) : std::uint64_t(l.K) * l.P() * l.Q();
@@ -19,7 +19,7 @@ namespace {
 bool chains(const Layer& prev, const Layer& l) {
     if (l.kind == LayerKind::FullyConnected) return layer_out_elems(prev) == layer_in_elems(l);
     if (prev.kind == LayerKind::FullyConnected) return l.H == 1 && l.W == 1 && l.C == prev.K;
-    return prev.K == l.C && prev.P() == l.H && prev.Q() == l.W;
+    return prev.K == l.C && prev.P() == (l.H - 1) / l.zero_insert_h + 1 && prev.Q() == (l.W - 1) / l.zero_insert_w + 1;
 }
 }  // namespace
 

@@ -189,6 +189,19 @@ std::int64_t broadcast_index(std::uint64_t elems, int C, std::uint64_t HW, std::
     return -1;
 }
 
+std::vector<std::int8_t> zero_inserted(const Layer& l, const std::vector<std::int8_t>& in) {
+    const int zh = l.zero_insert_h, zw = l.zero_insert_w, h = (l.H - 1) / zh + 1, w = (l.W - 1) / zw + 1;
+    if (in.size() != std::size_t(l.C) * std::size_t(h) * std::size_t(w))
+        throw SimulationError("VTA driver: layer " + l.name + ": the zero-inserted input needs " + std::to_string(std::size_t(l.C) * h * w) +
+                              " elements, its producer gives " + std::to_string(in.size()));
+    std::vector<std::int8_t> out(std::size_t(l.C) * std::size_t(l.H) * std::size_t(l.W), 0);
+    for (int c = 0; c < l.C; ++c)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                out[(std::size_t(c) * l.H + std::size_t(y * zh)) * l.W + std::size_t(x * zw)] = in[(std::size_t(c) * h + std::size_t(y)) * w + std::size_t(x)];
+    return out;
+}
+
 namespace {
 int pack_groups(const Layer& l, int block) {
     const int kg = l.K / l.groups;
@@ -210,10 +223,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
         const Layer& l = m_g.net.layers[i];
         const std::string where = m_g.source + ": layer " + l.name + ": ";
         switch (l.kind) {
-            case LayerKind::Conv:
-                if (l.zero_insert_h != 1 || l.zero_insert_w != 1)
-                    throw InputError(where + "a transposed convolution (zero-inserted input) does not run on the VTA");
-                break;
+            case LayerKind::Conv:  // a transposed one (zero-inserted input) by im2row over the zero-inserted input
             case LayerKind::FullyConnected: break;
             case LayerKind::Eltwise:
                 if (m_g.inputs[i].size() != 2)
@@ -598,13 +608,20 @@ bool NetworkDriver::next_program(ProgramJob& job) {
                 }
                 break;
             }
-            if (l.groups == 1) {
-                p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i));
-            } else {
-                const int m = pack_groups(l, m_cfg.block());
-                const int g0 = m_part * m, mm = std::min(m, l.groups - g0);
-                p = lower_group_pack(l, operand(i, 0), d.weights, d.bias, d.requant, g0, mm, m_opt.strategy_of(i));
-                job.ch0 = g0 * (l.K / l.groups);
+            {
+                // A transposed convolution: the host's im2row reads the producer's output with z - 1
+                // zeros between neighbours (the layer's H, W count them).
+                std::vector<std::int8_t> inserted;
+                if (l.zero_insert_h != 1 || l.zero_insert_w != 1) inserted = zero_inserted(l, operand(i, 0));
+                const std::vector<std::int8_t>& in = inserted.empty() ? operand(i, 0) : inserted;
+                if (l.groups == 1) {
+                    p = lower_conv(l, in, d.weights, d.bias, d.requant, m_opt.strategy_of(i));
+                } else {
+                    const int m = pack_groups(l, m_cfg.block());
+                    const int g0 = m_part * m, mm = std::min(m, l.groups - g0);
+                    p = lower_group_pack(l, in, d.weights, d.bias, d.requant, g0, mm, m_opt.strategy_of(i));
+                    job.ch0 = g0 * (l.K / l.groups);
+                }
             }
             break;
         case LayerKind::FullyConnected: p = lower_conv(l, operand(i, 0), d.weights, d.bias, d.requant, m_opt.strategy_of(i)); break;

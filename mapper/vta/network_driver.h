@@ -130,6 +130,10 @@ struct ResizeTap {
 };
 std::vector<ResizeTap> resize_taps(const Layer& l, bool rows);
 
+// A transposed convolution's input (zero_insert z > 1): the producer's C x ((H - 1) / z_h + 1) x
+// ((W - 1) / z_w + 1) output with z - 1 zeros between neighbours, C x H x W.
+std::vector<std::int8_t> zero_inserted(const Layer& l, const std::vector<std::int8_t>& in);
+
 // Element j of a C x H x W eltwise output reads element broadcast_index(...) of an operand of
 // `elems` elements: the same shape, one scalar, one value per channel (C x 1 x 1) or per position
 // (1 x H x W). -1 when the operand is none of these or ambiguous (C == H W).

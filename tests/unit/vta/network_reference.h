@@ -1,6 +1,6 @@
 #pragma once
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
-// loops (grouped, dilated), fc, max/avg pooling (overlapping windows, max with padding), residual add,
+// loops (grouped, dilated, transposed: zero-inserted input), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest and linear resize / relu / leaky relu / sigmoid / hard sigmoid / hard
 // swish / batchnorm and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
@@ -34,6 +34,9 @@ inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::Laye
     const int P = fc ? 1 : l.P(), Q = fc ? 1 : l.Q(), G = fc ? 1 : l.groups, cg = C / G, kg = K / G;
     const int sh = fc ? 1 : l.stride_h, sw = fc ? 1 : l.stride_w, pt = fc ? 0 : l.pad_top, pl = fc ? 0 : l.pad_left;
     const int dh = fc ? 1 : l.dilation_h, dw = fc ? 1 : l.dilation_w;  // a dilated kernel's taps dh, dw apart
+    // A transposed convolution reads its producer's output (h x w) with z - 1 zeros between
+    // neighbours: position y of the H rows is a value when y % z == 0, else a zero.
+    const int zh = fc ? 1 : l.zero_insert_h, zw = fc ? 1 : l.zero_insert_w, h = (H - 1) / zh + 1, w = (W - 1) / zw + 1;
     Tensor out(std::size_t(K) * P * Q);
     for (int k = 0; k < K; ++k) {
         const int g = k / kg;
@@ -44,8 +47,8 @@ inline Tensor conv(const Layer& l, const Tensor& in, const vp::mapper::vta::Laye
                     for (int r = 0; r < R; ++r)
                         for (int s = 0; s < S; ++s) {
                             const int y = p * sh + r * dh - pt, x = q * sw + s * dw - pl;
-                            if (y < 0 || y >= H || x < 0 || x >= W) continue;
-                            acc += std::int64_t(in[(std::size_t(g * cg + c) * H + y) * W + x]) *
+                            if (y < 0 || y >= H || x < 0 || x >= W || y % zh != 0 || x % zw != 0) continue;
+                            acc += std::int64_t(in[(std::size_t(g * cg + c) * h + y / zh) * w + x / zw]) *
                                    d.weights[((std::size_t(k) * cg + c) * R + r) * S + s];
                         }
                 out[(std::size_t(k) * P + p) * Q + q] = requant(wrap(acc), d.requant.mul, d.requant.shift, d.requant.relu);

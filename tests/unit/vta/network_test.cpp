@@ -353,6 +353,41 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
                       Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
 }
 
+TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {
+    Network n;
+    n.name = "deconv";
+    Layer c = conv("c", 3, 8, 6, 3, 1, 1, 1, false);
+    c.inputs = {Layer::kNetInput};
+    Layer t2 = conv("t2", 8, 6, 11, 3, 1, 2, 1, true);  // 6 -> 11 (zeros between), pad R - 1: 13 x 13
+    t2.zero_insert_h = t2.zero_insert_w = 2;
+    t2.inputs = {0};
+    Layer t3 = conv("t3", 6, 6, 37, 4, 2, 1, 2, false);  // 13 -> 37 rows with z = 3, 1 x 3 ... grouped, strided
+    t3.zero_insert_h = t3.zero_insert_w = 3;
+    t3.inputs = {1};
+    Layer t23 = conv("t23", 8, 4, 11, 2, 1, 1, 1, false);  // unequal insertion: 6 -> 11 rows (z 2), 6 -> 16 columns (z 3)
+    t23.W = 16;
+    t23.zero_insert_h = 2;
+    t23.zero_insert_w = 3;
+    t23.inputs = {0};
+    n.layers = {c, t2, t3, t23};
+    const NetGraph g = chain_graph(n, "deconv");
+    CHECK(check_network(g, 43) == 4);
+    // The inserted zeros matter: the reference without them (reading the producer as if it had H
+    // rows) is another tensor, and the driver's zero_inserted places the values z apart.
+    const auto ins = zero_inserted(t23, run_with_seed(g, 43).output(0));
+    REQUIRE(ins.size() == std::size_t(8) * 11 * 16);
+    CHECK(std::count(ins.begin(), ins.end(), std::int8_t(0)) >= std::ptrdiff_t(8 * (11 * 16 - 6 * 6)));
+    // As a chain (no producers given): the transposed conv follows its producer's 6 x 6 output.
+    Network ch;
+    ch.name = "deconv_chain";
+    ch.layers = {conv("c", 3, 8, 6, 3, 1, 1, 1, false), t2};
+    ch.layers[1].inputs.clear();
+    ch.layers[0].inputs.clear();
+    const NetGraph gc = chain_graph(ch);
+    CHECK(gc.inputs[1] == std::vector<int>{0});
+    CHECK(check_network(gc, 44) == 2);
+}
+
 TEST_CASE("Padded average pools on the host, counting the padding or not, equal the reference", "[vta][network]") {
     Network n;
     n.name = "padavg";
