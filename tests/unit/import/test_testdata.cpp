@@ -284,6 +284,23 @@ std::vector<float> floats_of(const onnx::TensorProto& t) {
     std::memcpy(v.data(), t.raw_data().data(), v.size() * sizeof(float));
     return v;
 }
+
+// A single-layer backend test imported, with its float input and ONNX's reference output.
+struct Backend {
+    vp::import::ImportResult r;
+    std::vector<float> x, want;
+    const Layer& layer() const { return r.net.layers.at(0); }
+};
+Backend backend(const std::string& dir) {
+    std::vector<std::int64_t> od, wd;
+    std::vector<onnx::TensorProto> in;
+    Backend b;
+    b.r = vp::import::import_onnx(prepare(Case{("node/" + dir).c_str(), 1}, od, in, wd), {});
+    REQUIRE(b.r.net.layers.size() == 1);
+    b.x = floats_of(in.at(0));
+    b.want = floats_of(read_pb(kData + "node/" + dir + "/test_data_set_0/output_0.pb"));
+    return b;
+}
 }  // namespace
 
 TEST_CASE("libonnx-testdata: the VTA host's resize taps reproduce ONNX's reference outputs", "[import][testdata][vta]") {
@@ -309,18 +326,15 @@ TEST_CASE("libonnx-testdata: the VTA host's resize taps reproduce ONNX's referen
                        R{"test_resize_downsample_scales_linear", true, false}, R{"test_resize_downsample_scales_linear_align_corners", true, false},
                        R{"test_resize_downsample_scales_nearest", false, false}}) {
         INFO(c.dir);
-        std::vector<std::int64_t> od, wd;
-        std::vector<onnx::TensorProto> in;
-        const std::string path = prepare(Case{(std::string("node/") + c.dir).c_str(), 1}, od, in, wd);
-        const auto r = vp::import::import_onnx(path, {});
-        REQUIRE(r.net.layers.size() == 1);
-        const Layer& l = r.net.layers[0];
+        const Backend b = backend(c.dir);
+        const auto& r = b.r;
+        const Layer& l = b.layer();
         REQUIRE(l.kind == LayerKind::Resize);
         CHECK((l.resize_mode == ResizeMode::Linear) == c.linear);
         CHECK((l.resize_coord != ResizeCoord::Unknown) == c.recorded);
         if (!c.recorded) continue;
-        const std::vector<float> x = floats_of(in.at(0));
-        const std::vector<float> want = floats_of(read_pb(kData + "node/" + c.dir + "/test_data_set_0/output_0.pb"));
+        const std::vector<float>& x = b.x;
+        const std::vector<float>& want = b.want;
         const int P = l.P(), Q = l.Q();
         REQUIRE(want.size() == std::size_t(l.C) * P * Q * std::size_t(r.net.batch));
         const auto ty = vp::mapper::vta::resize_taps(l, true), tx = vp::mapper::vta::resize_taps(l, false);
@@ -353,13 +367,10 @@ TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish
     using vp::mapper::Activation;
     for (const char* d : {"test_sigmoid", "test_hardsigmoid", "test_hardsigmoid_default", "test_hardswish"}) {
         INFO(d);
-        std::vector<std::int64_t> od, wd;
-        std::vector<onnx::TensorProto> in;
-        const auto r = vp::import::import_onnx(prepare(Case{(std::string("node/") + d).c_str(), 1}, od, in, wd), {});
-        REQUIRE(r.net.layers.size() == 1);
-        const Layer& l = r.net.layers[0];
-        const std::vector<float> x = floats_of(in.at(0));
-        const std::vector<float> want = floats_of(read_pb(kData + "node/" + d + "/test_data_set_0/output_0.pb"));
+        const Backend b = backend(d);
+        const Layer& l = b.layer();
+        const std::vector<float>& x = b.x;
+        const std::vector<float>& want = b.want;
         REQUIRE(x.size() == want.size());
         const auto hs = vp::mapper::vta::hard_sigmoid_multipliers(l.alpha, l.beta);
         if (l.act == Activation::HardSigmoid) CHECK(l.has_alpha);
@@ -386,16 +397,14 @@ TEST_CASE("libonnx-testdata: the VTA host's divisor rule of padded average pools
                           "test_averagepool_2d_precomputed_pads_count_include_pad", "test_averagepool_2d_same_upper",
                           "test_averagepool_2d_same_lower"}) {
         INFO(d);
-        std::vector<std::int64_t> od, wd;
-        std::vector<onnx::TensorProto> in;
-        const auto r = vp::import::import_onnx(prepare(Case{(std::string("node/") + d).c_str(), 1}, od, in, wd), {});
-        REQUIRE(r.net.layers.size() == 1);
-        const Layer& l = r.net.layers[0];
+        const Backend b = backend(d);
+        const auto& r = b.r;
+        const Layer& l = b.layer();
         REQUIRE((l.kind == LayerKind::Pool && l.pool_op == PoolOp::Avg));
         REQUIRE(l.has_count_include_pad);
         CHECK(l.count_include_pad == (std::string(d).find("count_include_pad") != std::string::npos));
-        const std::vector<float> x = floats_of(in.at(0));
-        const std::vector<float> want = floats_of(read_pb(kData + "node/" + d + "/test_data_set_0/output_0.pb"));
+        const std::vector<float>& x = b.x;
+        const std::vector<float>& want = b.want;
         const int P = l.P(), Q = l.Q();
         REQUIRE(want.size() == std::size_t(l.C) * P * Q * std::size_t(r.net.batch));
         for (std::size_t nc = 0; nc < std::size_t(l.C) * std::size_t(r.net.batch); ++nc)
