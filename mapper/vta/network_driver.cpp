@@ -142,7 +142,9 @@ std::vector<ResizeTap> resize_taps(const Layer& l, bool rows) {
     const bool known = l.resize_coord != ResizeCoord::Unknown && (l.resize_mode == ResizeMode::Linear || l.nearest_round != NearestRound::Unknown);
     for (std::int64_t p = 0; p < P; ++p) {
         ResizeTap& t = taps[std::size_t(p)];
-        if (!known) {  // nearest by an integer factor (checked by the driver)
+        if (!known) {  // nearest by an integer factor (the driver refuses other resizes without the modes)
+            if (P % H != 0)
+                throw InputError("layer " + l.name + ": a resize without its coordinate mode or rounding, by a factor other than an integer");
             t.i0 = int(p / (P / H));
             continue;
         }
@@ -270,7 +272,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, nearest resize, eltwise mul, activation and batchnorm layers)");
+                                 "concat, slice, pad, resize, eltwise mul, activation and batchnorm layers)");
         }
         if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;

@@ -464,6 +464,9 @@ TEST_CASE("Resize on the host: ONNX's coordinate modes and roundings by hand", "
     l.resize_coord = ResizeCoord::PytorchHalfPixel;  // one output: 0
     l.out_w = 1;
     CHECK(resize_taps(l, false)[0].i0 == 0);
+    l.resize_coord = ResizeCoord::Unknown;  // without the modes: integer factors only (2 -> 4 rows), 3 -> 1 is an input error
+    CHECK((resize_taps(l, true)[1].i0 == 0 && resize_taps(l, true)[2].i0 == 1));
+    CHECK_THROWS_WITH(resize_taps(l, false), Catch::Contains("by a factor other than an integer"));
 }
 
 TEST_CASE("Nearest and linear resizes in every coordinate mode, up and down, equal the reference", "[vta][network]") {
