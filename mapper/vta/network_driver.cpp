@@ -7,6 +7,7 @@
 #include <random>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/int_math.h"
 #include "mapper/vta/compiler.h"
 #include "mapper/vta/direct_conv.h"
 #include "mapper/vta/executor.h"
@@ -132,10 +133,6 @@ std::array<std::int8_t, 256> activation_table(const Layer& l) {
     return t;
 }
 
-namespace {
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-}  // namespace
-
 std::vector<ResizeTap> resize_taps(const Layer& l, bool rows) {
     const std::int64_t H = rows ? l.H : l.W, P = rows ? l.P() : l.Q();
     std::vector<ResizeTap> taps(static_cast<std::size_t>(P));
@@ -233,7 +230,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                                      " on the VTA takes two operands, got " + std::to_string(m_g.inputs[i].size()));
                 for (int s : m_g.inputs[i]) {  // a broadcast operand (fewer elements) is valid in a workload
                     if (s == NetGraph::kGenerated) continue;
-                    const std::uint64_t e = s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+                    const std::uint64_t e = producer_elems(s);
                     if (broadcast_index(e, l.C, std::uint64_t(l.H) * l.W, 0) < 0)
                         throw InputError(where + "a broadcast operand (" + std::to_string(e) + " elements from " +
                                          (s >= 0 ? m_g.net.layers[std::size_t(s)].name : std::string("input")) + ", the layer has " +
@@ -279,7 +276,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             bool generated = false;
             for (int s : m_g.inputs[i]) {
                 generated = generated || s == NetGraph::kGenerated;
-                in += s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+                in += producer_elems(s);
             }
             if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
@@ -341,15 +338,17 @@ int NetworkDriver::pool_band(const Layer& l) const {
     return int(std::min<std::int64_t>(l.P(), cap / per_row));
 }
 
+std::uint64_t NetworkDriver::producer_elems(int s) const {
+    return s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+}
+
 bool NetworkDriver::is_host_layer(std::size_t i) const {
     const Layer& l = m_g.net.layers[i];
     if (l.kind == LayerKind::Pool) return pool_on_host(l);
     if (l.kind == LayerKind::Eltwise) {
         if (l.eltwise_op == EltwiseOp::Mul) return true;
         for (int s : m_g.inputs[i])  // an add with a broadcast operand
-            if (s != NetGraph::kGenerated &&
-                (s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0])) != layer_in_elems(l))
-                return true;
+            if (s != NetGraph::kGenerated && producer_elems(s) != layer_in_elems(l)) return true;
         return false;
     }
     return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||

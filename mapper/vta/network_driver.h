@@ -195,6 +195,8 @@ private:
     // computes between programs (no VTA program; their bytes are charged to the next program's
     // host time).
     bool is_host_layer(std::size_t i) const;
+    // Elements of producer s (a layer, or the network input; not kGenerated).
+    std::uint64_t producer_elems(int s) const;
     void run_host_layer(std::size_t i);
     std::uint64_t m_carry_bytes = 0;
     const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;

@@ -90,6 +90,19 @@ const char* to_string(NearestRound r) {
     return "unknown";
 }
 
+ResizeCoord resize_coord_of(const std::string& s) {
+    for (ResizeCoord r : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners, ResizeCoord::Asymmetric,
+                          ResizeCoord::TfHalfPixelForNn})
+        if (s == to_string(r)) return r;
+    return ResizeCoord::Unknown;
+}
+
+NearestRound nearest_round_of(const std::string& s) {
+    for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
+        if (s == to_string(r)) return r;
+    return NearestRound::Unknown;
+}
+
 std::string Layer::shape_key() const {
     std::ostringstream os;
     os << to_string(kind) << ':' << C << ',' << K << ',' << H << ',' << W << ',' << R << ',' << S << ','

@@ -25,6 +25,9 @@ const char* to_string(LayerKind k);
 const char* to_string(Activation a);
 const char* to_string(ResizeCoord c);
 const char* to_string(NearestRound r);
+// The inverse of to_string: Unknown for a name that is none of the values.
+ResizeCoord resize_coord_of(const std::string& s);
+NearestRound nearest_round_of(const std::string& s);
 
 struct Layer {
     static constexpr int kNetInput = -1;  // producer index of the network input

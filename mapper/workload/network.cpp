@@ -202,17 +202,12 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         // Optional (the shape platforms do not need them; the VTA host does, but for a nearest
         // resize by integer factors): ONNX's coordinate_transformation_mode and nearest_mode.
         if (j.has("coord")) {
-            const std::string c = j.at("coord").as_enum(
-                {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"});
-            for (ResizeCoord r : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners,
-                                  ResizeCoord::Asymmetric, ResizeCoord::TfHalfPixelForNn})
-                if (c == to_string(r)) l.resize_coord = r;
+            l.resize_coord = resize_coord_of(
+                j.at("coord").as_enum({"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"}));
         }
         if (j.has("nearest")) {
             if (l.resize_mode != ResizeMode::Nearest) j.at("nearest").fail("\"nearest\" is the rounding of a nearest resize; this one is linear");
-            const std::string c = j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
-            for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
-                if (c == to_string(r)) l.nearest_round = r;
+            l.nearest_round = nearest_round_of(j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}));
         }
     } else if (type == "act") {
         j.allow_only({"name", "type", "op", "alpha", "beta", "C", "H", "W", "inputs"});

@@ -169,13 +169,8 @@ void resize(Ctx& c, const onnx::NodeProto& n, int index, const std::string& labe
         l.resize_coord = ResizeCoord::Asymmetric;
         l.nearest_round = NearestRound::Floor;
     } else {
-        const std::string coord = attr_string(n, "coordinate_transformation_mode", "half_pixel");
-        for (ResizeCoord r : {ResizeCoord::HalfPixel, ResizeCoord::PytorchHalfPixel, ResizeCoord::AlignCorners, ResizeCoord::Asymmetric,
-                              ResizeCoord::TfHalfPixelForNn})
-            if (coord == mapper::to_string(r)) l.resize_coord = r;
-        const std::string near = attr_string(n, "nearest_mode", "round_prefer_floor");
-        for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
-            if (near == mapper::to_string(r)) l.nearest_round = r;
+        l.resize_coord = mapper::resize_coord_of(attr_string(n, "coordinate_transformation_mode", "half_pixel"));
+        l.nearest_round = mapper::nearest_round_of(attr_string(n, "nearest_mode", "round_prefer_floor"));
     }
     if (l.resize_mode != mapper::ResizeMode::Nearest) l.nearest_round = mapper::NearestRound::Unknown;
     // The modes map with the scale a node gives; the host maps with the ratio of the sizes (P / H).
