@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates]  a network workload (JSON) on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates]  an ONNX model (needs python3-onnx:
+  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms]  a network workload (JSON) on stdout / FILE
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms]  an ONNX model (needs python3-onnx:
                           /usr/bin/python3); prints its MACs by the operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"] [--dilated] [--gates]
+                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -45,7 +45,7 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None):
         self.rng = rng
         self.large = large
         # Dilated convs (--dilated): their own generator, so that the networks of every seed
@@ -53,6 +53,8 @@ class Net:
         # and hard_swish (fused and as act layers), eltwise mul, squeeze-and-excitation blocks.
         self.dil_rng = dil_rng
         self.gate_rng = gate_rng
+        # --norms: lrn, softmax, tanh / softplus / elu (fused and as act layers), Mish.
+        self.norm_rng = norm_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -172,6 +174,11 @@ class Net:
         if self.gate_rng and self.gate_rng.random() < 0.3:
             l.pop("relu", None)
             l.update(self.gate_act())
+        if self.norm_rng and self.norm_rng.random() < 0.25:
+            l.pop("relu", None)
+            l.pop("alpha", None)
+            l.pop("beta", None)
+            l.update(self.norm_act())
         self.add(l, K, P, Q, [name])
 
     def gate_act(self):
@@ -182,6 +189,37 @@ class Net:
             return {"act": a}
         return {"act": a, "alpha": g.choice([0.2, 1.0 / 6.0, round(g.uniform(-2, 2), 3)]),
                 "beta": g.choice([0.5, round(g.uniform(-2, 2), 3)])}
+
+    def norm_act(self):
+        """--norms: tanh, softplus or elu (with its alpha), as "act"."""
+        g = self.norm_rng
+        a = g.choice(["tanh", "softplus", "elu"])
+        return {"act": a, "alpha": g.choice([1.0, 0.5, round(g.uniform(-3, 3), 3)])} if a == "elu" else {"act": a}
+
+    def norm_layer(self, t):
+        """--norms: an lrn layer, a softmax over random axes, an act layer of norm_act, or (graph) Mish:
+        softplus, tanh, mul by the input."""
+        name, C, H, W = t
+        g = self.norm_rng
+        k = g.choice(["lrn", "lrn", "softmax", "act"] + (["mish"] if self.graph else []))
+        if k == "lrn":
+            self.add({"type": "lrn", "size": g.choice([1, 3, 5, g.randint(2, 12)]),
+                      "alpha": g.choice([1e-4, 0.5, round(g.uniform(0, 4), 3)]), "beta": g.choice([0.75, 0.5, round(g.uniform(0, 2), 3)]),
+                      "bias": g.choice([1.0, 2.0, round(g.uniform(0.5, 3), 3)]), "C": C, "H": H, "W": W}, C, H, W, [name])
+        elif k == "softmax":
+            self.add({"type": "act", "op": "softmax", "axis": g.choice(["c", "h", "w", "hw", "chw"]), "C": C, "H": H, "W": W},
+                     C, H, W, [name])
+        elif k == "act":
+            a = self.norm_act()
+            l = {"type": "act", "op": a.pop("act"), "C": C, "H": H, "W": W}
+            l.update(a)
+            self.add(l, C, H, W, [name])
+        else:
+            self.add({"type": "act", "op": "softplus", "C": C, "H": H, "W": W}, C, H, W, [name])
+            self.add({"type": "act", "op": "tanh", "C": C, "H": H, "W": W}, C, H, W, [self.tensors[-1][0]])
+            ins = [name, self.tensors[-1][0]]
+            g.shuffle(ins)
+            self.add({"type": "eltwise", "op": "mul", "C": C, "H": H, "W": W}, C, H, W, ins)
 
     def gate_layer(self, t):
         """--gates: an act layer of a gate activation, or (graph) a squeeze-and-excitation block:
@@ -316,17 +354,18 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False, dilated=False, gates=False):
+def gen_network(seed, large=False, dilated=False, gates=False, norms=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
-    rule (each option from a generator of its own:
+    rule; norms: lrn layers, softmax over random axes, tanh / softplus / elu activations and Mish
+    (each option from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
-              random.Random(seed * 7919 + 3) if gates else None)
+              random.Random(seed * 7919 + 3) if gates else None, random.Random(seed * 7919 + 5) if norms else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -351,6 +390,8 @@ def gen_network(seed, large=False, dilated=False, gates=False):
         getattr(net, k)(t)
         if net.gate_rng and net.gate_rng.random() < 0.2:
             net.gate_layer(net.tensors[-1])
+        if net.norm_rng and net.norm_rng.random() < 0.3:
+            net.norm_layer(net.tensors[-1])
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
     if rng.random() < 0.2:
         doc["batch"] = rng.randint(2, 3)
@@ -361,7 +402,7 @@ def gen_network(seed, large=False, dilated=False, gates=False):
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path, dilated=False, gates=False):
+def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
     """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
     kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
     dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
@@ -369,12 +410,15 @@ def gen_onnx(seed, path, dilated=False, gates=False):
     gates: after a step, sometimes a Sigmoid, HardSigmoid (random alpha, beta), hard swish
     (x * HardSigmoid(x), as exported at opset 13), SiLU (x * Sigmoid(x)) or squeeze-and-excitation block (GlobalAveragePool, 1x1 Conv, Relu, 1x1 Conv,
     HardSigmoid or Sigmoid, Mul), and Resize nodes with a coordinate mode and nearest rounding,
-    from a generator of their own as well."""
+    from a generator of their own as well.
+    norms: after a step, sometimes an LRN, a Softmax (axis 1-3 or -1), Tanh, Softplus, Elu (random
+    alpha) or Mish (x * Tanh(Softplus(x))), from a generator of its own."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
     dil_rng = random.Random(seed * 7919 + 2) if dilated else None
     gate_rng = random.Random(seed * 7919 + 4) if gates else None
+    norm_rng = random.Random(seed * 7919 + 6) if norms else None
     macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
@@ -572,6 +616,26 @@ def gen_onnx(seed, path, dilated=False, gates=False):
                 gate_rng.shuffle(ins)
                 nodes.append(helper.make_node("Mul", ins, [out]))
                 macs[0] += 2 * c * mid
+            cur = out
+            branch.setdefault(shape, []).append(cur)
+        if norm_rng and not rank2 and norm_rng.random() < 0.35:
+            kind = norm_rng.choice(["LRN", "LRN", "Softmax", "Tanh", "Softplus", "Elu", "Mish"])
+            out = name("t")
+            if kind == "LRN":
+                nodes.append(helper.make_node("LRN", [cur], [out], size=norm_rng.choice([1, 3, 5, norm_rng.randint(2, 9)]),
+                                              alpha=norm_rng.choice([1e-4, 0.5, 2.0]), beta=norm_rng.choice([0.75, 0.5, 1.0]),
+                                              bias=norm_rng.choice([1.0, 2.0])))
+            elif kind == "Softmax":
+                nodes.append(helper.make_node("Softmax", [cur], [out], axis=norm_rng.choice([1, 2, 3, -1])))
+            elif kind == "Elu":
+                nodes.append(helper.make_node("Elu", [cur], [out], alpha=norm_rng.choice([1.0, 0.5, 2.0])))
+            elif kind == "Mish":
+                sp, th = name("t"), name("t")
+                nodes.append(helper.make_node("Softplus", [cur], [sp]))
+                nodes.append(helper.make_node("Tanh", [sp], [th]))
+                nodes.append(helper.make_node("Mul", [cur, th], [out]))
+            else:
+                nodes.append(helper.make_node(kind, [cur], [out]))
             cur = out
             branch.setdefault(shape, []).append(cur)
     if not nodes:
@@ -803,7 +867,8 @@ def driver(a):
             model = os.path.join(work, "rand%d.onnx" % seed)
             # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
             gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
-                                  "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []),
+                                  "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []) +
+                                 (["--norms"] if a.norms else []),
                                  stdout=subprocess.PIPE, universal_newlines=True)
             m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
             if gen.returncode != 0 or not m_gen:
@@ -829,7 +894,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large, a.dilated, a.gates), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -957,11 +1022,13 @@ def main():
     g.add_argument("--large", action="store_true")
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
     g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks, resize modes")
+    g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / elu, Mish")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
     o.add_argument("--dilated", action="store_true", help="half of the Conv nodes draw dilations of 1-4 per axis")
     o.add_argument("--gates", action="store_true", help="Sigmoid / HardSigmoid / HardSwish, SiLU, SE blocks, Resize modes")
+    o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Elu, Mish")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -976,12 +1043,14 @@ def main():
     r.add_argument("--dilated", action="store_true", help="half of the convs (JSON and ONNX) draw a dilation of 1-4 per axis")
     r.add_argument("--gates", action="store_true", help="networks (JSON and ONNX) with sigmoid / hard_sigmoid / hard_swish, "
                    "eltwise mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
+    r.add_argument("--norms", action="store_true", help="networks (JSON and ONNX) with lrn, softmax over random axes, "
+                   "tanh / softplus / elu and Mish")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)
@@ -989,7 +1058,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates))
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms))
         return 0
     return driver(a)
 

@@ -107,9 +107,93 @@ std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu) {
     return std::int8_t(std::clamp<std::int32_t>(p, relu ? 0 : -128, 127));
 }
 
+namespace {
+std::int8_t round_int8(double x) { return std::int8_t(std::clamp<long long>(std::llround(x), -128, 127)); }
+}  // namespace
+
+std::int8_t tanh_int8(std::int8_t v) { return round_int8(double(1 << kGateFrac) * std::tanh(double(v) / double(1 << kActFrac))); }
+
+std::int8_t softplus_int8(std::int8_t v) {
+    return round_int8(double(1 << kActFrac) * std::log1p(std::exp(double(v) / double(1 << kActFrac))));
+}
+
+std::int8_t elu_int8(std::int8_t v, double alpha) {
+    if (v >= 0) return v;
+    return round_int8(double(1 << kActFrac) * alpha * std::expm1(double(v) / double(1 << kActFrac)));
+}
+
+std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std::size_t HW, int size, double alpha, double beta,
+                                  double bias) {
+    std::vector<std::int8_t> out(in.size());
+    const int below = (size - 1) / 2, above = size - 1 - below;  // ONNX: floor((size - 1) / 2), ceil((size - 1) / 2)
+    const double unit = double(1 << (2 * kActFrac));               // a squared activation's scale
+    for (std::size_t j = 0; j < HW; ++j) {
+        // s over the window of channel c, slid along c: add the channel entering, drop the one leaving.
+        std::int64_t s = 0;
+        for (int k = 0; k < std::min(above, C - 1) + 1; ++k) s += std::int64_t(in[std::size_t(k) * HW + j]) * in[std::size_t(k) * HW + j];
+        for (int c = 0; c < C; ++c) {
+            const std::int8_t v = in[std::size_t(c) * HW + j];
+            const double d = std::pow(bias + alpha / double(size) * double(s) / unit, beta);
+            out[std::size_t(c) * HW + j] = round_int8(double(v) / d);
+            if (c + above + 1 < C) {
+                const std::int64_t e = in[std::size_t(c + above + 1) * HW + j];
+                s += e * e;
+            }
+            if (c - below >= 0) {
+                const std::int64_t e = in[std::size_t(c - below) * HW + j];
+                s -= e * e;
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis) {
+    // A group is `n` elements `step` apart; the groups start at `starts`.
+    const std::size_t HW = std::size_t(H) * W, all = std::size_t(C) * HW;
+    std::size_t n = 0, step = 1;
+    std::vector<std::size_t> starts;
+    switch (axis) {
+        case SoftmaxAxis::C:
+            n = std::size_t(C), step = HW;
+            for (std::size_t j = 0; j < HW; ++j) starts.push_back(j);
+            break;
+        case SoftmaxAxis::H:
+            n = std::size_t(H), step = std::size_t(W);
+            for (std::size_t c = 0; c < std::size_t(C); ++c)
+                for (std::size_t x = 0; x < std::size_t(W); ++x) starts.push_back(c * HW + x);
+            break;
+        case SoftmaxAxis::W:
+            n = std::size_t(W);
+            for (std::size_t r = 0; r < std::size_t(C) * H; ++r) starts.push_back(r * std::size_t(W));
+            break;
+        case SoftmaxAxis::HW:
+            n = HW;
+            for (std::size_t c = 0; c < std::size_t(C); ++c) starts.push_back(c * HW);
+            break;
+        case SoftmaxAxis::CHW:
+            n = all;
+            starts.push_back(0);
+            break;
+        case SoftmaxAxis::Unknown: throw InputError("softmax_int8: the axis is not known");
+    }
+    std::vector<std::int8_t> out(in.size());
+    std::vector<double> e(n);
+    for (std::size_t s0 : starts) {
+        int m = -128;
+        for (std::size_t k = 0; k < n; ++k) m = std::max<int>(m, in[s0 + k * step]);
+        double sum = 0;
+        for (std::size_t k = 0; k < n; ++k) sum += e[k] = std::exp(double(in[s0 + k * step] - m) / double(1 << kActFrac));
+        for (std::size_t k = 0; k < n; ++k)
+            out[s0 + k * step] = std::int8_t(std::clamp<long long>(std::llround(double(1 << kGateFrac) * e[k] / sum), 0, 127));
+    }
+    return out;
+}
+
 bool host_activation(Activation a) {
     return a == Activation::Relu || a == Activation::Relu6 || a == Activation::LeakyRelu || a == Activation::Sigmoid ||
-           a == Activation::HardSigmoid || a == Activation::HardSwish;
+           a == Activation::HardSigmoid || a == Activation::HardSwish || a == Activation::Tanh || a == Activation::Softplus ||
+           a == Activation::Elu;
 }
 
 std::array<std::int8_t, 256> activation_table(const Layer& l) {
@@ -126,6 +210,9 @@ std::array<std::int8_t, 256> activation_table(const Layer& l) {
             case Activation::Sigmoid: y = sigmoid_int8(x); break;
             case Activation::HardSigmoid: y = hard_sigmoid_int8(x, hs); break;
             case Activation::HardSwish: y = hard_swish_int8(x); break;
+            case Activation::Tanh: y = tanh_int8(x); break;
+            case Activation::Softplus: y = softplus_int8(x); break;
+            case Activation::Elu: y = elu_int8(x, l.alpha); break;
             default: break;
         }
         t[std::size_t(v + 128)] = y;
@@ -248,12 +335,16 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Concat:
             case LayerKind::Slice:
             case LayerKind::Pad:
-            case LayerKind::BatchNorm: break;  // the host (run_host_layer)
+            case LayerKind::BatchNorm:
+            case LayerKind::Lrn: break;  // the host (run_host_layer)
             case LayerKind::Activation:
-                if (!host_activation(l.act))
+                if (!host_activation(l.act) && l.act != Activation::Softmax)
                     throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
-                                     ") does not run on the VTA or its host (relu, relu6, leaky_relu, sigmoid, hard_sigmoid and "
-                                     "hard_swish do)");
+                                     ") does not run on the VTA or its host (relu, relu6, leaky_relu, sigmoid, hard_sigmoid, "
+                                     "hard_swish, tanh, softplus, elu and softmax do)");
+                if (l.act == Activation::Softmax && l.softmax_axis == SoftmaxAxis::Unknown)
+                    throw InputError(where + "softmax without its \"axis\" (c, h, w, hw or chw: the axes it normalises over) does "
+                                             "not run on the VTA's host (vp-import writes it when the axes are the layer's)");
                 break;
             case LayerKind::Resize:
                 if (l.resize_coord == ResizeCoord::Unknown &&
@@ -269,7 +360,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, resize, eltwise mul, activation and batchnorm layers)");
+                                 "concat, slice, pad, resize, eltwise mul, activation, batchnorm and lrn layers)");
         }
         if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;
@@ -283,14 +374,18 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
         }
         if (l.kind != LayerKind::Activation && l.act != Activation::None && !host_activation(l.act))
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
-                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu, sigmoid, hard_sigmoid "
-                             "and hard_swish on the host)");
+                             " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu, sigmoid, hard_sigmoid, "
+                             "hard_swish, tanh, softplus and elu on the host)");
         if (l.act == Activation::HardSigmoid && !l.has_alpha)
             throw InputError(where + "hard_sigmoid without its \"alpha\" and \"beta\" does not run on the VTA: its host needs "
                                      "them (an imported HardSigmoid has them)");
         if (l.act == Activation::HardSigmoid && !(std::abs(l.alpha) <= 1000.0 && std::abs(l.beta) <= 1000.0))
             throw InputError(where + "hard_sigmoid's alpha " + std::to_string(l.alpha) + " or beta " + std::to_string(l.beta) +
                              " is outside [-1000, 1000]");
+        if (l.act == Activation::Elu && !l.has_alpha)
+            throw InputError(where + "elu without its \"alpha\" does not run on the VTA: its host needs it (an imported Elu has it)");
+        if (l.act == Activation::Elu && !(std::abs(l.alpha) <= 1000.0))
+            throw InputError(where + "elu's alpha " + std::to_string(l.alpha) + " is outside [-1000, 1000]");
         if (l.act == Activation::LeakyRelu && !l.has_alpha)
             throw InputError(where + "leaky_relu without its slope does not run on the VTA: its host needs \"alpha\" (an "
                                      "imported LeakyRelu has it; a PRelu with one slope per channel does not)");
@@ -352,7 +447,7 @@ bool NetworkDriver::is_host_layer(std::size_t i) const {
         return false;
     }
     return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||
-           l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm;
+           l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm || l.kind == LayerKind::Lrn;
 }
 
 void NetworkDriver::run_host_layer(std::size_t i) {
@@ -379,6 +474,10 @@ void NetworkDriver::run_host_layer(std::size_t i) {
         }
         case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused); the others by table
             const auto& in = operand(i, 0);
+            if (l.act == Activation::Softmax) {
+                out = softmax_int8(in, l.C, l.H, l.W, l.softmax_axis);
+                break;
+            }
             const auto t = activation_table(l);
             for (std::size_t j = 0; j < out.size(); ++j) out[j] = t[std::size_t(in[j] + 128)];
             break;
@@ -447,6 +546,9 @@ void NetworkDriver::run_host_layer(std::size_t i) {
                 }
             break;
         }
+        case LayerKind::Lrn:  // lrn_int8's comment (network_driver.h)
+            out = lrn_int8(operand(i, 0), l.C, HW, l.lrn_size, l.alpha, l.beta, l.lrn_bias);
+            break;
         case LayerKind::Pad: {  // zero padding (the quantised zero point is assumed 0)
             const auto& in = operand(i, 0);
             const int P = l.P(), Q = l.Q();

@@ -95,9 +95,17 @@ std::int8_t leaky_int8(std::int8_t x, std::int64_t m);
 //                 A = round(alpha 2^(kHardShift + kGateFrac - kActFrac)), B = round(beta 2^(kHardShift + kGateFrac))
 //   hard_swish:   x hard_sigmoid(x) with ONNX's alpha 1/6, beta 1/2: the gate g as hard_sigmoid's but
 //                 clamped to [0, 2^kGateFrac] (1 passes x), then clamp((v g + 2^(kGateFrac - 1)) >> kGateFrac)
+//   tanh:         clamp(round(2^kGateFrac tanh(v / 2^kActFrac))), a gate in [-1, 1) (Mish multiplies
+//                 x by tanh(softplus(x)) as SiLU by a sigmoid)
+//   softplus:     clamp(round(2^kActFrac log(1 + exp(v / 2^kActFrac)))), an activation
+//   elu:          v for v >= 0, else clamp(round(2^kActFrac alpha (exp(v / 2^kActFrac) - 1))), an activation
 //   eltwise mul:  clamp((a b + 2^(kGateFrac - 1)) >> kGateFrac), the lower bound 0 with a fused relu:
 //                 a gate of 127 passes its other operand as x 127/128 (SiLU, squeeze-and-excitation)
-// with >> an arithmetic shift (floor) and clamps to [-128, 127] unless given.
+//   lrn:          clamp(round(v / (bias + alpha / size * s / 2^(2 kActFrac))^beta)), an activation, with s
+//                 the sum of the squares of the activations of channels c - floor((size - 1) / 2) ..
+//                 c + ceil((size - 1) / 2) (those inside 0 .. C - 1) at the same position (ONNX LRN)
+// with >> an arithmetic shift (floor), round() halves away from zero, and clamps to [-128, 127]
+// unless given.
 constexpr int kActFrac = 4, kGateFrac = 7, kHardShift = 15;
 std::int8_t sigmoid_int8(std::int8_t v);
 struct HardSigmoidInt {
@@ -107,9 +115,20 @@ HardSigmoidInt hard_sigmoid_multipliers(double alpha, double beta);
 std::int8_t hard_sigmoid_int8(std::int8_t v, const HardSigmoidInt& m);
 std::int8_t hard_swish_int8(std::int8_t v);
 std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu);
+std::int8_t tanh_int8(std::int8_t v);
+std::int8_t softplus_int8(std::int8_t v);
+std::int8_t elu_int8(std::int8_t v, double alpha);
+// Softmax on the host over a C x H x W int8 tensor (CHW): per group of the elements `axis` spans,
+// with m the group's largest activation, g = clamp(round(2^kGateFrac exp((v - m) / 2^kActFrac) / (the
+// group's sum of exp((v_j - m) / 2^kActFrac))), 0, 127), a gate (a probability at 1/128).
+std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis);
+// LRN on the host over a C x HW int8 tensor (CHW), the formula above.
+std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std::size_t HW, int size, double alpha, double beta,
+                                  double bias);
 // Activations the host applies to a layer's int8 output (an act layer, or fused after a conv / fc /
-// eltwise): leaky_relu, sigmoid, hard_sigmoid, hard_swish; relu and relu6 are the lower clamp at
-// 0. False for none or one the VTA and its host do not run (clip, softmax, erf).
+// eltwise): leaky_relu, sigmoid, hard_sigmoid, hard_swish, tanh, softplus, elu; relu and relu6 are
+// the lower clamp at 0. False for none or one the VTA and its host do not run as a table (clip, erf;
+// softmax, which the host runs as an act layer of its own, softmax_int8).
 bool host_activation(Activation a);
 // The activation of `l` as a table over the 256 int8 inputs (index v + 128).
 std::array<std::int8_t, 256> activation_table(const Layer& l);

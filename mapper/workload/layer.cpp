@@ -17,6 +17,7 @@ const char* to_string(LayerKind k) {
     case LayerKind::BatchNorm: return "batchnorm";
     case LayerKind::Pad: return "pad";
     case LayerKind::LayerNorm: return "layernorm";
+    case LayerKind::Lrn: return "lrn";
     }
     return "?";
 }
@@ -33,6 +34,9 @@ const char* to_string(Activation a) {
     case Activation::HardSwish: return "hard_swish";
     case Activation::Softmax: return "softmax";
     case Activation::Erf: return "erf";
+    case Activation::Tanh: return "tanh";
+    case Activation::Softplus: return "softplus";
+    case Activation::Elu: return "elu";
     }
     return "?";
 }
@@ -101,6 +105,24 @@ NearestRound nearest_round_of(const std::string& s) {
     for (NearestRound r : {NearestRound::RoundPreferFloor, NearestRound::RoundPreferCeil, NearestRound::Floor, NearestRound::Ceil})
         if (s == to_string(r)) return r;
     return NearestRound::Unknown;
+}
+
+const char* to_string(SoftmaxAxis a) {
+    switch (a) {
+        case SoftmaxAxis::C: return "c";
+        case SoftmaxAxis::H: return "h";
+        case SoftmaxAxis::W: return "w";
+        case SoftmaxAxis::HW: return "hw";
+        case SoftmaxAxis::CHW: return "chw";
+        case SoftmaxAxis::Unknown: break;
+    }
+    return "unknown";
+}
+
+SoftmaxAxis softmax_axis_of(const std::string& s) {
+    for (SoftmaxAxis a : {SoftmaxAxis::C, SoftmaxAxis::H, SoftmaxAxis::W, SoftmaxAxis::HW, SoftmaxAxis::CHW})
+        if (s == to_string(a)) return a;
+    return SoftmaxAxis::Unknown;
 }
 
 std::string Layer::shape_key() const {

@@ -8,7 +8,7 @@
 namespace vp::mapper {
 
 // Conv and fc do MACs; the other kinds move or transform data without MACs.
-enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm };
+enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm, Lrn };
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
 enum class ResizeMode { Nearest, Linear };
@@ -16,10 +16,14 @@ enum class ResizeMode { Nearest, Linear };
 // Unknown when the workload does not say) and how a nearest resize rounds it (ONNX's nearest_mode).
 enum class ResizeCoord { Unknown, HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNn };
 enum class NearestRound { Unknown, RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
+// Softmax: the axes it normalises over, in the layer's C x H x W (Unknown when the workload does not
+// say): one axis (ONNX from opset 13), or the trailing axes from one on (ONNX before opset 13).
+enum class SoftmaxAxis { Unknown, C, H, W, HW, CHW };
 // Activation of an Activation layer, or fused after a conv / fc / eltwise layer.
 // Relu6 is Clip(0, 6); Clip any other bounds. Erf is the error function (the core of an exported GELU,
-// x * (1 + erf(x / sqrt 2)) / 2, whose other operations are eltwise layers).
-enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Softmax, Erf };
+// x * (1 + erf(x / sqrt 2)) / 2, whose other operations are eltwise layers). Softplus is log(1 + e^x)
+// (with Tanh and a Mul, an exported Mish); Elu is x for x >= 0, alpha (e^x - 1) below.
+enum class Activation { None, Relu, Relu6, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, Softmax, Erf, Tanh, Softplus, Elu };
 
 const char* to_string(LayerKind k);
 const char* to_string(Activation a);
@@ -28,6 +32,8 @@ const char* to_string(NearestRound r);
 // The inverse of to_string: Unknown for a name that is none of the values.
 ResizeCoord resize_coord_of(const std::string& s);
 NearestRound nearest_round_of(const std::string& s);
+const char* to_string(SoftmaxAxis a);
+SoftmaxAxis softmax_axis_of(const std::string& s);
 
 struct Layer {
     static constexpr int kNetInput = -1;  // producer index of the network input
@@ -56,9 +62,15 @@ struct Layer {
     // alpha x + beta)), `alpha` and `beta` given together (an imported HardSigmoid always has them,
     // with ONNX's defaults 0.2 and 0.5). The shape platforms do not need them; the VTA host refuses
     // a leaky relu or hard sigmoid without them rather than assume any.
+    // Elu: its alpha, as LeakyRelu's. Lrn (local response normalisation, ONNX LRN):
+    // x / (bias + alpha / size * (sum of x^2 over `size` neighbouring channels))^beta, with
+    // `alpha`, `beta`, `lrn_bias` and `lrn_size` always given.
     bool has_alpha = false;
     double alpha = 0.0;
-    double beta = 0.0;  // HardSigmoid only (with has_alpha)
+    double beta = 0.0;  // HardSigmoid and Lrn only (with has_alpha)
+    double lrn_bias = 1.0;
+    int lrn_size = 1;
+    SoftmaxAxis softmax_axis = SoftmaxAxis::Unknown;  // Softmax: "axis" (the VTA host needs it)
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;
     ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)

@@ -78,17 +78,18 @@ void read_chw(const JsonCheck& j, Layer& l) {
     l.W = int(j.at("W").as_int(1, kMaxSpatial));
 }
 
-const std::initializer_list<const char*> kActNames = {"relu",         "relu6",      "clip",   "leaky_relu",
-                                                      "hard_sigmoid", "hard_swish", "sigmoid", "softmax", "erf"};
+const std::initializer_list<const char*> kActNames = {"relu",    "relu6", "clip", "leaky_relu", "hard_sigmoid", "hard_swish",
+                                                      "sigmoid", "softmax", "erf", "tanh",      "softplus",     "elu"};
 Activation act_of(const std::string& s) {
     for (Activation a : {Activation::Relu, Activation::Relu6, Activation::Clip, Activation::LeakyRelu, Activation::Sigmoid,
-                         Activation::HardSigmoid, Activation::HardSwish, Activation::Softmax, Activation::Erf})
+                         Activation::HardSigmoid, Activation::HardSwish, Activation::Softmax, Activation::Erf, Activation::Tanh,
+                         Activation::Softplus, Activation::Elu})
         if (s == to_string(a)) return a;
     return Activation::None;
 }
 
-// "alpha": leaky_relu's slope for x < 0; "alpha" and "beta" together: hard_sigmoid's
-// max(0, min(1, alpha x + beta)). Only with those activations.
+// "alpha": leaky_relu's slope for x < 0, elu's alpha (e^x - 1) for x < 0; "alpha" and "beta"
+// together: hard_sigmoid's max(0, min(1, alpha x + beta)). Only with those activations.
 void read_alpha(const JsonCheck& j, Layer& l) {
     const bool hs = l.act == Activation::HardSigmoid;
     if (j.has("beta") && !hs)
@@ -97,8 +98,8 @@ void read_alpha(const JsonCheck& j, Layer& l) {
         if (j.has("beta")) j.at("beta").fail("hard_sigmoid's \"beta\" needs its \"alpha\" as well");
         return;
     }
-    if (l.act != Activation::LeakyRelu && !hs)
-        j.at("alpha").fail("\"alpha\" is the slope of leaky_relu or hard_sigmoid; this layer's activation is " +
+    if (l.act != Activation::LeakyRelu && l.act != Activation::Elu && !hs)
+        j.at("alpha").fail("\"alpha\" is the slope of leaky_relu, elu or hard_sigmoid; this layer's activation is " +
                            std::string(to_string(l.act)));
     if (hs && !j.has("beta")) j.at("alpha").fail("hard_sigmoid's \"alpha\" needs its \"beta\" as well");
     l.alpha = j.at("alpha").as_number(-1e3, 1e3);
@@ -127,7 +128,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     Layer l;
     l.name = j.has("name") ? j.at("name").as_string() : "layer" + std::to_string(index);
     const std::string type =
-        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "pad"});
+        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "lrn", "pad"});
     if (type == "conv") {
         j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
                       "alpha", "beta", "inputs", "zero_insert"});
@@ -210,11 +211,30 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             l.nearest_round = nearest_round_of(j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}));
         }
     } else if (type == "act") {
-        j.allow_only({"name", "type", "op", "alpha", "beta", "C", "H", "W", "inputs"});
+        j.allow_only({"name", "type", "op", "alpha", "beta", "axis", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;
         read_chw(j, l);
         l.act = act_of(j.at("op").as_enum(kActNames));
         read_alpha(j, l);
+        // Optional (the shape platforms do not need it; the VTA host does): the axes a softmax
+        // normalises over.
+        if (j.has("axis")) {
+            if (l.act != Activation::Softmax)
+                j.at("axis").fail("\"axis\" is the axes a softmax normalises over; this layer's activation is " +
+                                  std::string(to_string(l.act)));
+            l.softmax_axis = softmax_axis_of(j.at("axis").as_enum({"c", "h", "w", "hw", "chw"}));
+        }
+    } else if (type == "lrn") {
+        // ONNX LRN's four attributes, all required: the values follow from them (the VTA host computes
+        // them); nmp and mesh list the layer as skipped.
+        j.allow_only({"name", "type", "size", "alpha", "beta", "bias", "C", "H", "W", "inputs"});
+        l.kind = LayerKind::Lrn;
+        read_chw(j, l);
+        l.lrn_size = int(j.at("size").as_int(1, kMaxChannels));
+        l.alpha = j.at("alpha").as_number(0.0, 1e3);
+        l.beta = j.at("beta").as_number(0.0, 10.0);
+        l.lrn_bias = j.at("bias").as_number(1e-6, 1e3);
+        l.has_alpha = true;
     } else if (type == "batchnorm" || type == "layernorm") {
         j.allow_only({"name", "type", "C", "H", "W", "inputs"});
         l.kind = type == "batchnorm" ? LayerKind::BatchNorm : LayerKind::LayerNorm;
@@ -394,11 +414,16 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["op"] = to_string(l.act);
             if (l.has_alpha) j["alpha"] = l.alpha;
             if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
+            if (l.softmax_axis != SoftmaxAxis::Unknown) j["axis"] = to_string(l.softmax_axis);
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             j["pad"] = pad_json(l);
+            break;
+        case LayerKind::Lrn:
+            j["size"] = l.lrn_size; j["alpha"] = l.alpha; j["beta"] = l.beta; j["bias"] = l.lrn_bias;
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Concat:
         case LayerKind::BatchNorm:

@@ -417,7 +417,62 @@ void hsigmoid(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label)
     activation(c, n, i, label, Activation::HardSigmoid, alpha, beta);
 }
 void hswish(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::HardSwish); }
-void softmax(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Softmax); }
+// Softmax: the axes it normalises over are recorded as the layer's ("c", "h", "w", "hw", "chw") when
+// they are axes of the layer's C x H x W: ONNX's `axis` (default -1) from opset 13, the axes from
+// `axis` (default 1) on before it (the layer's trailing axes missing from a lower-rank tensor have
+// size 1). Over the batch axis the layer has none (the shape platforms do not need it; the VTA host
+// refuses the layer then).
+void softmax(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    const auto xd = c.dims_of(n.input(0), label);
+    const auto r = std::int64_t(xd.size());
+    std::int64_t axis = attr_int(n, "axis", c.m.opset >= 13 ? -1 : 1);
+    if (axis < -r || axis >= r)
+        throw InputError(c.m.path + ": " + label + ": Softmax's axis " + std::to_string(axis) + " is outside a rank-" + std::to_string(r) + " input");
+    if (axis < 0) axis += r;
+    activation(c, n, i, label, Activation::Softmax);
+    // The layer's C, H, W are the input's axes after the batch axis, when it has one (Ctx::chw).
+    const bool batched = r > 1 && xd[0] == c.batch;
+    const std::int64_t k = batched ? axis - 1 : axis;  // 0 = C, 1 = H, 2 = W
+    if (k < 0 || k > 2) return;
+    using mapper::SoftmaxAxis;
+    static const SoftmaxAxis one[3] = {SoftmaxAxis::C, SoftmaxAxis::H, SoftmaxAxis::W},
+                             from[3] = {SoftmaxAxis::CHW, SoftmaxAxis::HW, SoftmaxAxis::W};
+    c.net.layers.back().softmax_axis = c.m.opset >= 13 ? one[k] : from[k];
+}
+void tanh(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Tanh); }
+void softplus(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { activation(c, n, i, label, Activation::Softplus); }
+// Elu: x for x >= 0, alpha (e^x - 1) below; its `alpha` (ONNX's default 1) is recorded for the VTA host.
+void elu(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
+    const double alpha = double(attr_float(n, "alpha", 1.0f));
+    if (!std::isfinite(alpha) || std::abs(alpha) > 1e3)
+        throw InputError(c.m.path + ": " + label + ": Elu's alpha must be a finite number in [-1000, 1000]");
+    activation(c, n, i, label, Activation::Elu, alpha);
+}
+
+// LRN (local response normalisation across channels: AlexNet, GoogLeNet and the other Caffe-era
+// models): x / (bias + alpha / size * sum of x^2 over the `size` channels around x)^beta. An lrn layer
+// of the input's shape with the four attributes (ONNX's defaults alpha 1e-4, beta 0.75, bias 1);
+// nmp and mesh list it as skipped, the VTA's host computes it.
+void lrn(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const auto xd = c.dims_of(n.input(0), label);
+    if (xd.size() != 4) throw Unsupported("an LRN over a rank-" + std::to_string(xd.size()) + " tensor (NCHW is modelled)");
+    const std::int64_t size = attr_int(n, "size", 0);
+    const double alpha = double(attr_float(n, "alpha", 1e-4f)), beta = double(attr_float(n, "beta", 0.75f)),
+                 bias = double(attr_float(n, "bias", 1.0f));
+    if (size < 1 || size > 65536)  // the workload's bound on channels
+        throw InputError(c.m.path + ": " + label + ": LRN's size " + std::to_string(size) + " is not in [1, 65536] (it is required)");
+    if (!(alpha >= 0.0 && alpha <= 1e3) || !(beta >= 0.0 && beta <= 10.0) || !(bias >= 1e-6 && bias <= 1e3))
+        throw InputError(c.m.path + ": " + label + ": LRN's alpha, beta and bias must lie in [0, 1000], [0, 10] and "
+                         "[1e-6, 1000] (got " + std::to_string(alpha) + ", " + std::to_string(beta) + ", " + std::to_string(bias) + ")");
+    Layer l = shaped(c, LayerKind::Lrn, n.input(0), label);
+    l.lrn_size = int(size);
+    l.alpha = alpha;
+    l.beta = beta;
+    l.lrn_bias = bias;
+    l.has_alpha = true;
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
 
 void clip(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
@@ -512,6 +567,10 @@ void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["HardSigmoid"] = hsigmoid;
     r["HardSwish"] = hswish;
     r["Softmax"] = softmax;
+    r["Tanh"] = tanh;
+    r["Softplus"] = softplus;
+    r["Elu"] = elu;
+    r["LRN"] = lrn;
     r["Pad"] = pad;
 }
 

@@ -87,7 +87,7 @@ y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
 g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], "dyn", [x], [y], [w])
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/dyn.onnx")
 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
-nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_node("Tanh", ["c"], ["t"], name="tanh_a"),
+nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_node("Sin", ["c"], ["t"], name="sin_a"),
          helper.make_node("Cos", ["t"], ["y"], name="cos_b")]
 save(helper.make_model(helper.make_graph(nodes, "unsup", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]),
      d + "/unsup.onnx")
@@ -107,10 +107,50 @@ bad dynamic "input \"x\" has a dynamic dimension \"N\"" "$vp_run" "$root/configs
 ok "--batch fixes the dynamic dimension" "[ $? -eq 0 ]"
 bad unsupported "node \"cos_b\" (Cos)" "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --out "$tmp/bad_out"
 err=$("$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" 2>&1); rc=$?
-ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'tanh_a'* ]] && [[ \"\$err\" == *'cos_b'* ]]"
+ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'sin_a'* ]] && [[ \"\$err\" == *'cos_b'* ]]"
 "$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" --allow-unsupported > "$tmp/u.txt"
-ok "--allow-unsupported lists what it skipped" "[ $? -eq 0 ] && grep -q 'skipped node \"cos_b\" (Cos)' '$tmp/u.txt' && grep -q '\"op\": \"Tanh\"' '$tmp/u.json'"
+ok "--allow-unsupported lists what it skipped" "[ $? -eq 0 ] && grep -q 'skipped node \"cos_b\" (Cos)' '$tmp/u.txt' && grep -q '\"op\": \"Sin\"' '$tmp/u.json'"
 "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --allow-unsupported --out "$tmp/u_run" --quiet
 ok "vp-run --allow-unsupported runs the rest" "[ $? -eq 0 ] && grep -q 'skipped' '$tmp/u_run/workload.json'"
+# A Caffe-era model (CaffeNet's layer order, at 67 x 67): LRN after the first two convolutions, grouped
+# convolutions, and an opset-9 Softmax over the classes (axis 1: everything after the batch axis).
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+d = sys.argv[1]
+rng = np.random.default_rng(3)
+inits, nodes = [], []
+def w(name, *shape):
+    inits.append(numpy_helper.from_array((rng.standard_normal(shape) * 0.05).astype(np.float32), name))
+    return name
+def node(op, ins, out, **kw):
+    nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
+    return out
+x = node("Conv", ["data", w("w1", 24, 3, 11, 11)], "conv1", strides=[4, 4])
+x = node("Relu", [x], "relu1")
+x = node("LRN", [x], "norm1", size=5, alpha=1e-4, beta=0.75)
+x = node("MaxPool", [x], "pool1", kernel_shape=[3, 3], strides=[2, 2])
+x = node("Conv", [x, w("w2", 32, 12, 5, 5)], "conv2", pads=[2, 2, 2, 2], group=2)
+x = node("Relu", [x], "relu2")
+x = node("LRN", [x], "norm2", size=5, alpha=1e-4, beta=0.75, bias=1.0)
+x = node("Conv", [x, w("w3", 48, 32, 3, 3)], "conv3", pads=[1, 1, 1, 1])
+x = node("Relu", [x], "relu3")
+x = node("Flatten", [x], "flat")
+x = node("Gemm", [x, w("w6", 10, 48 * 7 * 7)], "fc8", transB=1)
+node("Softmax", [x], "prob")
+g = helper.make_graph(nodes, "caffenet_small", [helper.make_tensor_value_info("data", TensorProto.FLOAT, [1, 3, 67, 67])],
+                      [helper.make_tensor_value_info("prob", TensorProto.FLOAT, [1, 10])], inits)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 9)]), d + "/caffenet.onnx")
+PY
+"$vp_import" "$tmp/caffenet.onnx" -o "$tmp/caffenet.json" -q
+ok "Caffe-era model: lrn layers and the softmax's axes imported" \
+   "[ $? -eq 0 ] && [ \$(grep -c '\"type\": \"lrn\", \"size\": 5' '$tmp/caffenet.json') -eq 2 ] && grep -q '\"op\": \"softmax\", \"axis\": \"chw\"' '$tmp/caffenet.json'"
+for c in nmp mesh-4x4 vta; do
+  "$vp_run" "$root/configs/$c.yaml" "$tmp/caffenet.onnx" --out "$tmp/caffe_$c" --quiet
+  ok "Caffe-era model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/caffe_$c/stats.json' ]"
+done
+ok "the VTA's output is the softmax's: 10 probabilities at 1/128 in [0, 127]" \
+   "[ \$(stat -c %s '$tmp/caffe_vta/outputs/prob.bin') -eq 10 ] && ! od -An -v -td1 '$tmp/caffe_vta/outputs/prob.bin' | grep -q -- '-'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -261,6 +261,45 @@ TEST_CASE("HardSigmoid's alpha and beta are recorded (ONNX's defaults without th
     CHECK_THROWS_WITH(import_onnx(bad.save("hsig_bad.onnx"), {}), Catch::Contains("hs") && Catch::Contains("HardSigmoid's alpha and beta"));
 }
 
+TEST_CASE("LRN is an lrn layer with its four attributes, and Tanh, Softplus (Mish) and Elu are activations", "[import]") {
+    Model m(13);
+    m.input("x", {1, 3, 8, 8}).init("w", {8, 3, 3, 3}).init("w2", {8, 8, 1, 1}).output("e2");
+    m.node("Conv", {"x", "w"}, {"c"}, "c1");
+    m.node("Relu", {"c"}, {"r"}, "relu");
+    auto& n1 = m.node("LRN", {"r"}, {"n"}, "norm1");
+    attr(n1, "size", std::int64_t(5));
+    attr(n1, "alpha", 2e-4f);
+    attr(n1, "bias", 2.0f);
+    m.node("Softplus", {"n"}, {"sp"}, "softplus");
+    m.node("Tanh", {"sp"}, {"t"}, "tanh");
+    m.node("Mul", {"n", "t"}, {"mish"}, "mish");
+    m.node("Conv", {"mish", "w2"}, {"c2"}, "c2");
+    attr(m.node("Elu", {"c2"}, {"e"}, "elu"), "alpha", 0.5f);  // fused into c2
+    m.node("Elu", {"e"}, {"e2"}, "elu2");                      // ONNX's default alpha 1
+    const Network n = import_onnx(m.save("lrn.onnx"), {}).net;
+    REQUIRE(n.layers.size() == 7);
+    const Layer& l = n.layers[1];
+    CHECK((l.kind == LayerKind::Lrn && l.name == "norm1" && l.C == 8 && l.H == 6 && l.W == 6));  // a 3x3 conv without pads
+    CHECK((l.lrn_size == 5 && l.alpha == Approx(2e-4) && l.beta == Approx(0.75) && l.lrn_bias == Approx(2.0)));  // beta: ONNX's default
+    CHECK((n.layers[2].kind == LayerKind::Activation && n.layers[2].act == Activation::Softplus));
+    CHECK((n.layers[3].kind == LayerKind::Activation && n.layers[3].act == Activation::Tanh));
+    CHECK((n.layers[4].kind == LayerKind::Eltwise && n.layers[4].eltwise_op == EltwiseOp::Mul));
+    CHECK((n.layers[5].act == Activation::Elu && n.layers[5].has_alpha && n.layers[5].alpha == Approx(0.5)));
+    CHECK((n.layers[6].kind == LayerKind::Activation && n.layers[6].act == Activation::Elu && n.layers[6].alpha == Approx(1.0)));
+    const Network back = parse_network(network_to_json(n), "back.json");
+    CHECK((back.layers[1].kind == LayerKind::Lrn && back.layers[1].lrn_size == 5 && back.layers[1].lrn_bias == Approx(2.0)));
+    Model nosize(13);
+    nosize.input("x", {1, 3, 8, 8}).output("n");
+    nosize.node("LRN", {"x"}, {"n"}, "lrn_nosize");
+    CHECK_THROWS_WITH(import_onnx(nosize.save("lrn_nosize.onnx"), {}), Catch::Contains("lrn_nosize") && Catch::Contains("size 0"));
+    Model neg(13);
+    neg.input("x", {1, 3, 8, 8}).output("n");
+    auto& nn = neg.node("LRN", {"x"}, {"n"}, "lrn_neg");
+    attr(nn, "size", std::int64_t(3));
+    attr(nn, "bias", -1.0f);
+    CHECK_THROWS_WITH(import_onnx(neg.save("lrn_neg.onnx"), {}), Catch::Contains("lrn_neg") && Catch::Contains("LRN's alpha, beta and bias"));
+}
+
 TEST_CASE("PRelu with a constant slope fuses as leaky_relu, a computed slope is not modelled", "[import]") {
     Model m(13);
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).init("slope", {4, 1, 1}).output("p");
@@ -583,7 +622,7 @@ TEST_CASE("Unsupported operators: every node listed with name and op type, --all
     Model m;
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).output("z");
     m.node("Conv", {"x", "w"}, {"c"}, "conv");
-    m.node("Tanh", {"c"}, {"t"}, "tanh_1");
+    m.node("Sin", {"c"}, {"t"}, "sin_1");
     m.node("Cos", {"t"}, {"e"}, "cos_2");
     m.node("Relu", {"e"}, {"z"}, "relu");
     try {
@@ -592,7 +631,7 @@ TEST_CASE("Unsupported operators: every node listed with name and op type, --all
     } catch (const vp::InputError& e) {
         const std::string s = e.what();
         CHECK(s.find("2 unsupported node(s)") != std::string::npos);
-        CHECK(s.find("node \"tanh_1\" (Tanh)") != std::string::npos);
+        CHECK(s.find("node \"sin_1\" (Sin)") != std::string::npos);
         CHECK(s.find("node \"cos_2\" (Cos)") != std::string::npos);
     }
     ImportOptions o;
@@ -602,7 +641,7 @@ TEST_CASE("Unsupported operators: every node listed with name and op type, --all
     CHECK(r.summary().find("skipped node \"cos_2\" (Cos)") != std::string::npos);
     const auto doc = r.workload_json();
     REQUIRE(doc["skipped"].size() == 2);
-    CHECK(doc["skipped"][0]["op"] == "Tanh");
+    CHECK(doc["skipped"][0]["op"] == "Sin");
     // The relu after the skipped nodes: a layer fed by the conv (same element count).
     const Layer& relu = only(r.net, LayerKind::Activation);
     CHECK(relu.inputs == std::vector<int>{0});

@@ -188,7 +188,9 @@ TEST_CASE("libonnx-testdata: gemm, matmul, batch norm, concat, split, resize, pa
           Case{"node/test_resize_downsample_scales_nearest", 1}, Case{"node/test_resize_upsample_sizes_nearest", 1},
           Case{"node/test_upsample_nearest", 1}, Case{"node/test_constant_pad", 1}, Case{"node/test_reflect_pad", 1},
           Case{"node/test_edge_pad", 1}, Case{"node/test_relu", 1}, Case{"node/test_clip", 1}, Case{"node/test_leakyrelu", 1}, Case{"node/test_prelu_example", 1}, Case{"node/test_prelu_broadcast", 1},
-          Case{"node/test_sigmoid", 1}, Case{"node/test_hardsigmoid", 1}, Case{"node/test_softmax_axis_1", 1}})
+          Case{"node/test_sigmoid", 1}, Case{"node/test_hardsigmoid", 1}, Case{"node/test_softmax_axis_1", 1},
+          Case{"node/test_tanh", 1}, Case{"node/test_softplus", 1}, Case{"node/test_elu", 1}, Case{"node/test_elu_default", 1},
+          Case{"node/test_lrn", 1}, Case{"node/test_lrn_default", 1}})
         check_case(c);
 }
 
@@ -386,6 +388,86 @@ TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish
             }
             INFO("x " << x[k] << " v " << int(v) << " ONNX " << want[k] << " host " << got);
             CHECK(std::abs(got - double(want[k])) <= tol);
+        }
+    }
+}
+
+TEST_CASE("libonnx-testdata: the VTA host's tanh, softplus, elu and LRN against ONNX's reference outputs", "[import][testdata][vta]") {
+    // As the test above: the inputs rounded to 1/16, the host's int8 functions, ONNX's numpy outputs,
+    // within the input rounding (1/32 times the function's largest slope) and the output rounding
+    // (tanh a gate g / 128, the others activations v / 16). The imported attributes (Elu's alpha,
+    // LRN's four) are the ones applied.
+    using vp::mapper::Activation;
+    for (const char* d : {"test_tanh", "test_softplus", "test_elu", "test_elu_default"}) {
+        INFO(d);
+        const Backend b = backend(d);
+        const Layer& l = b.layer();
+        REQUIRE(b.x.size() == b.want.size());
+        if (l.act == Activation::Elu) CHECK(l.has_alpha);
+        const double slope = l.act == Activation::Elu ? std::max(1.0, l.alpha) : 1.0;
+        for (std::size_t k = 0; k < b.x.size(); ++k) {
+            const auto v = std::int8_t(std::lround(std::clamp(double(b.x[k]) * 16.0, -128.0, 127.0)));
+            double got = 0, tol = slope / 32.0;
+            switch (l.act) {
+                case Activation::Tanh: got = vp::mapper::vta::tanh_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
+                case Activation::Softplus: got = vp::mapper::vta::softplus_int8(v) / 16.0; tol += 1.0 / 32; break;
+                case Activation::Elu: got = vp::mapper::vta::elu_int8(v, l.alpha) / 16.0; tol += 1.0 / 32; break;
+                default: FAIL("unexpected activation " << to_string(l.act));
+            }
+            INFO("x " << b.x[k] << " v " << int(v) << " ONNX " << b.want[k] << " host " << got);
+            CHECK(std::abs(got - double(b.want[k])) <= tol + 1e-6);
+        }
+    }
+    for (const char* d : {"test_lrn", "test_lrn_default"}) {
+        INFO(d);
+        const Backend b = backend(d);
+        const Layer& l = b.layer();
+        REQUIRE(l.kind == LayerKind::Lrn);
+        CHECK(l.lrn_size == 3);
+        const std::size_t per = std::size_t(l.C) * l.H * l.W, hw = std::size_t(l.H) * l.W;
+        REQUIRE(b.x.size() == per * std::size_t(b.r.net.batch));
+        REQUIRE(b.want.size() == b.x.size());
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n) {
+            std::vector<std::int8_t> v(per);
+            for (std::size_t k = 0; k < per; ++k) v[k] = std::int8_t(std::lround(std::clamp(double(b.x[n * per + k]) * 16.0, -128.0, 127.0)));
+            const auto out = vp::mapper::vta::lrn_int8(v, l.C, hw, l.lrn_size, l.alpha, l.beta, l.lrn_bias);
+            for (std::size_t k = 0; k < per; ++k) {
+                INFO("x " << b.x[n * per + k] << " ONNX " << b.want[n * per + k] << " host " << out[k] / 16.0);
+                CHECK(std::abs(out[k] / 16.0 - double(b.want[n * per + k])) <= 1.0 / 32 + 1.0 / 32 + 1e-6);
+            }
+        }
+    }
+}
+
+TEST_CASE("libonnx-testdata: the VTA host's softmax against ONNX's reference outputs, over the axes recorded", "[import][testdata][vta]") {
+    // The axes vp-import records for each test's `axis` (opset 13: one axis; the [3, 4, 5] inputs are
+    // N, C, L, so axis 0 is the batch's and nothing is recorded), the host's softmax_int8 on the
+    // inputs rounded to 1/16 against ONNX's outputs: within the output rounding (1/256) and the
+    // input rounding (a probability p moves by at most p (1 - p) / 16 per 1/32 of every input, over
+    // at most 5 inputs of a group: 5 / 64 / 4). test_softmax_large_number's inputs exceed the int8 range.
+    struct S {
+        const char* dir;
+        SoftmaxAxis axis;
+    };
+    for (const S& c : {S{"test_softmax_axis_0", SoftmaxAxis::Unknown}, S{"test_softmax_axis_1", SoftmaxAxis::C},
+                       S{"test_softmax_axis_2", SoftmaxAxis::H}, S{"test_softmax_default_axis", SoftmaxAxis::H},
+                       S{"test_softmax_negative_axis", SoftmaxAxis::H}, S{"test_softmax_example", SoftmaxAxis::C}}) {
+        INFO(c.dir);
+        const Backend b = backend(c.dir);
+        const Layer& l = b.layer();
+        REQUIRE(l.act == Activation::Softmax);
+        CHECK(l.softmax_axis == c.axis);
+        if (c.axis == SoftmaxAxis::Unknown) continue;
+        const std::size_t per = std::size_t(l.C) * l.H * l.W;
+        REQUIRE(b.x.size() == per * std::size_t(b.r.net.batch));
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n) {
+            std::vector<std::int8_t> v(per);
+            for (std::size_t k = 0; k < per; ++k) v[k] = std::int8_t(std::lround(std::clamp(double(b.x[n * per + k]) * 16.0, -128.0, 127.0)));
+            const auto out = vp::mapper::vta::softmax_int8(v, l.C, l.H, l.W, l.softmax_axis);
+            for (std::size_t k = 0; k < per; ++k) {
+                INFO("x " << b.x[n * per + k] << " ONNX " << b.want[n * per + k] << " host " << out[k] / 128.0);
+                CHECK(std::abs(out[k] / 128.0 - double(b.want[n * per + k])) <= 1.0 / 256 + 5.0 / 256 + 1.0 / 128 + 1e-6);
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped, dilated, transposed: zero-inserted input), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest and linear resize / relu / leaky relu / sigmoid / hard sigmoid / hard
-// swish / batchnorm and its eltwise mul and broadcast operands, with the requantisation arithmetic of
+// swish / tanh / softplus / elu / softmax / batchnorm / lrn and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -220,6 +220,66 @@ inline std::int8_t hard_swish(std::int8_t v) {
     const std::int64_t g = hard_gate(v, 1.0 / 6.0, 0.5, 0, 128);
     return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, floor_div(std::int64_t(v) * g + 64, 128))));
 }
+// Host tanh, softplus, elu on v / 16: tanh's result as a gate g / 128, the others as activations v / 16,
+// each the nearest integer (halves away from zero), clamped to [-128, 127].
+inline std::int8_t clamp_round(double x) { return std::int8_t(std::min(127.0, std::max(-128.0, std::round(x)))); }
+inline std::int8_t tanh_ref(std::int8_t v) {
+    const double x = double(v) / 16.0;
+    return clamp_round(128.0 * (std::exp(2.0 * x) - 1.0) / (std::exp(2.0 * x) + 1.0));
+}
+inline std::int8_t softplus_ref(std::int8_t v) {  // log(1 + e^x) = max(x, 0) + log(1 + e^-|x|)
+    const double x = double(v) / 16.0;
+    return clamp_round(16.0 * (std::max(x, 0.0) + std::log(1.0 + std::exp(-std::abs(x)))));
+}
+inline std::int8_t elu_ref(std::int8_t v, double alpha) { return v >= 0 ? v : clamp_round(16.0 * alpha * (std::exp(double(v) / 16.0) - 1.0)); }
+
+// Host LRN (ONNX LRN) on v / 16: v / (bias + alpha / size * square_sum)^beta with square_sum over the
+// channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2) in the tensor, summed directly per element.
+inline Tensor lrn(const Layer& l, const Tensor& in) {
+    Tensor out(in.size());
+    const std::size_t hw = std::size_t(l.H) * l.W;
+    const int lo = (l.lrn_size - 1) / 2, hi = l.lrn_size / 2;  // ceil((size - 1) / 2) = floor(size / 2)
+    for (int c = 0; c < l.C; ++c)
+        for (std::size_t j = 0; j < hw; ++j) {
+            double sq = 0;
+            for (int k = std::max(0, c - lo); k <= std::min(l.C - 1, c + hi); ++k) {
+                const double x = double(in[std::size_t(k) * hw + j]) / 16.0;
+                sq += x * x;
+            }
+            const double x = double(in[std::size_t(c) * hw + j]) / 16.0;
+            out[std::size_t(c) * hw + j] = clamp_round(16.0 * x / std::pow(l.lrn_bias + l.alpha / l.lrn_size * sq, l.beta));
+        }
+    return out;
+}
+
+// Host softmax on v / 16, the result a probability g / 128 (rounded, clamped to [0, 127]): for element
+// (c, y, x), the group is every element that agrees with it on the coordinates the axis does not span.
+inline Tensor softmax(const Layer& l, const Tensor& in) {
+    using vp::mapper::SoftmaxAxis;
+    const SoftmaxAxis a = l.softmax_axis;
+    const bool sc = a == SoftmaxAxis::C || a == SoftmaxAxis::CHW, sh = a == SoftmaxAxis::H || a == SoftmaxAxis::HW || a == SoftmaxAxis::CHW,
+               sw = a != SoftmaxAxis::C && a != SoftmaxAxis::H;
+    auto at = [&](int c, int y, int x) { return int(in[(std::size_t(c) * l.H + y) * l.W + x]); };
+    Tensor out(in.size());
+    for (int c = 0; c < l.C; ++c)
+        for (int y = 0; y < l.H; ++y)
+            for (int x = 0; x < l.W; ++x) {
+                int m = -128;
+                for (int c2 = 0; c2 < l.C; ++c2)
+                    for (int y2 = 0; y2 < l.H; ++y2)
+                        for (int x2 = 0; x2 < l.W; ++x2)
+                            if ((sc || c2 == c) && (sh || y2 == y) && (sw || x2 == x)) m = std::max(m, at(c2, y2, x2));
+                double sum = 0;
+                for (int c2 = 0; c2 < l.C; ++c2)
+                    for (int y2 = 0; y2 < l.H; ++y2)
+                        for (int x2 = 0; x2 < l.W; ++x2)
+                            if ((sc || c2 == c) && (sh || y2 == y) && (sw || x2 == x)) sum += std::exp((at(c2, y2, x2) - m) / 16.0);
+                const double g = std::round(128.0 * std::exp((at(c, y, x) - m) / 16.0) / sum);
+                out[(std::size_t(c) * l.H + y) * l.W + x] = std::int8_t(std::min(127.0, std::max(0.0, g)));
+            }
+    return out;
+}
+
 // The activation the host applies (an act layer, or fused after a conv / fc / eltwise without relu).
 inline std::int8_t host_act(const Layer& l, std::int8_t v) {
     using vp::mapper::Activation;
@@ -230,6 +290,9 @@ inline std::int8_t host_act(const Layer& l, std::int8_t v) {
         case Activation::Sigmoid: return sigmoid(v);
         case Activation::HardSigmoid: return std::int8_t(hard_gate(v, l.alpha, l.beta, 0, 127));
         case Activation::HardSwish: return hard_swish(v);
+        case Activation::Tanh: return tanh_ref(v);
+        case Activation::Softplus: return softplus_ref(v);
+        case Activation::Elu: return elu_ref(v, l.alpha);
         default: return v;
     }
 }
@@ -242,6 +305,7 @@ inline Tensor leaky_all(const Layer& l, Tensor t) {
 // Host relu / relu6 (the lower clamp at 0) and batchnorm: per channel c, floor((x scale_c + 64) /
 // 128) + bias_c, clamped to [0 with a fused relu, else -128; 127] (the driver's generated scale and bias).
 inline Tensor act_bn(const Layer& l, const Tensor& in, const vp::mapper::vta::LayerData& d) {
+    if (l.kind == LayerKind::Activation && l.act == vp::mapper::Activation::Softmax) return softmax(l, in);
     Tensor out(in.size());
     const std::size_t hw = std::size_t(l.H) * l.W;
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -283,6 +347,7 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             }
             case LayerKind::Activation:
             case LayerKind::BatchNorm: out[i] = act_bn(l, opnd(0), ld); break;
+            case LayerKind::Lrn: out[i] = lrn(l, opnd(0)); break;
             default: break;  // the driver rejects the other kinds
         }
     }

@@ -186,10 +186,10 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
     for (std::size_t i = 0; i < rl.size(); ++i) CHECK(int(rl[i]) == std::max(0, int(out[i])));
     // Activations neither runs stay refused, naming the layer.
     Layer sg = r;
-    sg.name = "soft"; sg.act = vp::mapper::Activation::Softmax; sg.relu = false;
+    sg.name = "erf"; sg.act = vp::mapper::Activation::Erf; sg.relu = false;
     n.layers = {c, sg};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}),
-                      Catch::Contains("layer soft: an act layer (softmax) does not run on the VTA or its host"));
+                      Catch::Contains("layer erf: an act layer (erf) does not run on the VTA or its host"));
 }
 
 TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", "[vta][network]") {
@@ -351,6 +351,140 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
     bare.layers = {conv("b0", 3, 4, 8, 3, 1, 1, 1, false), hb};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
                       Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
+}
+
+TEST_CASE("Tanh, softplus, elu and LRN on the host: the fixed-point rules by hand", "[vta][network]") {
+    // v stands for v / 16; tanh's result is a gate g / 128.
+    CHECK(int(tanh_int8(0)) == 0);
+    CHECK(int(tanh_int8(16)) == 97);     // 128 tanh(1) = 97.48
+    CHECK(int(tanh_int8(-16)) == -97);
+    CHECK(int(tanh_int8(127)) == 127);   // 127.99..., clamped
+    CHECK(int(tanh_int8(-128)) == -128);
+    CHECK(int(softplus_int8(0)) == 11);   // 16 log 2 = 11.09
+    CHECK(int(softplus_int8(16)) == 21);  // 16 log(1 + e) = 20.85
+    CHECK(int(softplus_int8(-128)) == 0);  // 16 log(1 + e^-8) = 0.005
+    CHECK(int(softplus_int8(127)) == 127);
+    CHECK(int(elu_int8(16, 0.5)) == 16);
+    CHECK(int(elu_int8(-16, 1.0)) == -10);   // 16 (e^-1 - 1) = -10.11
+    CHECK(int(elu_int8(-128, 1.0)) == -16);  // 16 (e^-8 - 1) = -15.99
+    CHECK(int(elu_int8(-16, 0.5)) == -5);    // -5.06
+    // LRN, size 3, alpha 3, beta 1, bias 1, one position: channel values 16, 32, 0 (1, 2, 0):
+    // c0: 16 / (1 + 1 (1 + 4)) = 2.67; c1: 32 / (1 + 1 (1 + 4 + 0)) = 5.33; c2: 0.
+    CHECK(lrn_int8({16, 32, 0}, 3, 1, 3, 3.0, 1.0, 1.0) == std::vector<std::int8_t>{3, 5, 0});
+    // size 2 (even): the window is c .. c + 1: c0 16 / (1 + 1.5 (1 + 4)) = 1.88; c1 32 / (1 + 1.5 (4 + 0)) = 4.57
+    CHECK(lrn_int8({16, 32, 0}, 3, 1, 2, 3.0, 1.0, 1.0) == std::vector<std::int8_t>{2, 5, 0});
+}
+
+TEST_CASE("LRN, Mish (softplus, tanh, mul), elu and tanh on the host equal the reference", "[vta][network]") {
+    using vp::mapper::Activation;
+    Network n;
+    n.name = "lrn";
+    auto layer = [&](Layer l, std::vector<int> in) {
+        l.inputs = std::move(in);
+        n.layers.push_back(l);
+        return int(n.layers.size() - 1);
+    };
+    auto act = [](const char* name, Activation a, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Activation; l.act = a; l.C = l.K = C; l.H = l.W = H;
+        return l;
+    };
+    auto lrn = [](const char* name, int C, int H, int size, double alpha, double beta, double bias) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Lrn; l.C = l.K = C; l.H = l.W = H;
+        l.lrn_size = size; l.alpha = alpha; l.beta = beta; l.lrn_bias = bias; l.has_alpha = true;
+        return l;
+    };
+    const int c0 = layer(conv("c0", 3, 16, 20, 3, 1, 1, 1, true), {Layer::kNetInput});
+    const int n5 = layer(lrn("lrn5", 16, 20, 5, 0.5, 0.75, 1.0), {c0});       // AlexNet's size, alpha scaled for v / 16
+    const int c1 = layer(conv("c1", 16, 12, 20, 3, 1, 1, 1, false), {n5});
+    const int sp = layer(act("softplus", Activation::Softplus, 12, 20), {c1});
+    const int th = layer(act("tanh", Activation::Tanh, 12, 20), {sp});
+    Layer mish;
+    mish.name = "mish"; mish.kind = LayerKind::Eltwise; mish.eltwise_op = EltwiseOp::Mul; mish.C = mish.K = 12; mish.H = mish.W = 20;
+    const int mi = layer(mish, {c1, th});
+    const int n4 = layer(lrn("lrn4", 12, 20, 4, 2.0, 0.5, 2.0), {mi});        // an even window
+    const int n30 = layer(lrn("lrn30", 12, 20, 30, 1.0, 1.0, 1.0), {n4});     // wider than the channels
+    Layer c2l = conv("c2", 12, 8, 20, 1, 1, 0, 1, false);
+    c2l.act = Activation::Elu; c2l.has_alpha = true; c2l.alpha = 0.7;        // fused: the host after the program
+    const int c2 = layer(c2l, {n30});
+    Layer el = act("elu", Activation::Elu, 8, 20);
+    el.has_alpha = true; el.alpha = 1.5;
+    const int e = layer(el, {c2});
+    Layer c3l = conv("c3", 8, 8, 20, 3, 2, 1, 1, false);
+    c3l.act = Activation::Tanh;
+    const int c3 = layer(c3l, {e});
+    const NetGraph g = chain_graph(n, "lrn");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 23, 0, dbuf, false) == n.layers.size());
+    const NetworkDriver d = run_with_seed(g, 23);
+    for (int i : {c0, n5, c1, sp, th, mi, n4, n30, c2, e, c3}) {
+        INFO(n.layers[std::size_t(i)].name);
+        const auto& o = d.output(std::size_t(i));
+        CHECK(std::any_of(o.begin(), o.end(), [&](std::int8_t v) { return v != o[0]; }));
+    }
+    // The normalisation does something: lrn5 differs from its input where the squares are large.
+    CHECK(d.output(std::size_t(n5)) != d.output(std::size_t(c0)));
+    std::size_t host = 0;
+    for (std::size_t i = 0; i < n.layers.size(); ++i) host += d.parts(i) == 0;
+    CHECK(host == 7);  // lrn5, softplus, tanh, mish, lrn4, lrn30, elu
+    // Refused: an elu without its alpha.
+    Network bare;
+    bare.name = "bare";
+    bare.layers = {conv("b0", 3, 4, 8, 3, 1, 1, 1, false), act("e", Activation::Elu, 4, 8)};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bare: layer e: elu without its \"alpha\""));
+}
+
+TEST_CASE("Softmax on the host over each of its axes equals the reference, by hand and in a network", "[vta][network]") {
+    using vp::mapper::Activation;
+    // Two channels, one position: e^1 / (e^1 + 1) = 0.731 -> 93.6; 0.269 -> 34.4.
+    CHECK(softmax_int8({16, 0}, 2, 1, 1, SoftmaxAxis::C) == std::vector<std::int8_t>{94, 34});
+    CHECK(softmax_int8({5, 5}, 2, 1, 1, SoftmaxAxis::CHW) == std::vector<std::int8_t>{64, 64});
+    // A certain class: the others round to 0, the winner clamps to 127 / 128.
+    CHECK(softmax_int8({127, -128, -128}, 3, 1, 1, SoftmaxAxis::C) == std::vector<std::int8_t>{127, 0, 0});
+    // Over W of a 1 x 2 x 2 tensor: each row on its own (rows {16, 0} and {0, 0}); over H: each column.
+    CHECK(softmax_int8({16, 0, 0, 0}, 1, 2, 2, SoftmaxAxis::W) == std::vector<std::int8_t>{94, 34, 64, 64});
+    CHECK(softmax_int8({16, 0, 0, 0}, 1, 2, 2, SoftmaxAxis::H) == std::vector<std::int8_t>{94, 64, 34, 64});
+    Network n;
+    n.name = "softmax";
+    auto layer = [&](Layer l, std::vector<int> in) {
+        l.inputs = std::move(in);
+        n.layers.push_back(l);
+        return int(n.layers.size() - 1);
+    };
+    auto sm = [](const char* name, SoftmaxAxis a, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Activation; l.act = Activation::Softmax; l.softmax_axis = a; l.C = l.K = C; l.H = l.W = H;
+        return l;
+    };
+    const int c0 = layer(conv("c0", 3, 6, 5, 3, 1, 1, 1, false), {Layer::kNetInput});
+    std::vector<int> outs;
+    for (auto [name, a] : {std::pair{"sm_c", SoftmaxAxis::C}, {"sm_h", SoftmaxAxis::H}, {"sm_w", SoftmaxAxis::W},
+                           {"sm_hw", SoftmaxAxis::HW}, {"sm_chw", SoftmaxAxis::CHW}})
+        outs.push_back(layer(sm(name, a, 6, 5), {c0}));
+    Layer fc;
+    fc.name = "fc"; fc.kind = LayerKind::FullyConnected; fc.C = 6 * 5 * 5; fc.K = 10;
+    const int f = layer(fc, {c0});
+    Layer head = sm("head", SoftmaxAxis::C, 10, 1);
+    outs.push_back(layer(head, {f}));
+    const NetGraph g = chain_graph(n, "softmax");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 29, 0, dbuf, false) == n.layers.size());
+    const NetworkDriver d = run_with_seed(g, 29);
+    for (int i : outs) {
+        INFO(n.layers[std::size_t(i)].name);
+        const auto& o = d.output(std::size_t(i));
+        CHECK(std::any_of(o.begin(), o.end(), [&](std::int8_t v) { return v != o[0]; }));
+        CHECK(*std::min_element(o.begin(), o.end()) >= 0);
+    }
+    // The groups of the head sum to about 128 (each probability rounded: within half a unit each).
+    int total = 0;
+    for (std::int8_t v : d.output(std::size_t(outs.back()))) total += v;
+    CHECK(std::abs(total - 128) <= 5);
+    Network bare;
+    bare.name = "bare";
+    bare.layers = {conv("b0", 3, 4, 8, 3, 1, 1, 1, false), sm("s", SoftmaxAxis::Unknown, 4, 8)};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bare: layer s: softmax without its \"axis\""));
 }
 
 TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {

@@ -220,6 +220,44 @@ TEST_CASE("hard_sigmoid's \"alpha\" and \"beta\": read together and written back
                Catch::Contains("unknown member \"beta\""));
 }
 
+TEST_CASE("lrn layers and the tanh, softplus and elu activations: read, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "act": "elu", "alpha": 0.5},
+                                             {"type": "lrn", "size": 5, "alpha": 1e-4, "beta": 0.75, "bias": 2, "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "softplus", "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "tanh", "C": 4, "H": 8, "W": 8},
+                                             {"type": "eltwise", "op": "mul", "act": "tanh", "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "elu", "C": 4, "H": 8, "W": 8}]})"),
+        "n.json");
+    using vp::mapper::Activation;
+    const auto check = [](const vp::mapper::Network& n) {
+        CHECK((n.layers.at(0).act == Activation::Elu && n.layers.at(0).has_alpha && n.layers.at(0).alpha == Approx(0.5)));
+        const auto& l = n.layers.at(1);
+        CHECK((l.kind == vp::mapper::LayerKind::Lrn && l.lrn_size == 5 && l.alpha == Approx(1e-4) && l.beta == Approx(0.75) &&
+               l.lrn_bias == Approx(2.0) && l.output_elems() == 4u * 8 * 8 && l.macs() == 0));
+        CHECK(n.layers.at(2).act == Activation::Softplus);
+        CHECK(n.layers.at(3).act == Activation::Tanh);
+        CHECK(n.layers.at(4).act == Activation::Tanh);
+        CHECK((n.layers.at(5).act == Activation::Elu && !n.layers.at(5).has_alpha));  // the shape platforms do not need it
+    };
+    check(net);
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    check(back);
+    CHECK_THAT(bad(R"({"layers": [{"type": "lrn", "alpha": 1e-4, "beta": 0.75, "bias": 1, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0") && Catch::Contains("\"size\""));
+    CHECK_THAT(bad(R"({"layers": [{"type": "lrn", "size": 0, "alpha": 1e-4, "beta": 0.75, "bias": 1, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/size"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "lrn", "size": 3, "alpha": 1e-4, "beta": 0.75, "bias": 0, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/bias"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "lrn", "size": 3, "alpha": -1, "beta": 0.75, "bias": 1, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/alpha"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "lrn", "size": 3, "alpha": 1e-4, "beta": 0.75, "bias": 1, "C": 4, "H": 8, "W": 8, "R": 3}]})"),
+               Catch::Contains("unknown member \"R\""));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "tanh", "alpha": 0.5, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/alpha") && Catch::Contains("this layer's activation is tanh"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "mish", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("/layers/0/op"));
+}
+
 TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that activation", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
@@ -235,7 +273,7 @@ TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that a
     CHECK((back.layers.at(1).has_alpha && back.layers.at(1).alpha == Approx(0.2)));
     CHECK(!back.layers.at(2).has_alpha);
     CHECK_THAT(bad(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "act": "relu", "alpha": 0.1}]})"),
-               Catch::Contains("/layers/0/alpha") && Catch::Contains("the slope of leaky_relu or hard_sigmoid; this layer's activation is relu"));
+               Catch::Contains("/layers/0/alpha") && Catch::Contains("the slope of leaky_relu, elu or hard_sigmoid; this layer's activation is relu"));
     CHECK_THAT(bad(R"({"layers": [{"type": "fc", "in": 3, "out": 4, "alpha": 0.1}]})"), Catch::Contains("/layers/0/alpha"));
     CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "leaky_relu", "alpha": "x", "C": 4, "H": 8, "W": 8}]})"),
                Catch::Contains("/layers/0/alpha"));
