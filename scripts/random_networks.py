@@ -191,10 +191,16 @@ class Net:
                 "beta": g.choice([0.5, round(g.uniform(-2, 2), 3)])}
 
     def norm_act(self):
-        """--norms: tanh, softplus or elu (with its alpha), as "act"."""
+        """--norms: tanh, softplus, erf, elu (with its alpha) or clip (with its bounds, one may be null), as "act"."""
         g = self.norm_rng
-        a = g.choice(["tanh", "softplus", "elu"])
-        return {"act": a, "alpha": g.choice([1.0, 0.5, round(g.uniform(-3, 3), 3)])} if a == "elu" else {"act": a}
+        a = g.choice(["tanh", "softplus", "erf", "elu", "clip"])
+        if a == "elu":
+            return {"act": a, "alpha": g.choice([1.0, 0.5, round(g.uniform(-3, 3), 3)])}
+        if a == "clip":
+            lo = g.choice([None, -1.0, round(g.uniform(-9, 2), 3)])
+            hi = g.choice([None, 1.0, round(g.uniform(2, 9), 3)])
+            return {"act": a, "clip": [lo, hi]}
+        return {"act": a}
 
     def norm_layer(self, t):
         """--norms: an lrn layer, a softmax over random axes, an act layer of norm_act, or (graph) Mish:
@@ -619,7 +625,7 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
             cur = out
             branch.setdefault(shape, []).append(cur)
         if norm_rng and not rank2 and norm_rng.random() < 0.35:
-            kind = norm_rng.choice(["LRN", "LRN", "Softmax", "Tanh", "Softplus", "Elu", "Mish"])
+            kind = norm_rng.choice(["LRN", "LRN", "Softmax", "Tanh", "Softplus", "Elu", "Mish", "Clip", "Erf"])
             out = name("t")
             if kind == "LRN":
                 nodes.append(helper.make_node("LRN", [cur], [out], size=norm_rng.choice([1, 3, 5, norm_rng.randint(2, 9)]),
@@ -627,6 +633,17 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
                                               bias=norm_rng.choice([1.0, 2.0])))
             elif kind == "Softmax":
                 nodes.append(helper.make_node("Softmax", [cur], [out], axis=norm_rng.choice([1, 2, 3, -1])))
+            elif kind == "Clip":  # a hard tanh, or one bound only
+                lo, hi = norm_rng.choice([(-1.0, 1.0), (-0.5, None), (None, 2.5), (-3.0, 0.25)])
+                ins = [cur, "", ""]
+                for k2, v in ((1, lo), (2, hi)):
+                    if v is not None:
+                        nm = name("k")
+                        inits.append(helper.make_tensor(nm, TensorProto.FLOAT, [], [v]))
+                        ins[k2] = nm
+                while ins and ins[-1] == "":
+                    ins.pop()
+                nodes.append(helper.make_node("Clip", ins, [out]))
             elif kind == "Elu":
                 nodes.append(helper.make_node("Elu", [cur], [out], alpha=norm_rng.choice([1.0, 0.5, 2.0])))
             elif kind == "Mish":

@@ -113,6 +113,8 @@ std::int8_t round_int8(double x) { return std::int8_t(std::clamp<long long>(std:
 
 std::int8_t tanh_int8(std::int8_t v) { return round_int8(double(1 << kGateFrac) * std::tanh(double(v) / double(1 << kActFrac))); }
 
+std::int8_t erf_int8(std::int8_t v) { return round_int8(double(1 << kGateFrac) * std::erf(double(v) / double(1 << kActFrac))); }
+
 std::int8_t softplus_int8(std::int8_t v) {
     return round_int8(double(1 << kActFrac) * std::log1p(std::exp(double(v) / double(1 << kActFrac))));
 }
@@ -192,14 +194,18 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
 
 bool host_activation(Activation a) {
     return a == Activation::Relu || a == Activation::Relu6 || a == Activation::LeakyRelu || a == Activation::Sigmoid ||
-           a == Activation::HardSigmoid || a == Activation::HardSwish || a == Activation::Tanh || a == Activation::Softplus ||
-           a == Activation::Elu;
+           a == Activation::HardSigmoid || a == Activation::HardSwish || a == Activation::Tanh || a == Activation::Erf ||
+           a == Activation::Softplus || a == Activation::Elu || a == Activation::Clip;
 }
 
 std::array<std::int8_t, 256> activation_table(const Layer& l) {
     std::array<std::int8_t, 256> t{};
     const std::int64_t leaky = leaky_multiplier(l.alpha);
     const HardSigmoidInt hs = hard_sigmoid_multipliers(l.alpha, l.beta);
+    const auto bound = [](double b, int none) {  // a clip bound on the activation grid
+        return std::isfinite(b) ? int(std::clamp<long long>(std::llround(b * double(1 << kActFrac)), -128, 127)) : none;
+    };
+    const int clip_lo = bound(l.clip_lo, -128), clip_hi = bound(l.clip_hi, 127);
     for (int v = -128; v < 128; ++v) {
         const auto x = std::int8_t(v);
         std::int8_t y = x;
@@ -211,6 +217,8 @@ std::array<std::int8_t, 256> activation_table(const Layer& l) {
             case Activation::HardSigmoid: y = hard_sigmoid_int8(x, hs); break;
             case Activation::HardSwish: y = hard_swish_int8(x); break;
             case Activation::Tanh: y = tanh_int8(x); break;
+            case Activation::Erf: y = erf_int8(x); break;
+            case Activation::Clip: y = std::int8_t(std::clamp(v, clip_lo, clip_hi)); break;
             case Activation::Softplus: y = softplus_int8(x); break;
             case Activation::Elu: y = elu_int8(x, l.alpha); break;
             default: break;
@@ -341,7 +349,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 if (!host_activation(l.act) && l.act != Activation::Softmax)
                     throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
                                      ") does not run on the VTA or its host (relu, relu6, leaky_relu, sigmoid, hard_sigmoid, "
-                                     "hard_swish, tanh, softplus, elu and softmax do)");
+                                     "hard_swish, tanh, erf, softplus, elu, clip and softmax do)");
                 if (l.act == Activation::Softmax && l.softmax_axis == SoftmaxAxis::Unknown)
                     throw InputError(where + "softmax without its \"axis\" (c, h, w, hw or chw: the axes it normalises over) does "
                                              "not run on the VTA's host (vp-import writes it when the axes are the layer's)");
@@ -375,13 +383,16 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
         if (l.kind != LayerKind::Activation && l.act != Activation::None && !host_activation(l.act))
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
                              " does not run on the VTA (relu and relu6 do: a lower clamp at 0; leaky_relu, sigmoid, hard_sigmoid, "
-                             "hard_swish, tanh, softplus and elu on the host)");
+                             "hard_swish, tanh, erf, softplus, elu and clip on the host)");
         if (l.act == Activation::HardSigmoid && !l.has_alpha)
             throw InputError(where + "hard_sigmoid without its \"alpha\" and \"beta\" does not run on the VTA: its host needs "
                                      "them (an imported HardSigmoid has them)");
         if (l.act == Activation::HardSigmoid && !(std::abs(l.alpha) <= 1000.0 && std::abs(l.beta) <= 1000.0))
             throw InputError(where + "hard_sigmoid's alpha " + std::to_string(l.alpha) + " or beta " + std::to_string(l.beta) +
                              " is outside [-1000, 1000]");
+        if (l.act == Activation::Clip && !l.has_clip)
+            throw InputError(where + "clip without its bounds (\"clip\": [min, max]) does not run on the VTA: its host needs them "
+                                     "(an imported Clip has them)");
         if (l.act == Activation::Elu && !l.has_alpha)
             throw InputError(where + "elu without its \"alpha\" does not run on the VTA: its host needs it (an imported Elu has it)");
         if (l.act == Activation::Elu && !(std::abs(l.alpha) <= 1000.0))

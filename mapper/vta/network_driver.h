@@ -97,8 +97,12 @@ std::int8_t leaky_int8(std::int8_t x, std::int64_t m);
 //                 clamped to [0, 2^kGateFrac] (1 passes x), then clamp((v g + 2^(kGateFrac - 1)) >> kGateFrac)
 //   tanh:         clamp(round(2^kGateFrac tanh(v / 2^kActFrac))), a gate in [-1, 1) (Mish multiplies
 //                 x by tanh(softplus(x)) as SiLU by a sigmoid)
+//   erf:          clamp(round(2^kGateFrac erf(v / 2^kActFrac))), a gate in [-1, 1) (an exported GELU,
+//                 x (1 + erf(x / sqrt 2)) / 2, keeps its other operations as eltwise layers)
 //   softplus:     clamp(round(2^kActFrac log(1 + exp(v / 2^kActFrac)))), an activation
 //   elu:          v for v >= 0, else clamp(round(2^kActFrac alpha (exp(v / 2^kActFrac) - 1))), an activation
+//   clip:         clamp(v, round(2^kActFrac min), round(2^kActFrac max)) (a missing bound: -128 or 127), which
+//                 is the clipped value v / 2^kActFrac rounded to the activation grid
 //   eltwise mul:  clamp((a b + 2^(kGateFrac - 1)) >> kGateFrac), the lower bound 0 with a fused relu:
 //                 a gate of 127 passes its other operand as x 127/128 (SiLU, squeeze-and-excitation)
 //   lrn:          clamp(round(v / (bias + alpha / size * s / 2^(2 kActFrac))^beta)), an activation, with s
@@ -116,6 +120,7 @@ std::int8_t hard_sigmoid_int8(std::int8_t v, const HardSigmoidInt& m);
 std::int8_t hard_swish_int8(std::int8_t v);
 std::int8_t mul_int8(std::int8_t a, std::int8_t b, bool relu);
 std::int8_t tanh_int8(std::int8_t v);
+std::int8_t erf_int8(std::int8_t v);
 std::int8_t softplus_int8(std::int8_t v);
 std::int8_t elu_int8(std::int8_t v, double alpha);
 // Softmax on the host over a C x H x W int8 tensor (CHW): per group of the elements `axis` spans,
@@ -126,9 +131,9 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
 std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std::size_t HW, int size, double alpha, double beta,
                                   double bias);
 // Activations the host applies to a layer's int8 output (an act layer, or fused after a conv / fc /
-// eltwise): leaky_relu, sigmoid, hard_sigmoid, hard_swish, tanh, softplus, elu; relu and relu6 are
-// the lower clamp at 0. False for none or one the VTA and its host do not run as a table (clip, erf;
-// softmax, which the host runs as an act layer of its own, softmax_int8).
+// eltwise): leaky_relu, sigmoid, hard_sigmoid, hard_swish, tanh, erf, softplus, elu, clip; relu and
+// relu6 are the lower clamp at 0. False for none, and for softmax, which the host runs as an act layer
+// of its own (softmax_int8).
 bool host_activation(Activation a);
 // The activation of `l` as a table over the 256 int8 inputs (index v + 128).
 std::array<std::int8_t, 256> activation_table(const Layer& l);

@@ -70,6 +70,10 @@ struct Layer {
     double beta = 0.0;  // HardSigmoid and Lrn only (with has_alpha)
     double lrn_bias = 1.0;
     int lrn_size = 1;
+    // Clip: its bounds, when the workload gives them (`clip`: [min, max], null for none; an imported
+    // Clip always does). -inf / inf for a missing bound. The VTA host refuses a clip without them.
+    bool has_clip = false;
+    double clip_lo = 0.0, clip_hi = 0.0;
     SoftmaxAxis softmax_axis = SoftmaxAxis::Unknown;  // Softmax: "axis" (the VTA host needs it)
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;

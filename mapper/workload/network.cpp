@@ -1,6 +1,8 @@
 #include "mapper/workload/network.h"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -107,6 +109,25 @@ void read_alpha(const JsonCheck& j, Layer& l) {
     l.has_alpha = true;
 }
 
+// "clip": [min, max] of a clip activation, null for a bound it does not have.
+void read_clip(const JsonCheck& j, Layer& l) {
+    if (!j.has("clip")) return;
+    auto c = j.at("clip");
+    if (l.act != Activation::Clip)
+        c.fail("\"clip\" is the bounds of the clip activation; this layer's activation is " + std::string(to_string(l.act)));
+    if (c.size() != 2) c.fail("expected [min, max] (null for a bound the clip does not have)");
+    const double inf = std::numeric_limits<double>::infinity();
+    l.clip_lo = c.at(std::size_t(0)).value().is_null() ? -inf : c.at(std::size_t(0)).as_number(-1e6, 1e6);
+    l.clip_hi = c.at(std::size_t(1)).value().is_null() ? inf : c.at(std::size_t(1)).as_number(-1e6, 1e6);
+    if (l.clip_lo > l.clip_hi) c.fail("min " + std::to_string(l.clip_lo) + " exceeds max " + std::to_string(l.clip_hi));
+    l.has_clip = true;
+}
+
+nlohmann::ordered_json clip_json(const Layer& l) {
+    auto bound = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+    return nlohmann::ordered_json::array({bound(l.clip_lo), bound(l.clip_hi)});
+}
+
 // Fused activation of conv / fc / eltwise: "relu": bool or "act": name (not both).
 void read_fused_act(const JsonCheck& j, Layer& l) {
     if (j.has("relu") && j.has("act")) j.at("act").fail("give either \"relu\" or \"act\", not both");
@@ -121,6 +142,7 @@ void read_fused_act(const JsonCheck& j, Layer& l) {
         l.relu = l.act == Activation::Relu || l.act == Activation::Relu6;
     }
     read_alpha(j, l);
+    read_clip(j, l);
 }
 
 Layer parse_layer(const JsonCheck& j, std::size_t index) {
@@ -130,7 +152,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     const std::string type =
         j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "lrn", "pad"});
     if (type == "conv") {
-        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act",
+        j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act", "clip",
                       "alpha", "beta", "inputs", "zero_insert"});
         l.kind = LayerKind::Conv;
         l.C = int(j.at("C").as_int(1, kMaxChannels));
@@ -152,7 +174,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         if ((l.H - 1) % l.zero_insert_h != 0 || (l.W - 1) % l.zero_insert_w != 0)
             j.at("zero_insert").fail("H - 1 and W - 1 must be multiples of the zero insertion");
     } else if (type == "fc") {
-        j.allow_only({"name", "type", "in", "out", "relu", "act", "alpha", "beta", "inputs"});
+        j.allow_only({"name", "type", "in", "out", "relu", "act", "alpha", "beta", "clip", "inputs"});
         l.kind = LayerKind::FullyConnected;
         l.C = int(j.at("in").as_int(1, kMaxFc));
         l.K = int(j.at("out").as_int(1, kMaxFc));
@@ -176,7 +198,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             l.has_count_include_pad = true;
         }
     } else if (type == "eltwise") {
-        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "beta", "inputs"});
+        j.allow_only({"name", "type", "op", "C", "H", "W", "relu", "act", "alpha", "beta", "clip", "inputs"});
         l.kind = LayerKind::Eltwise;
         if (!j.has("op")) j.fail("missing required member \"op\" (\"add\" or \"mul\")");
         l.eltwise_op = j.at("op").as_enum({"add", "mul"}) == "mul" ? EltwiseOp::Mul : EltwiseOp::Add;
@@ -211,11 +233,12 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             l.nearest_round = nearest_round_of(j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}));
         }
     } else if (type == "act") {
-        j.allow_only({"name", "type", "op", "alpha", "beta", "axis", "C", "H", "W", "inputs"});
+        j.allow_only({"name", "type", "op", "alpha", "beta", "axis", "clip", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;
         read_chw(j, l);
         l.act = act_of(j.at("op").as_enum(kActNames));
         read_alpha(j, l);
+        read_clip(j, l);
         // Optional (the shape platforms do not need it; the VTA host does): the axes a softmax
         // normalises over.
         if (j.has("axis")) {
@@ -415,6 +438,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             if (l.has_alpha) j["alpha"] = l.alpha;
             if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
             if (l.softmax_axis != SoftmaxAxis::Unknown) j["axis"] = to_string(l.softmax_axis);
+            if (l.has_clip) j["clip"] = clip_json(l);
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
@@ -434,6 +458,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["act"] = to_string(l.act);
             if (l.has_alpha) j["alpha"] = l.alpha;
             if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
+            if (l.has_clip) j["clip"] = clip_json(l);
         }
         if (!l.inputs.empty()) {
             nlohmann::ordered_json in = nlohmann::ordered_json::array();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "mapper/common/errors.h"
 #include "platform/import/const_eval.h"
@@ -259,12 +260,16 @@ void batch_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
 }
 
 void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, Activation act,
-                const std::optional<double>& alpha = std::nullopt, double beta = 0.0) {
+                const std::optional<double>& alpha = std::nullopt, double beta = 0.0,
+                const std::optional<std::pair<double, double>>& clip = std::nullopt) {
     const auto set_act = [&](Layer& l) {
         l.act = act;
         l.has_alpha = alpha.has_value();
         l.alpha = alpha.value_or(0.0);
         l.beta = alpha ? beta : 0.0;
+        l.has_clip = clip.has_value();
+        l.clip_lo = clip ? clip->first : 0.0;
+        l.clip_hi = clip ? clip->second : 0.0;
     };
     const int p = act == Activation::Softmax
                       ? -1
@@ -485,7 +490,17 @@ void clip(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     }
     const bool no_max = hi >= double(std::numeric_limits<float>::max());
     const Activation a = lo == 0 && hi == 6 ? Activation::Relu6 : lo == 0 && no_max ? Activation::Relu : Activation::Clip;
-    activation(c, n, i, label, a);
+    if (a != Activation::Clip) return activation(c, n, i, label, a);
+    // The bounds are recorded for the VTA host (a bound the node does not have as +-inf, written as null).
+    const double inf = std::numeric_limits<double>::infinity();
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi)
+        throw InputError(c.m.path + ": " + label + ": Clip's min " + std::to_string(lo) + " and max " + std::to_string(hi) +
+                         " are not an interval");
+    const double l = lo <= -double(std::numeric_limits<float>::max()) ? -inf : lo, h = no_max ? inf : hi;
+    if ((std::isfinite(l) && std::abs(l) > 1e6) || (std::isfinite(h) && std::abs(h) > 1e6))
+        throw InputError(c.m.path + ": " + label + ": Clip's bounds must lie in [-1e6, 1e6] (got " + std::to_string(lo) + ", " +
+                         std::to_string(hi) + ")");
+    activation(c, n, i, label, a, std::nullopt, 0.0, std::pair<double, double>{l, h});
 }
 
 // --- pad ---------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // specification's formulas worked by hand in each test (independent of the importer's code).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "mapper/common/errors.h"
 #include "onnx_builder.h"
 #include "mapper/workload/network.h"
@@ -237,6 +239,26 @@ TEST_CASE("Clip(0, 6) is relu6, LeakyRelu / HardSwish fuse by name", "[import]")
     const Network na = import_onnx(a.save("leaky.onnx"), {}).net;
     REQUIRE(na.layers.size() == 1);
     CHECK((na.layers[0].has_alpha && na.layers[0].alpha == Approx(0.1)));
+    // Other bounds: a clip with its bounds recorded, a missing one as infinite (written as null).
+    Model k(11);
+    k.input("x", {1, 3, 8, 8}).init("w", {4, 3, 1, 1}).floats("lo", {-1.0f}, true).floats("hi", {2.0f}, true).output("k2");
+    k.node("Conv", {"x", "w"}, {"c"}, "c1");
+    k.node("Clip", {"c", "lo", "hi"}, {"k1"}, "hardtanh");  // fused into c1
+    k.node("Clip", {"k1", "lo"}, {"k2"}, "lower_only");     // after a fused clip: an act layer
+    const Network nk = import_onnx(k.save("clip_bounds.onnx"), {}).net;
+    REQUIRE(nk.layers.size() == 2);
+    CHECK((nk.layers[0].act == Activation::Clip && !nk.layers[0].relu && nk.layers[0].has_clip));
+    CHECK((nk.layers[0].clip_lo == Approx(-1.0) && nk.layers[0].clip_hi == Approx(2.0)));
+    CHECK((nk.layers[1].kind == LayerKind::Activation && nk.layers[1].has_clip && nk.layers[1].clip_lo == Approx(-1.0) &&
+           std::isinf(nk.layers[1].clip_hi)));
+    const auto doc = network_to_json(nk);
+    CHECK(doc["layers"][1]["clip"][1].is_null());
+    const Network back = parse_network(doc, "back.json");
+    CHECK((back.layers[0].has_clip && back.layers[0].clip_hi == Approx(2.0) && back.layers[1].has_clip && std::isinf(back.layers[1].clip_hi)));
+    Model inv(11);
+    inv.input("x", {1, 3, 8, 8}).floats("lo", {2.0f}, true).floats("hi", {1.0f}, true).output("y");
+    inv.node("Clip", {"x", "lo", "hi"}, {"y"}, "inverted");
+    CHECK_THROWS_WITH(import_onnx(inv.save("clip_inv.onnx"), {}), Catch::Contains("inverted") && Catch::Contains("not an interval"));
 }
 
 TEST_CASE("HardSigmoid's alpha and beta are recorded (ONNX's defaults without the attributes), fused or of its own", "[import]") {

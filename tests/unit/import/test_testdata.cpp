@@ -392,24 +392,27 @@ TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish
     }
 }
 
-TEST_CASE("libonnx-testdata: the VTA host's tanh, softplus, elu and LRN against ONNX's reference outputs", "[import][testdata][vta]") {
+TEST_CASE("libonnx-testdata: the VTA host's tanh, erf, softplus, elu, clip and LRN against ONNX's reference outputs", "[import][testdata][vta]") {
     // As the test above: the inputs rounded to 1/16, the host's int8 functions, ONNX's numpy outputs,
     // within the input rounding (1/32 times the function's largest slope) and the output rounding
     // (tanh a gate g / 128, the others activations v / 16). The imported attributes (Elu's alpha,
     // LRN's four) are the ones applied.
     using vp::mapper::Activation;
-    for (const char* d : {"test_tanh", "test_softplus", "test_elu", "test_elu_default"}) {
+    for (const char* d : {"test_tanh", "test_erf", "test_softplus", "test_elu", "test_elu_default", "test_clip", "test_clip_splitbounds",
+                          "test_clip_outbounds", "test_clip_default_max"}) {
         INFO(d);
         const Backend b = backend(d);
         const Layer& l = b.layer();
         REQUIRE(b.x.size() == b.want.size());
         if (l.act == Activation::Elu) CHECK(l.has_alpha);
-        const double slope = l.act == Activation::Elu ? std::max(1.0, l.alpha) : 1.0;
+        const double slope = l.act == Activation::Elu ? std::max(1.0, l.alpha) : l.act == Activation::Erf ? 1.13 : 1.0;  // erf: 2 / sqrt(pi)
         for (std::size_t k = 0; k < b.x.size(); ++k) {
             const auto v = std::int8_t(std::lround(std::clamp(double(b.x[k]) * 16.0, -128.0, 127.0)));
             double got = 0, tol = slope / 32.0;
             switch (l.act) {
                 case Activation::Tanh: got = vp::mapper::vta::tanh_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
+                case Activation::Erf: got = vp::mapper::vta::erf_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
+                case Activation::Clip: got = vp::mapper::vta::activation_table(l)[std::size_t(v + 128)] / 16.0; tol += 1.0 / 32; break;
                 case Activation::Softplus: got = vp::mapper::vta::softplus_int8(v) / 16.0; tol += 1.0 / 32; break;
                 case Activation::Elu: got = vp::mapper::vta::elu_int8(v, l.alpha) / 16.0; tol += 1.0 / 32; break;
                 default: FAIL("unexpected activation " << to_string(l.act));

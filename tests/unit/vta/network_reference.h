@@ -2,7 +2,7 @@
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped, dilated, transposed: zero-inserted input), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest and linear resize / relu / leaky relu / sigmoid / hard sigmoid / hard
-// swish / tanh / softplus / elu / softmax / batchnorm / lrn and its eltwise mul and broadcast operands, with the requantisation arithmetic of
+// swish / tanh / erf / softplus / elu / softmax / batchnorm / lrn and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -220,7 +220,7 @@ inline std::int8_t hard_swish(std::int8_t v) {
     const std::int64_t g = hard_gate(v, 1.0 / 6.0, 0.5, 0, 128);
     return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, floor_div(std::int64_t(v) * g + 64, 128))));
 }
-// Host tanh, softplus, elu on v / 16: tanh's result as a gate g / 128, the others as activations v / 16,
+// Host tanh, erf, softplus, elu on v / 16: tanh's and erf's results as gates g / 128, the others as activations v / 16,
 // each the nearest integer (halves away from zero), clamped to [-128, 127].
 inline std::int8_t clamp_round(double x) { return std::int8_t(std::min(127.0, std::max(-128.0, std::round(x)))); }
 inline std::int8_t tanh_ref(std::int8_t v) {
@@ -231,6 +231,9 @@ inline std::int8_t softplus_ref(std::int8_t v) {  // log(1 + e^x) = max(x, 0) + 
     const double x = double(v) / 16.0;
     return clamp_round(16.0 * (std::max(x, 0.0) + std::log(1.0 + std::exp(-std::abs(x)))));
 }
+// Host clip: the value v / 16 clipped to [min, max] and rounded back to 1/16.
+inline std::int8_t clip_ref(std::int8_t v, double lo, double hi) { return clamp_round(16.0 * std::min(std::max(v / 16.0, lo), hi)); }
+inline std::int8_t erf_ref(std::int8_t v) { return clamp_round(128.0 * std::erf(double(v) / 16.0)); }
 inline std::int8_t elu_ref(std::int8_t v, double alpha) { return v >= 0 ? v : clamp_round(16.0 * alpha * (std::exp(double(v) / 16.0) - 1.0)); }
 
 // Host LRN (ONNX LRN) on v / 16: v / (bias + alpha / size * square_sum)^beta with square_sum over the
@@ -291,6 +294,8 @@ inline std::int8_t host_act(const Layer& l, std::int8_t v) {
         case Activation::HardSigmoid: return std::int8_t(hard_gate(v, l.alpha, l.beta, 0, 127));
         case Activation::HardSwish: return hard_swish(v);
         case Activation::Tanh: return tanh_ref(v);
+        case Activation::Erf: return erf_ref(v);
+        case Activation::Clip: return clip_ref(v, l.clip_lo, l.clip_hi);
         case Activation::Softplus: return softplus_ref(v);
         case Activation::Elu: return elu_ref(v, l.alpha);
         default: return v;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 
 #include "mapper/common/errors.h"
 #include "mapper/vta/network_driver.h"
@@ -184,12 +185,12 @@ TEST_CASE("Host batchnorm and relu layers of their own equal the reference", "[v
     CHECK(int(out[0]) == int(std::clamp(want, -128.0, 127.0)));
     const auto& rl = d.output(2);
     for (std::size_t i = 0; i < rl.size(); ++i) CHECK(int(rl[i]) == std::max(0, int(out[i])));
-    // Activations neither runs stay refused, naming the layer.
+    // A clip without its bounds is refused, naming the layer.
     Layer sg = r;
-    sg.name = "erf"; sg.act = vp::mapper::Activation::Erf; sg.relu = false;
+    sg.name = "clip"; sg.act = vp::mapper::Activation::Clip; sg.relu = false;
     n.layers = {c, sg};
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(n), VtaConfig{}, DriverOptions{}),
-                      Catch::Contains("layer erf: an act layer (erf) does not run on the VTA or its host"));
+                      Catch::Contains("layer clip: clip without its bounds"));
 }
 
 TEST_CASE("Leaky relu on the host, fused and of its own, equals the reference", "[vta][network]") {
@@ -353,7 +354,7 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
                       Catch::Contains("bare: layer hs: hard_sigmoid without its \"alpha\" and \"beta\""));
 }
 
-TEST_CASE("Tanh, softplus, elu and LRN on the host: the fixed-point rules by hand", "[vta][network]") {
+TEST_CASE("Tanh, erf, softplus, elu and LRN on the host: the fixed-point rules by hand", "[vta][network]") {
     // v stands for v / 16; tanh's result is a gate g / 128.
     CHECK(int(tanh_int8(0)) == 0);
     CHECK(int(tanh_int8(16)) == 97);     // 128 tanh(1) = 97.48
@@ -368,6 +369,9 @@ TEST_CASE("Tanh, softplus, elu and LRN on the host: the fixed-point rules by han
     CHECK(int(elu_int8(-16, 1.0)) == -10);   // 16 (e^-1 - 1) = -10.11
     CHECK(int(elu_int8(-128, 1.0)) == -16);  // 16 (e^-8 - 1) = -15.99
     CHECK(int(elu_int8(-16, 0.5)) == -5);    // -5.06
+    CHECK(int(erf_int8(16)) == 108);         // 128 erf(1) = 107.87, a gate
+    CHECK(int(erf_int8(-8)) == -67);         // 128 erf(-0.5) = -66.69
+    CHECK(int(erf_int8(127)) == 127);
     // LRN, size 3, alpha 3, beta 1, bias 1, one position: channel values 16, 32, 0 (1, 2, 0):
     // c0: 16 / (1 + 1 (1 + 4)) = 2.67; c1: 32 / (1 + 1 (1 + 4 + 0)) = 5.33; c2: 0.
     CHECK(lrn_int8({16, 32, 0}, 3, 1, 3, 3.0, 1.0, 1.0) == std::vector<std::int8_t>{3, 5, 0});
@@ -375,7 +379,7 @@ TEST_CASE("Tanh, softplus, elu and LRN on the host: the fixed-point rules by han
     CHECK(lrn_int8({16, 32, 0}, 3, 1, 2, 3.0, 1.0, 1.0) == std::vector<std::int8_t>{2, 5, 0});
 }
 
-TEST_CASE("LRN, Mish (softplus, tanh, mul), elu and tanh on the host equal the reference", "[vta][network]") {
+TEST_CASE("LRN, Mish (softplus, tanh, mul), elu, tanh, clip and a GELU's erf on the host equal the reference", "[vta][network]") {
     using vp::mapper::Activation;
     Network n;
     n.name = "lrn";
@@ -414,10 +418,25 @@ TEST_CASE("LRN, Mish (softplus, tanh, mul), elu and tanh on the host equal the r
     Layer c3l = conv("c3", 8, 8, 20, 3, 2, 1, 1, false);
     c3l.act = Activation::Tanh;
     const int c3 = layer(c3l, {e});
+    // An exported GELU: x / sqrt 2 (a mul by a constant) with erf fused, then x (1 + erf) / 2 as mul.
+    Layer dv;
+    dv.name = "gelu_div"; dv.kind = LayerKind::Eltwise; dv.eltwise_op = EltwiseOp::Mul; dv.C = dv.K = 8; dv.H = dv.W = 10;
+    dv.act = Activation::Erf;
+    const int ge = layer(dv, {c3});
+    Layer gm = dv;
+    gm.name = "gelu_mul"; gm.act = Activation::None;
+    const int gmu = layer(gm, {c3, ge});
+    // Clips: fused (no lower bound, an upper bound off the 1/16 grid) and an act layer (hard tanh).
+    Layer c4l = conv("c4", 8, 8, 10, 3, 1, 1, 1, false);
+    c4l.act = Activation::Clip; c4l.has_clip = true; c4l.clip_lo = -std::numeric_limits<double>::infinity(); c4l.clip_hi = 0.53;
+    const int c4 = layer(c4l, {gmu});
+    Layer ht = act("hardtanh", Activation::Clip, 8, 10);
+    ht.has_clip = true; ht.clip_lo = -1.0; ht.clip_hi = 0.25;
+    const int htl = layer(ht, {c4});
     const NetGraph g = chain_graph(n, "lrn");
     for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 23, 0, dbuf, false) == n.layers.size());
     const NetworkDriver d = run_with_seed(g, 23);
-    for (int i : {c0, n5, c1, sp, th, mi, n4, n30, c2, e, c3}) {
+    for (int i : {c0, n5, c1, sp, th, mi, n4, n30, c2, e, c3, ge, gmu, c4, htl}) {
         INFO(n.layers[std::size_t(i)].name);
         const auto& o = d.output(std::size_t(i));
         CHECK(std::any_of(o.begin(), o.end(), [&](std::int8_t v) { return v != o[0]; }));
@@ -426,7 +445,12 @@ TEST_CASE("LRN, Mish (softplus, tanh, mul), elu and tanh on the host equal the r
     CHECK(d.output(std::size_t(n5)) != d.output(std::size_t(c0)));
     std::size_t host = 0;
     for (std::size_t i = 0; i < n.layers.size(); ++i) host += d.parts(i) == 0;
-    CHECK(host == 7);  // lrn5, softplus, tanh, mish, lrn4, lrn30, elu
+    CHECK(host == 10);  // lrn5, softplus, tanh, mish, lrn4, lrn30, elu, gelu_div, gelu_mul, hardtanh
+    // The clips hold: c4 at most round(16 x 0.53) = 8, hardtanh within [-16, 4].
+    const auto& o4 = d.output(std::size_t(c4));
+    CHECK(*std::max_element(o4.begin(), o4.end()) <= 8);
+    const auto& oh = d.output(std::size_t(htl));
+    CHECK((*std::min_element(oh.begin(), oh.end()) >= -16 && *std::max_element(oh.begin(), oh.end()) <= 4));
     // Refused: an elu without its alpha.
     Network bare;
     bare.name = "bare";

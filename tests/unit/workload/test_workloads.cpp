@@ -258,6 +258,32 @@ TEST_CASE("lrn layers and the tanh, softplus and elu activations: read, checked,
     CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "mish", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("/layers/0/op"));
 }
 
+TEST_CASE("A clip's bounds: \"clip\": [min, max] with null for a missing bound, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "act": "clip", "clip": [-1, 2.5]},
+                                             {"type": "act", "op": "clip", "clip": [null, 0.75], "C": 4, "H": 8, "W": 8},
+                                             {"type": "act", "op": "clip", "C": 4, "H": 8, "W": 8}]})"),
+        "c.json");
+    const auto check = [](const vp::mapper::Network& n) {
+        CHECK((n.layers.at(0).has_clip && n.layers.at(0).clip_lo == Approx(-1) && n.layers.at(0).clip_hi == Approx(2.5)));
+        CHECK((n.layers.at(1).has_clip && std::isinf(n.layers.at(1).clip_lo) && n.layers.at(1).clip_lo < 0 &&
+               n.layers.at(1).clip_hi == Approx(0.75)));
+        CHECK(!n.layers.at(2).has_clip);  // not given: the shape platforms do not need them
+    };
+    check(net);
+    check(vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "relu", "clip": [0, 1], "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/clip") && Catch::Contains("this layer's activation is relu"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "clip", "clip": [2, 1], "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/clip") && Catch::Contains("exceeds max"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "clip", "clip": [1], "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/clip") && Catch::Contains("[min, max]"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "clip", "clip": ["a", 1], "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/clip/0"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pool", "op": "max", "C": 3, "H": 8, "W": 8, "R": 2, "S": 2, "clip": [0, 1]}]})"),
+               Catch::Contains("unknown member \"clip\""));
+}
+
 TEST_CASE("leaky_relu's slope: \"alpha\" read and written back, only with that activation", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1,
