@@ -58,6 +58,20 @@ NetworkDriver run_with_seed(const NetGraph& g, std::uint64_t seed) {
     return d;
 }
 
+// Appends `l` to `n` with the producers `in`; returns its index.
+int add_layer(Network& n, Layer l, std::vector<int> in) {
+    l.inputs = std::move(in);
+    n.layers.push_back(std::move(l));
+    return int(n.layers.size() - 1);
+}
+
+// An act layer of C x H x H.
+Layer act_layer(const char* name, Activation a, int C, int H) {
+    Layer l;
+    l.name = name; l.kind = LayerKind::Activation; l.act = a; l.C = l.K = C; l.H = l.W = H;
+    return l;
+}
+
 Layer conv(const char* n, int C, int K, int H, int R, int stride, int pad, int groups, bool relu) {
     Layer l;
     l.name = n; l.kind = LayerKind::Conv; l.C = C; l.K = K; l.H = l.W = H; l.R = l.S = R;
@@ -265,16 +279,8 @@ TEST_CASE("Squeeze-and-excitation, SiLU, hard swish, broadcast operands and host
     using vp::mapper::Activation;
     Network n;
     n.name = "se";
-    auto layer = [&](Layer l, std::vector<int> in) {
-        l.inputs = std::move(in);
-        n.layers.push_back(l);
-        return int(n.layers.size() - 1);
-    };
-    auto act = [](const char* name, Activation a, int C, int H) {
-        Layer l;
-        l.name = name; l.kind = LayerKind::Activation; l.act = a; l.C = l.K = C; l.H = l.W = H;
-        return l;
-    };
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
+    const auto act = act_layer;
     auto elt = [](const char* name, EltwiseOp op, int C, int H) {
         Layer l;
         l.name = name; l.kind = LayerKind::Eltwise; l.eltwise_op = op; l.C = l.K = C; l.H = l.W = H;
@@ -383,16 +389,8 @@ TEST_CASE("LRN, Mish (softplus, tanh, mul), elu, tanh, clip and a GELU's erf on 
     using vp::mapper::Activation;
     Network n;
     n.name = "lrn";
-    auto layer = [&](Layer l, std::vector<int> in) {
-        l.inputs = std::move(in);
-        n.layers.push_back(l);
-        return int(n.layers.size() - 1);
-    };
-    auto act = [](const char* name, Activation a, int C, int H) {
-        Layer l;
-        l.name = name; l.kind = LayerKind::Activation; l.act = a; l.C = l.K = C; l.H = l.W = H;
-        return l;
-    };
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
+    const auto act = act_layer;
     auto lrn = [](const char* name, int C, int H, int size, double alpha, double beta, double bias) {
         Layer l;
         l.name = name; l.kind = LayerKind::Lrn; l.C = l.K = C; l.H = l.W = H;
@@ -471,11 +469,7 @@ TEST_CASE("Softmax on the host over each of its axes equals the reference, by ha
     CHECK(softmax_int8({16, 0, 0, 0}, 1, 2, 2, SoftmaxAxis::H) == std::vector<std::int8_t>{94, 64, 34, 64});
     Network n;
     n.name = "softmax";
-    auto layer = [&](Layer l, std::vector<int> in) {
-        l.inputs = std::move(in);
-        n.layers.push_back(l);
-        return int(n.layers.size() - 1);
-    };
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
     auto sm = [](const char* name, SoftmaxAxis a, int C, int H) {
         Layer l;
         l.name = name; l.kind = LayerKind::Activation; l.act = Activation::Softmax; l.softmax_axis = a; l.C = l.K = C; l.H = l.W = H;
