@@ -53,7 +53,7 @@ class Net:
         # and hard_swish (fused and as act layers), eltwise mul, squeeze-and-excitation blocks.
         self.dil_rng = dil_rng
         self.gate_rng = gate_rng
-        # --norms: lrn, softmax, tanh / softplus / elu (fused and as act layers), Mish.
+        # --norms: lrn, softmax, tanh / softplus / erf / elu / clip (fused and as act layers), Mish.
         self.norm_rng = norm_rng
         self.layers = []
         self.tensors = []
@@ -365,7 +365,7 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False):
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
-    rule; norms: lrn layers, softmax over random axes, tanh / softplus / elu activations and Mish
+    rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish
     (each option from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
@@ -417,8 +417,8 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
     (x * HardSigmoid(x), as exported at opset 13), SiLU (x * Sigmoid(x)) or squeeze-and-excitation block (GlobalAveragePool, 1x1 Conv, Relu, 1x1 Conv,
     HardSigmoid or Sigmoid, Mul), and Resize nodes with a coordinate mode and nearest rounding,
     from a generator of their own as well.
-    norms: after a step, sometimes an LRN, a Softmax (axis 1-3 or -1), Tanh, Softplus, Elu (random
-    alpha) or Mish (x * Tanh(Softplus(x))), from a generator of its own."""
+    norms: after a step, sometimes an LRN, a Softmax (axis 1-3 or -1), Tanh, Softplus, Erf, Elu (random
+    alpha), Clip (both bounds or one) or Mish (x * Tanh(Softplus(x))), from a generator of its own."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
@@ -1039,13 +1039,13 @@ def main():
     g.add_argument("--large", action="store_true")
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
     g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks, resize modes")
-    g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / elu, Mish")
+    g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / erf / elu / clip, Mish")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
     o.add_argument("--dilated", action="store_true", help="half of the Conv nodes draw dilations of 1-4 per axis")
     o.add_argument("--gates", action="store_true", help="Sigmoid / HardSigmoid / HardSwish, SiLU, SE blocks, Resize modes")
-    o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Elu, Mish")
+    o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Erf, Elu, Clip, Mish")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -1061,7 +1061,7 @@ def main():
     r.add_argument("--gates", action="store_true", help="networks (JSON and ONNX) with sigmoid / hard_sigmoid / hard_swish, "
                    "eltwise mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
     r.add_argument("--norms", action="store_true", help="networks (JSON and ONNX) with lrn, softmax over random axes, "
-                   "tanh / softplus / elu and Mish")
+                   "tanh / softplus / erf / elu / clip and Mish")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")

@@ -492,10 +492,11 @@ void clip(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) {
     const Activation a = lo == 0 && hi == 6 ? Activation::Relu6 : lo == 0 && no_max ? Activation::Relu : Activation::Clip;
     if (a != Activation::Clip) return activation(c, n, i, label, a);
     // The bounds are recorded for the VTA host (a bound the node does not have as +-inf, written as null).
+    // min > max is Min(max, Max(x, min)) = max everywhere (ONNX's Clip), recorded as [max, max].
     const double inf = std::numeric_limits<double>::infinity();
-    if (std::isnan(lo) || std::isnan(hi) || lo > hi)
-        throw InputError(c.m.path + ": " + label + ": Clip's min " + std::to_string(lo) + " and max " + std::to_string(hi) +
-                         " are not an interval");
+    if (std::isnan(lo) || std::isnan(hi))
+        throw InputError(c.m.path + ": " + label + ": Clip's min " + std::to_string(lo) + " or max " + std::to_string(hi) + " is NaN");
+    if (lo > hi) lo = hi;
     const double l = lo <= -double(std::numeric_limits<float>::max()) ? -inf : lo, h = no_max ? inf : hi;
     if ((std::isfinite(l) && std::abs(l) > 1e6) || (std::isfinite(h) && std::abs(h) > 1e6))
         throw InputError(c.m.path + ": " + label + ": Clip's bounds must lie in [-1e6, 1e6] (got " + std::to_string(lo) + ", " +
