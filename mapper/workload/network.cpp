@@ -123,9 +123,12 @@ void read_clip(const JsonCheck& j, Layer& l) {
     l.has_clip = true;
 }
 
-nlohmann::ordered_json clip_json(const Layer& l) {
+// The activation's parameters, fused or of an act layer: "alpha", "beta" (hard_sigmoid), "clip".
+void write_act_params(nlohmann::ordered_json& j, const Layer& l) {
+    if (l.has_alpha) j["alpha"] = l.alpha;
+    if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
     auto bound = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-    return nlohmann::ordered_json::array({bound(l.clip_lo), bound(l.clip_hi)});
+    if (l.has_clip) j["clip"] = nlohmann::ordered_json::array({bound(l.clip_lo), bound(l.clip_hi)});
 }
 
 // Fused activation of conv / fc / eltwise: "relu": bool or "act": name (not both).
@@ -435,10 +438,8 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             break;
         case LayerKind::Activation:
             j["op"] = to_string(l.act);
-            if (l.has_alpha) j["alpha"] = l.alpha;
-            if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
+            write_act_params(j, l);
             if (l.softmax_axis != SoftmaxAxis::Unknown) j["axis"] = to_string(l.softmax_axis);
-            if (l.has_clip) j["clip"] = clip_json(l);
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
@@ -456,9 +457,7 @@ nlohmann::ordered_json network_to_json(const Network& net) {
         if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&
             l.act != Activation::None) {
             j["act"] = to_string(l.act);
-            if (l.has_alpha) j["alpha"] = l.alpha;
-            if (l.has_alpha && l.act == Activation::HardSigmoid) j["beta"] = l.beta;
-            if (l.has_clip) j["clip"] = clip_json(l);
+            write_act_params(j, l);
         }
         if (!l.inputs.empty()) {
             nlohmann::ordered_json in = nlohmann::ordered_json::array();

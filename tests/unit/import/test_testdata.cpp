@@ -287,6 +287,9 @@ std::vector<float> floats_of(const onnx::TensorProto& t) {
     return v;
 }
 
+// A float input on the host's activation grid: v stands for v / 16, rounded and clamped to int8.
+std::int8_t on_grid(float x) { return std::int8_t(std::lround(std::clamp(double(x) * 16.0, -128.0, 127.0))); }
+
 // A single-layer backend test imported, with its float input and ONNX's reference output.
 struct Backend {
     vp::import::ImportResult r;
@@ -378,7 +381,7 @@ TEST_CASE("libonnx-testdata: the VTA host's sigmoid, hard sigmoid and hard swish
         if (l.act == Activation::HardSigmoid) CHECK(l.has_alpha);
         const double slope = l.act == Activation::Sigmoid ? 0.25 : l.act == Activation::HardSigmoid ? std::abs(l.alpha) : 1.5;
         for (std::size_t k = 0; k < x.size(); ++k) {
-            const auto v = std::int8_t(std::lround(std::clamp(double(x[k]) * 16.0, -128.0, 127.0)));
+            const auto v = on_grid(x[k]);
             double got = 0, tol = slope / 32.0;
             switch (l.act) {
                 case Activation::Sigmoid: got = vp::mapper::vta::sigmoid_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
@@ -407,7 +410,7 @@ TEST_CASE("libonnx-testdata: the VTA host's tanh, erf, softplus, elu, clip and L
         if (l.act == Activation::Elu) CHECK(l.has_alpha);
         const double slope = l.act == Activation::Elu ? std::max(1.0, l.alpha) : l.act == Activation::Erf ? 1.13 : 1.0;  // erf: 2 / sqrt(pi)
         for (std::size_t k = 0; k < b.x.size(); ++k) {
-            const auto v = std::int8_t(std::lround(std::clamp(double(b.x[k]) * 16.0, -128.0, 127.0)));
+            const auto v = on_grid(b.x[k]);
             double got = 0, tol = slope / 32.0;
             switch (l.act) {
                 case Activation::Tanh: got = vp::mapper::vta::tanh_int8(v) / 128.0; tol += 1.0 / 256 + 1.0 / 128; break;
@@ -432,7 +435,7 @@ TEST_CASE("libonnx-testdata: the VTA host's tanh, erf, softplus, elu, clip and L
         REQUIRE(b.want.size() == b.x.size());
         for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n) {
             std::vector<std::int8_t> v(per);
-            for (std::size_t k = 0; k < per; ++k) v[k] = std::int8_t(std::lround(std::clamp(double(b.x[n * per + k]) * 16.0, -128.0, 127.0)));
+            for (std::size_t k = 0; k < per; ++k) v[k] = on_grid(b.x[n * per + k]);
             const auto out = vp::mapper::vta::lrn_int8(v, l.C, hw, l.lrn_size, l.alpha, l.beta, l.lrn_bias);
             for (std::size_t k = 0; k < per; ++k) {
                 INFO("x " << b.x[n * per + k] << " ONNX " << b.want[n * per + k] << " host " << out[k] / 16.0);
@@ -465,7 +468,7 @@ TEST_CASE("libonnx-testdata: the VTA host's softmax against ONNX's reference out
         REQUIRE(b.x.size() == per * std::size_t(b.r.net.batch));
         for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n) {
             std::vector<std::int8_t> v(per);
-            for (std::size_t k = 0; k < per; ++k) v[k] = std::int8_t(std::lround(std::clamp(double(b.x[n * per + k]) * 16.0, -128.0, 127.0)));
+            for (std::size_t k = 0; k < per; ++k) v[k] = on_grid(b.x[n * per + k]);
             const auto out = vp::mapper::vta::softmax_int8(v, l.C, l.H, l.W, l.softmax_axis);
             for (std::size_t k = 0; k < per; ++k) {
                 INFO("x " << b.x[n * per + k] << " ONNX " << b.want[n * per + k] << " host " << out[k] / 128.0);
