@@ -150,38 +150,86 @@ std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std
     return out;
 }
 
-std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis) {
-    // A group is `n` elements `step` apart; the groups start at `starts`.
-    const std::size_t HW = std::size_t(H) * W, all = std::size_t(C) * HW;
+namespace {
+
+// The groups of a C x H x W tensor (CHW) whose elements an axis spans: `n` elements `step` apart,
+// starting at each of `starts`.
+struct AxisGroups {
     std::size_t n = 0, step = 1;
     std::vector<std::size_t> starts;
+};
+AxisGroups axis_groups(int C, int H, int W, SoftmaxAxis axis, const char* what) {
+    const std::size_t HW = std::size_t(H) * W;
+    AxisGroups g;
     switch (axis) {
         case SoftmaxAxis::C:
-            n = std::size_t(C), step = HW;
-            for (std::size_t j = 0; j < HW; ++j) starts.push_back(j);
+            g.n = std::size_t(C), g.step = HW;
+            for (std::size_t j = 0; j < HW; ++j) g.starts.push_back(j);
             break;
         case SoftmaxAxis::H:
-            n = std::size_t(H), step = std::size_t(W);
+            g.n = std::size_t(H), g.step = std::size_t(W);
             for (std::size_t c = 0; c < std::size_t(C); ++c)
-                for (std::size_t x = 0; x < std::size_t(W); ++x) starts.push_back(c * HW + x);
+                for (std::size_t x = 0; x < std::size_t(W); ++x) g.starts.push_back(c * HW + x);
             break;
         case SoftmaxAxis::W:
-            n = std::size_t(W);
-            for (std::size_t r = 0; r < std::size_t(C) * H; ++r) starts.push_back(r * std::size_t(W));
+            g.n = std::size_t(W);
+            for (std::size_t r = 0; r < std::size_t(C) * H; ++r) g.starts.push_back(r * std::size_t(W));
             break;
         case SoftmaxAxis::HW:
-            n = HW;
-            for (std::size_t c = 0; c < std::size_t(C); ++c) starts.push_back(c * HW);
+            g.n = HW;
+            for (std::size_t c = 0; c < std::size_t(C); ++c) g.starts.push_back(c * HW);
             break;
         case SoftmaxAxis::CHW:
-            n = all;
-            starts.push_back(0);
+            g.n = std::size_t(C) * HW;
+            g.starts.push_back(0);
             break;
-        case SoftmaxAxis::Unknown: throw InputError("softmax_int8: the axis is not known");
+        case SoftmaxAxis::Unknown: throw InputError(std::string(what) + ": the axis is not known");
     }
+    return g;
+}
+
+}  // namespace
+
+std::vector<std::int8_t> normalise_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps) {
+    const AxisGroups g = axis_groups(C, H, W, axis, "normalise_int8");
+    const std::int64_t n = std::int64_t(g.n);
+    const double floor_term = double(1 << (2 * kActFrac)) * eps * double(n) * double(n);
+    std::vector<std::int8_t> out(in.size());
+    for (std::size_t s0 : g.starts) {
+        std::int64_t S = 0, Q = 0;
+        for (std::size_t k = 0; k < g.n; ++k) {
+            const std::int64_t v = in[s0 + k * g.step];
+            S += v;
+            Q += v * v;
+        }
+        const double den = std::sqrt(double(n * Q - S * S) + floor_term);
+        for (std::size_t k = 0; k < g.n; ++k) {
+            const std::int64_t d = n * std::int64_t(in[s0 + k * g.step]) - S;
+            out[s0 + k * g.step] = std::int8_t(std::clamp<long long>(std::llround(double(1 << kActFrac) * double(d) / den), -128, 127));
+        }
+    }
+    return out;
+}
+
+std::vector<std::int8_t> layernorm_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps,
+                                        const std::vector<std::int32_t>& scale, const std::vector<std::int32_t>& bias) {
+    std::vector<std::int8_t> out = normalise_int8(in, C, H, W, axis, eps);
+    const std::size_t HW = std::size_t(H) * W;
+    for (std::size_t c = 0; c < std::size_t(C); ++c)
+        for (std::size_t j = 0; j < HW; ++j) {
+            std::int8_t& t = out[c * HW + j];
+            const std::int32_t v = ((std::int32_t(t) * scale[c] + (1 << (kBnShift - 1))) >> kBnShift) + bias[c];
+            t = std::int8_t(std::clamp(v, -128, 127));
+        }
+    return out;
+}
+
+std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis) {
+    const AxisGroups g = axis_groups(C, H, W, axis, "softmax_int8");
+    const std::size_t n = g.n, step = g.step;
     std::vector<std::int8_t> out(in.size());
     std::vector<double> e(n);
-    for (std::size_t s0 : starts) {
+    for (std::size_t s0 : g.starts) {
         int m = -128;
         for (std::size_t k = 0; k < n; ++k) m = std::max<int>(m, in[s0 + k * step]);
         double sum = 0;
@@ -345,6 +393,12 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Pad:
             case LayerKind::BatchNorm:
             case LayerKind::Lrn: break;  // the host (run_host_layer)
+            case LayerKind::LayerNorm:
+                if (l.norm_axis == SoftmaxAxis::Unknown || !(l.norm_eps > 0.0))
+                    throw InputError(where + "layernorm without its \"axis\" (c, h, w, hw or chw: the axes it normalises over) "
+                                             "and \"epsilon\" does not run on the VTA's host (vp-import writes both when the axes "
+                                             "are the layer's)");
+                break;
             case LayerKind::Activation:
                 if (!host_activation(l.act) && l.act != Activation::Softmax)
                     throw InputError(where + "an act layer (" + std::string(to_string(l.act)) +
@@ -368,7 +422,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, resize, eltwise mul, activation, batchnorm and lrn layers)");
+                                 "concat, slice, pad, resize, eltwise mul, activation, batchnorm, layernorm and lrn layers)");
         }
         if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;
@@ -458,7 +512,21 @@ bool NetworkDriver::is_host_layer(std::size_t i) const {
         return false;
     }
     return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||
-           l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm || l.kind == LayerKind::Lrn;
+           l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm || l.kind == LayerKind::LayerNorm ||
+           l.kind == LayerKind::Lrn;
+}
+
+const LayerData& NetworkDriver::generate_affine(std::size_t i) {
+    const Layer& l = m_g.net.layers[i];
+    LayerData& d = m_data[i];
+    std::mt19937_64 g(mix(m_opt.seed, i, 3));
+    d.scale.resize(std::size_t(l.C));
+    d.bias.resize(std::size_t(l.C));
+    for (int c = 0; c < l.C; ++c) {
+        d.scale[std::size_t(c)] = 64 + std::int32_t(g() % 128);
+        d.bias[std::size_t(c)] = std::int32_t(g() % 33) - 16;
+    }
+    return d;
 }
 
 void NetworkDriver::run_host_layer(std::size_t i) {
@@ -537,16 +605,14 @@ void NetworkDriver::run_host_layer(std::size_t i) {
             }
             break;
         }
+        case LayerKind::LayerNorm: {  // layernorm_int8's comment (network_driver.h)
+            const LayerData& d = generate_affine(i);
+            out = layernorm_int8(operand(i, 0), l.C, l.H, l.W, l.norm_axis, l.norm_eps, d.scale, d.bias);
+            break;
+        }
         case LayerKind::BatchNorm: {  // kBnShift's comment (network_driver.h)
             const auto& in = operand(i, 0);
-            LayerData& d = m_data[i];
-            std::mt19937_64 g(mix(m_opt.seed, i, 3));
-            d.scale.resize(std::size_t(l.C));
-            d.bias.resize(std::size_t(l.C));
-            for (int c = 0; c < l.C; ++c) {
-                d.scale[std::size_t(c)] = 64 + std::int32_t(g() % 128);
-                d.bias[std::size_t(c)] = std::int32_t(g() % 33) - 16;
-            }
+            const LayerData& d = generate_affine(i);
             const int lo = l.relu ? 0 : -128;  // a fused relu / relu6
             for (int c = 0; c < l.C; ++c)
                 for (std::size_t j = 0; j < HW; ++j) {

@@ -127,6 +127,16 @@ std::int8_t elu_int8(std::int8_t v, double alpha);
 // with m the group's largest activation, g = clamp(round(2^kGateFrac exp((v - m) / 2^kActFrac) / (the
 // group's sum of exp((v_j - m) / 2^kActFrac))), 0, 127), a gate (a probability at 1/128).
 std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis);
+// Layer normalisation on the host over a C x H x W int8 tensor (CHW): per group of the elements `axis`
+// spans (n of them, activations v with sum S and sum of squares Q), every element becomes
+//   t = clamp(round(2^kActFrac (n v - S) / sqrt(n Q - S^2 + 2^(2 kActFrac) eps n^2)))
+// i.e. (x - mean) / sqrt(var + eps) of the values x = v / 2^kActFrac, an activation; then, per
+// channel c, the batchnorm's affine step clamp(((t scale[c] + 2^(kBnShift - 1)) >> kBnShift) +
+// bias[c]) (ONNX's scale and shift; the int8 workloads carry none, so they are generated from the
+// seed as a batchnorm's are). `normalise_int8` is the first step alone.
+std::vector<std::int8_t> normalise_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps);
+std::vector<std::int8_t> layernorm_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps,
+                                        const std::vector<std::int32_t>& scale, const std::vector<std::int32_t>& bias);
 // LRN on the host over a C x HW int8 tensor (CHW), the formula above.
 std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std::size_t HW, int size, double alpha, double beta,
                                   double bias);
@@ -165,8 +175,8 @@ std::int64_t broadcast_index(std::uint64_t elems, int C, std::uint64_t HW, std::
 
 struct LayerData {
     std::vector<std::int8_t> weights;   // conv: K x C/groups x R x S; fc: K x C
-    std::vector<std::int32_t> bias;     // K (batchnorm: the offset per channel)
-    std::vector<std::int32_t> scale;    // batchnorm: the multiplier per channel (C)
+    std::vector<std::int32_t> bias;     // K (batchnorm, layernorm: the offset per channel)
+    std::vector<std::int32_t> scale;    // batchnorm, layernorm: the multiplier per channel (C)
     Requant requant;
     std::vector<std::vector<std::int8_t>> generated;  // per operand: the generated tensor (empty if produced)
 };
@@ -222,6 +232,8 @@ private:
     // Elements of producer s (a layer, or the network input; not kGenerated).
     std::uint64_t producer_elems(int s) const;
     void run_host_layer(std::size_t i);
+    // A batchnorm's or layernorm's per-channel scale and bias (kBnShift's comment), from the seed.
+    const LayerData& generate_affine(std::size_t i);
     std::uint64_t m_carry_bytes = 0;
     const std::vector<std::int8_t>& operand(std::size_t i, std::size_t k) const;
 

@@ -16,8 +16,10 @@ enum class ResizeMode { Nearest, Linear };
 // Unknown when the workload does not say) and how a nearest resize rounds it (ONNX's nearest_mode).
 enum class ResizeCoord { Unknown, HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNn };
 enum class NearestRound { Unknown, RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
-// Softmax: the axes it normalises over, in the layer's C x H x W (Unknown when the workload does not
-// say): one axis (ONNX from opset 13), or the trailing axes from one on (ONNX before opset 13).
+// Softmax and layernorm: the axes they normalise over, in the layer's C x H x W (Unknown when the
+// workload does not say): one axis (ONNX's Softmax from opset 13; a LayerNormalization over the
+// channels of a channels-last map), or the trailing axes from one on (Softmax before opset 13,
+// LayerNormalization, InstanceNormalization's H x W).
 enum class SoftmaxAxis { Unknown, C, H, W, HW, CHW };
 // Activation of an Activation layer, or fused after a conv / fc / eltwise layer.
 // Relu6 is Clip(0, 6); Clip any other bounds. Erf is the error function (the core of an exported GELU,
@@ -75,6 +77,11 @@ struct Layer {
     bool has_clip = false;
     double clip_lo = 0.0, clip_hi = 0.0;
     SoftmaxAxis softmax_axis = SoftmaxAxis::Unknown;  // Softmax: "axis" (the VTA host needs it)
+    // LayerNorm: the axes whose elements share a mean and deviation ("axis"), and the epsilon added
+    // to the variance ("epsilon", > 0), when the workload gives them (vp-import always does); the
+    // shape platforms do not need them, the VTA host refuses the layer without both.
+    SoftmaxAxis norm_axis = SoftmaxAxis::Unknown;
+    double norm_eps = 0.0;  // 0: not given
     int out_h = 0, out_w = 0;  // Resize: output size
     ResizeMode resize_mode = ResizeMode::Nearest;
     ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)

@@ -261,10 +261,21 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.beta = j.at("beta").as_number(0.0, 10.0);
         l.lrn_bias = j.at("bias").as_number(1e-6, 1e3);
         l.has_alpha = true;
-    } else if (type == "batchnorm" || type == "layernorm") {
+    } else if (type == "batchnorm") {
         j.allow_only({"name", "type", "C", "H", "W", "inputs"});
-        l.kind = type == "batchnorm" ? LayerKind::BatchNorm : LayerKind::LayerNorm;
+        l.kind = LayerKind::BatchNorm;
         read_chw(j, l);
+    } else if (type == "layernorm") {
+        // Optional (the shape platforms do not need them; the VTA host does): the axes whose elements
+        // share a mean and deviation, and the epsilon added to the variance.
+        j.allow_only({"name", "type", "axis", "epsilon", "C", "H", "W", "inputs"});
+        l.kind = LayerKind::LayerNorm;
+        read_chw(j, l);
+        if (j.has("axis")) l.norm_axis = softmax_axis_of(j.at("axis").as_enum({"c", "h", "w", "hw", "chw"}));
+        if (j.has("epsilon")) {
+            l.norm_eps = j.at("epsilon").as_number(0.0, 1e3);
+            if (!(l.norm_eps > 0.0)) j.at("epsilon").fail("\"epsilon\" must be above 0 (it is added to the variance before the square root)");
+        }
     } else {
         j.allow_only({"name", "type", "C", "H", "W", "pad", "inputs"});
         l.kind = LayerKind::Pad;
@@ -450,9 +461,13 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["size"] = l.lrn_size; j["alpha"] = l.alpha; j["beta"] = l.beta; j["bias"] = l.lrn_bias;
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
+        case LayerKind::LayerNorm:
+            if (l.norm_axis != SoftmaxAxis::Unknown) j["axis"] = to_string(l.norm_axis);
+            if (l.norm_eps > 0.0) j["epsilon"] = l.norm_eps;
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            break;
         case LayerKind::Concat:
-        case LayerKind::BatchNorm:
-        case LayerKind::LayerNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
+        case LayerKind::BatchNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
         }
         if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&
             l.act != Activation::None) {

@@ -299,11 +299,50 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     c.add_layer(l, n, index, n.output(0));
 }
 
+// The layernorm layer of a normalisation of tensor x over its axes from `first` on (first >= 1: not
+// over the batch axis), with `eps` added to the variance: the layer's C, H, W and the axes it
+// normalises over in them ("axis"). x written by a Transpose to channels-last ([N, C, H, W] ->
+// [N, H, W, C], ConvNeXt's blocks, whose other layers vp-import reads in the producer's C x H x W
+// as well) and normalised over its last axis: over C, in the Transpose input's shape. Otherwise
+// the layer has x's shape, and the trailing axes from `first` are CHW, HW or W of it (a channels-last
+// tensor normalised over all of H, W, C: CHW). Axes that are none of these (over W and C of a
+// channels-last map) are not recorded: the VTA host then refuses the layer.
+Layer normalised_layer(Ctx& c, const std::string& x, std::int64_t first, double eps, const std::string& label) {
+    const auto xd = c.dims_of(x, label);
+    const auto& g = c.m.model.graph();
+    const onnx::NodeProto* t = nullptr;
+    for (const auto& node : g.node())
+        if (node.op_type() == "Transpose" && node.output_size() > 0 && node.output(0) == x) t = &node;
+    const bool batched = xd.size() > 1 && xd[0] == c.batch;
+    using mapper::SoftmaxAxis;
+    if (t && batched && xd.size() == 4 && attr_ints(*t, "perm") == std::vector<std::int64_t>{0, 2, 3, 1}) {
+        Layer l = shaped(c, LayerKind::LayerNorm, t->input(0), label);
+        l.norm_axis = first == 3 ? SoftmaxAxis::C : first == 1 ? SoftmaxAxis::CHW : SoftmaxAxis::Unknown;
+        l.norm_eps = eps;
+        return l;
+    }
+    Layer l = shaped(c, LayerKind::LayerNorm, x, label);
+    static const SoftmaxAxis from[3] = {SoftmaxAxis::CHW, SoftmaxAxis::HW, SoftmaxAxis::W};
+    const std::int64_t k = batched ? first - 1 : first;  // 0 = C, 1 = H, 2 = W
+    if (k >= 0 && k <= 2) l.norm_axis = from[k];
+    l.norm_eps = eps;
+    return l;
+}
+
+// The epsilon of a normalisation node (LayerNormalization, InstanceNormalization: default 1e-5),
+// which must be above 0.
+double norm_epsilon(const Ctx& c, const onnx::NodeProto& n, const std::string& label) {
+    const double eps = double(attr_float(n, "epsilon", 1e-5f));
+    if (!std::isfinite(eps)) throw InputError(c.m.path + ": " + label + ": epsilon is not a finite number");
+    if (!(eps > 0.0)) throw Unsupported("an epsilon of " + std::to_string(eps) + " (a group of equal values would divide by zero)");
+    return eps;
+}
+
 // LayerNormalization (opset 17; ConvNeXt, and the transformers' blocks): normalises over the axes from
 // `axis` on with statistics computed at run time, then scales and shifts by constants. Imported as a
-// layernorm layer of the input's shape (one pass over the tensor, as a batch norm; nmp and mesh list
-// it as skipped, the VTA refuses it). The optional mean and inverse-deviation outputs are training
-// outputs.
+// layernorm layer (one pass over the tensor, as a batch norm; nmp and mesh list it as skipped, the
+// VTA host runs it) with the axes and epsilon (normalised_layer). The optional mean and
+// inverse-deviation outputs are training outputs.
 void layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
     for (int o = 1; o < n.output_size(); ++o)
         if (!n.output(o).empty() && c.uses[n.output(o)] > 0) throw Unsupported("the mean or inverse deviation output is used");
@@ -316,7 +355,23 @@ void layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         throw InputError(c.m.path + ": " + label + ": axis " + std::to_string(axis) + " outside a rank-" +
                          std::to_string(xd.size()) + " input");
     if (norm_axis(axis, xd.size()) == 0) throw Unsupported("normalisation over the batch axis");
-    Layer l = shaped(c, LayerKind::LayerNorm, n.input(0), label);
+    Layer l = normalised_layer(c, n.input(0), norm_axis(axis, xd.size()), norm_epsilon(c, n, label), label);
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
+// InstanceNormalization (style-transfer networks): each channel of each sample normalised over its
+// H x W positions, then scaled and shifted per channel by constants. Imported as a layernorm layer
+// over HW (what the layer computes is the same; the per-channel scale and shift are its affine step).
+void instance_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    for (int k = 1; k < 3; ++k) {
+        if (!c.has_input(n, k)) throw InputError(c.m.path + ": " + label + ": InstanceNormalization needs its scale and bias inputs");
+        if (!c.is_const(n, k)) throw Unsupported("the scale or bias is not a constant");
+    }
+    const auto xd = c.dims_of(n.input(0), label);
+    if (xd.size() < 3) throw InputError(c.m.path + ": " + label + ": InstanceNormalization of a rank-" + std::to_string(xd.size()) +
+                                        " input (N x C x D1 ... expected)");
+    Layer l = normalised_layer(c, n.input(0), 2, norm_epsilon(c, n, label), label);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }
@@ -380,7 +435,7 @@ bool decomposed_layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const st
     const int root = only_reader(e.output(0), "Sqrt");
     if (root < 0 || only_reader(g.node(root).output(0), "Div") != div || g.node(div).input(1) != g.node(root).output(0))
         return false;
-    Layer l = shaped(c, LayerKind::LayerNorm, x, label);
+    Layer l = normalised_layer(c, x, axes.front(), scalar(e, eps_const), label);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, g.node(div).output(0));
     for (int k : {sub, sq, var, eps, root, div}) c.absorbed.insert(k);
@@ -574,6 +629,7 @@ void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["DynamicQuantizeLinear"] = dynamic_quantize;
     r["BatchNormalization"] = batch_norm;
     r["LayerNormalization"] = layer_norm;
+    r["InstanceNormalization"] = instance_norm;
     r["Erf"] = erf;
     r["Relu"] = relu;
     r["Clip"] = clip;

@@ -523,6 +523,10 @@ TEST_CASE("A ConvNeXt block: channels-last LayerNormalization, MatMul over the m
     const Layer& ln = only(n, LayerKind::LayerNorm);
     CHECK(ln.input_elems() == 8u * 6 * 5);
     CHECK(n.layers[std::size_t(ln.inputs.at(0))].name == "dwconv");
+    // Over the channels of the channels-last map: in the depthwise conv's C x H x W, over C; the
+    // node's epsilon (ONNX's default).
+    CHECK((ln.C == 8 && ln.H == 6 && ln.W == 5 && ln.norm_axis == vp::mapper::SoftmaxAxis::C));
+    CHECK(ln.norm_eps == Approx(1e-5).epsilon(1e-6));
     const Layer& pw1 = only(n, LayerKind::Conv, 1);
     CHECK((pw1.name == "pw1" && pw1.C == 8 && pw1.K == 32 && pw1.H == 6 && pw1.W == 5 && pw1.R == 1));
     CHECK(pw1.macs() == 6ull * 5 * 8 * 32);
@@ -538,6 +542,7 @@ TEST_CASE("A ConvNeXt block: channels-last LayerNormalization, MatMul over the m
     // The workload round trip keeps the new kind and activation.
     const Network back = parse_network(nlohmann::json::parse(network_to_json(n).dump()), "round trip");
     CHECK(back.layers.at(1).kind == LayerKind::LayerNorm);
+    CHECK((back.layers.at(1).norm_axis == vp::mapper::SoftmaxAxis::C && back.layers.at(1).norm_eps == ln.norm_eps));
     CHECK(only(back, LayerKind::Eltwise).act == Activation::Erf);
 }
 
@@ -565,6 +570,8 @@ TEST_CASE("LayerNorm decomposed below opset 17 (ReduceMean, Sub, Pow, ReduceMean
         const Layer& l = r.net.layers[0];
         CHECK((l.kind == LayerKind::LayerNorm && l.name == "ln_mean" && l.input_elems() == 5u * 4 * 6));
         CHECK(l.inputs == std::vector<int>{Layer::kNetInput});
+        // Over the last axis of an N x C x H x W tensor: W; the Add's constant is the epsilon.
+        CHECK((l.norm_axis == vp::mapper::SoftmaxAxis::W && l.norm_eps == Approx(1e-6).epsilon(1e-6)));
         CHECK(r.stats.fused_bias == 2);
     }
     Model m(14);
@@ -573,6 +580,50 @@ TEST_CASE("LayerNorm decomposed below opset 17 (ReduceMean, Sub, Pow, ReduceMean
     m.node("Relu", {"mu"}, {"y"}, "relu");
     CHECK_THROWS_WITH(import_onnx(m.save("mean_only.onnx"), {}),
                       Catch::Contains("node \"mean_only\" (ReduceMean)") && Catch::Contains("LayerNorm decomposition"));
+}
+
+TEST_CASE("LayerNormalization's and InstanceNormalization's axes and epsilon as the layer's", "[import]") {
+    // By hand: on [2, 4, 3, 5] (N, C, H, W) LayerNormalization from axis 1 spans C, H, W; from 2 H
+    // and W; from 3 (or -1) W. InstanceNormalization normalises each channel over H x W (rank 4) or
+    // over L (rank 3: H = L, W = 1). Epsilon as given, ONNX's 1e-5 when absent; 0 is refused.
+    using vp::mapper::SoftmaxAxis;
+    for (auto [axis, want] : {std::pair{1, SoftmaxAxis::CHW}, {2, SoftmaxAxis::HW}, {3, SoftmaxAxis::W}, {-1, SoftmaxAxis::W}, {-3, SoftmaxAxis::CHW}}) {
+        Model m(17);
+        m.input("x", {2, 4, 3, 5}).init("g", {5}).init("b", {5}).output("y");
+        onnx::NodeProto& ln = m.node("LayerNormalization", {"x", "g", "b"}, {"y"}, "ln");
+        attr(ln, "axis", std::int64_t(axis));
+        attr(ln, "epsilon", 0.25f);
+        const Layer l = import_onnx(m.save("ln_axes.onnx"), {}).net.layers.at(0);
+        INFO("axis " << axis);
+        CHECK((l.C == 4 && l.H == 3 && l.W == 5 && l.norm_axis == want && l.norm_eps == 0.25));
+    }
+    for (const bool rank3 : {false, true}) {
+        Model m(17);
+        m.input("x", rank3 ? test_onnx::Dims{1, 6, 7} : test_onnx::Dims{1, 6, 4, 7}).init("s", {6}).init("b", {6}).output("y");
+        onnx::NodeProto& in = m.node("InstanceNormalization", {"x", "s", "b"}, {"y"}, "inorm");
+        if (rank3) attr(in, "epsilon", 0.01f);
+        const auto r = import_onnx(m.save("instnorm.onnx"), {});
+        REQUIRE(r.net.layers.size() == 1);
+        const Layer& l = r.net.layers[0];
+        CHECK((l.kind == LayerKind::LayerNorm && l.name == "inorm" && l.C == 6 && l.H == (rank3 ? 7 : 4) && l.W == (rank3 ? 1 : 7)));
+        CHECK(l.norm_axis == SoftmaxAxis::HW);
+        CHECK(l.norm_eps == Approx(rank3 ? 0.01 : 1e-5).epsilon(1e-6));
+        // Written and read back with its axis and epsilon.
+        const Network back = parse_network(nlohmann::json::parse(network_to_json(r.net).dump()), "round trip");
+        CHECK((back.layers.at(0).norm_axis == SoftmaxAxis::HW && back.layers.at(0).norm_eps == l.norm_eps));
+    }
+    // A zero epsilon divides a constant group by zero; a computed scale is not modelled.
+    for (const bool zero_eps : {true, false}) {
+        Model m(17);
+        m.input("x", {1, 3, 4, 4}).init("b", {3}).output("y");
+        if (zero_eps) m.init("s", {3});
+        else m.input("s", {3});
+        onnx::NodeProto& in = m.node("InstanceNormalization", {"x", "s", "b"}, {"y"}, "inorm");
+        if (zero_eps) attr(in, "epsilon", 0.0f);
+        CHECK_THROWS_WITH(import_onnx(m.save("instnorm_bad.onnx"), {}),
+                          Catch::Contains("node \"inorm\" (InstanceNormalization)") &&
+                              Catch::Contains(zero_eps ? "an epsilon of 0" : "not a constant"));
+    }
 }
 
 TEST_CASE("A constant Mul after a layernorm folds into it only when it keeps the element count", "[import]") {

@@ -38,6 +38,8 @@ struct Case {
     const char* error = "";  // expected InputError substring ("" = imports)
     bool native = false;     // opsets 1-6: given to the importer as they are (its own upgrade), not
                              // through ONNX's version converter
+    bool one_output = false; // only the first graph output kept (LayerNormalization's tests also
+                             // output its mean and inverse deviation)
 };
 
 // The model of `c` with its weight inputs as initializers, saved to a temporary file.
@@ -81,6 +83,8 @@ std::string prepare(const Case& c, std::vector<std::int64_t>& out_dims, std::vec
         }
     }
     g->mutable_input()->Swap(&keep);
+    if (c.one_output)
+        while (g->output_size() > 1) g->mutable_output()->RemoveLast();
     for (const auto& n : g->node()) {
         const int wi = n.op_type() == "QLinearConv" ? 3 : 1;
         if (n.op_type().find("Conv") == std::string::npos || n.input_size() <= wi) continue;
@@ -296,11 +300,12 @@ struct Backend {
     std::vector<float> x, want;
     const Layer& layer() const { return r.net.layers.at(0); }
 };
-Backend backend(const std::string& dir) {
+Backend backend(const std::string& dir, bool one_output = false) {
     std::vector<std::int64_t> od, wd;
     std::vector<onnx::TensorProto> in;
     Backend b;
-    b.r = vp::import::import_onnx(prepare(Case{("node/" + dir).c_str(), 1}, od, in, wd), {});
+    const std::string path = "node/" + dir;
+    b.r = vp::import::import_onnx(prepare(Case{path.c_str(), 1, "", false, one_output}, od, in, wd), {});
     REQUIRE(b.r.net.layers.size() == 1);
     b.x = floats_of(in.at(0));
     b.want = floats_of(read_pb(kData + "node/" + dir + "/test_data_set_0/output_0.pb"));
@@ -475,6 +480,71 @@ TEST_CASE("libonnx-testdata: the VTA host's softmax against ONNX's reference out
                 CHECK(std::abs(out[k] / 128.0 - double(b.want[n * per + k])) <= 1.0 / 256 + 5.0 / 256 + 1.0 / 128 + 1e-6);
             }
         }
+    }
+}
+
+TEST_CASE("libonnx-testdata: the VTA host's layernorm against ONNX's LayerNormalization and InstanceNormalization outputs", "[import][testdata][vta]") {
+    // The axes and epsilon vp-import records for each test, the host's normalisation (normalise_int8)
+    // of the inputs rounded to 1/16, then ONNX's own scale and shift (test inputs 1 and 2: per
+    // element of the normalised axes, or per channel for InstanceNormalization) applied to it in
+    // float, against ONNX's outputs. Tolerance per element, in normalised units: the output rounding
+    // (1/32) and the input rounding (every input moves by at most 1/32, so x - mean by at most 1/16
+    // and the deviation s by at most 1/32: (1/16 + |y| / 32) / s), times |scale|. Over the batch axis
+    // (axis 0) nothing is recorded: the importer refuses the node.
+    struct N {
+        const char* dir;
+        SoftmaxAxis axis;
+        bool instance = false;
+    };
+    for (const N& c : {N{"test_layer_normalization_4d_axis1", SoftmaxAxis::CHW}, N{"test_layer_normalization_4d_axis2", SoftmaxAxis::HW},
+                       N{"test_layer_normalization_4d_axis3", SoftmaxAxis::W}, N{"test_layer_normalization_4d_axis_negative_1", SoftmaxAxis::W},
+                       N{"test_layer_normalization_4d_axis_negative_2", SoftmaxAxis::HW},
+                       N{"test_layer_normalization_4d_axis_negative_3", SoftmaxAxis::CHW},
+                       N{"test_layer_normalization_default_axis", SoftmaxAxis::W},
+                       N{"test_layer_normalization_3d_axis1_epsilon", SoftmaxAxis::CHW},
+                       N{"test_layer_normalization_3d_axis2_epsilon", SoftmaxAxis::HW},
+                       N{"test_layer_normalization_3d_axis_negative_1_epsilon", SoftmaxAxis::HW},
+                       N{"test_layer_normalization_2d_axis1", SoftmaxAxis::CHW}, N{"test_layer_normalization_2d_axis_negative_1", SoftmaxAxis::CHW},
+                       N{"test_instancenorm_example", SoftmaxAxis::HW, true}, N{"test_instancenorm_epsilon", SoftmaxAxis::HW, true}}) {
+        INFO(c.dir);
+        const Backend b = backend(c.dir, true);
+        const Layer& l = b.layer();
+        REQUIRE(l.kind == LayerKind::LayerNorm);
+        CHECK(l.norm_axis == c.axis);
+        REQUIRE(l.norm_eps > 0.0);
+        const std::string data = kData + "node/" + c.dir + "/test_data_set_0/";
+        const std::vector<float> scale = floats_of(read_pb(data + "input_1.pb")), shift = floats_of(read_pb(data + "input_2.pb"));
+        REQUIRE(scale.size() == shift.size());
+        const std::size_t per = std::size_t(l.C) * l.H * l.W, hw = std::size_t(l.H) * l.W;
+        const std::size_t group = c.axis == SoftmaxAxis::CHW ? per : c.axis == SoftmaxAxis::HW ? hw : std::size_t(l.W);
+        REQUIRE(b.x.size() == per * std::size_t(b.r.net.batch));
+        REQUIRE(scale.size() == (c.instance ? std::size_t(l.C) : group));
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n) {
+            std::vector<std::int8_t> v(per);
+            for (std::size_t k = 0; k < per; ++k) v[k] = on_grid(b.x[n * per + k]);
+            const auto t = vp::mapper::vta::normalise_int8(v, l.C, l.H, l.W, l.norm_axis, l.norm_eps);
+            for (std::size_t g0 = 0; g0 < per; g0 += group) {
+                double sum = 0, sq = 0;
+                for (std::size_t k = g0; k < g0 + group; ++k) sum += b.x[n * per + k];
+                for (std::size_t k = g0; k < g0 + group; ++k) sq += std::pow(b.x[n * per + k] - sum / double(group), 2);
+                const double s = std::sqrt(sq / double(group) + l.norm_eps);
+                for (std::size_t k = g0; k < g0 + group; ++k) {
+                    const std::size_t a = c.instance ? k / hw : k - g0;  // the scale and shift of the element
+                    const double y = t[k] / 16.0, got = y * scale[a] + shift[a];
+                    const double tol = (1.0 / 32 + (1.0 / 16 + std::abs(y) / 32) / s) * std::abs(scale[a]) + 1e-5;
+                    INFO("x " << b.x[n * per + k] << " ONNX " << b.want[n * per + k] << " host " << got << " deviation " << s);
+                    CHECK(std::abs(got - double(b.want[n * per + k])) <= tol);
+                }
+            }
+        }
+    }
+    for (const char* d : {"test_layer_normalization_4d_axis0", "test_layer_normalization_3d_axis0_epsilon"}) {
+        INFO(d);
+        std::vector<std::int64_t> od, wd;
+        std::vector<onnx::TensorProto> in;
+        const std::string path = std::string("node/") + d;
+        CHECK_THROWS_WITH(vp::import::import_onnx(prepare(Case{path.c_str(), 1, "", false, true}, od, in, wd), {}),
+                          Catch::Contains("normalisation over the batch axis"));
     }
 }
 

@@ -148,7 +148,7 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
     for (const char* m : {"resnet18", "resnet50", "mobilenet_v2", "squeezenet1_1", "vgg16", "alexnet", "googlenet", "inception_v3",
                           "densenet121",  // DenseNet: its unfoldable batchnorms and relus on the host
                           "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf",
-                          "fcn_resnet50", "deeplabv3_mobilenet_v3_large"}) {
+                          "fcn_resnet50", "deeplabv3_mobilenet_v3_large", "convnext_tiny"}) {
         INFO(m);
         const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", {});
         const NetworkDriver d(chain_graph(r.net, m), VtaConfig{}, DriverOptions{});
@@ -164,6 +164,26 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
         CHECK(programs >= vta_layers);
         CHECK(vta_layers >= r.net.layers.size() / 3);
     }
+}
+
+TEST_CASE("Imported ConvNeXt-Tiny (32x32): channels-last layernorms over C, erf GELUs and layer scales on the host, equal the "
+          "reference",
+          "[import][vta]") {
+    // The 23 layernorms: each normalises over the channels of its position (the block's norm after
+    // the permute to channels-last, and the downsampling layers' LayerNorm2d), in the depthwise
+    // conv's C x H x W.
+    vp::import::ImportOptions opt;
+    opt.input_shapes["input"] = {1, 3, 32, 32};
+    const auto r = vp::import::import_onnx(kOnnxDir + "convnext_tiny.onnx", opt);
+    std::size_t norms = 0;
+    for (const auto& l : r.net.layers)
+        if (l.kind == LayerKind::LayerNorm) {
+            ++norms;
+            CHECK((l.norm_axis == SoftmaxAxis::C && l.norm_eps > 0.0));
+            CHECK((l.C == 96 || l.C == 192 || l.C == 384 || l.C == 768));
+        }
+    CHECK(norms == 23);
+    CHECK(check_bit_exact(chain_graph(r.net, "convnext_tiny"), 37) == r.net.layers.size());
 }
 
 TEST_CASE("Imported MobileNetV3-Small, EfficientNet-B0 and RegNetY-400MF (32x32): sigmoid, hard sigmoid, SE multiplies on the host, "
@@ -202,7 +222,16 @@ TEST_CASE("Imported DeepLabV3-MobileNetV3-Large (224x224, its export size: the r
 }
 
 TEST_CASE("What the VTA cannot run is an input error naming the layer", "[import][vta]") {
-    const auto cn = vp::import::import_onnx(kOnnxDir + "convnext_tiny.onnx", {});
-    CHECK_THROWS_WITH(NetworkDriver(chain_graph(cn.net, "cn"), VtaConfig{}, DriverOptions{}),
-                      Catch::Contains("layers of type \"layernorm\" do not run on the VTA"));
+    // A LayerNormalization over W and C of a channels-last map (axis 2 of [N, H, W, C]): axes that are
+    // not a group of the layer's C x H x W, so none is recorded, and the VTA host refuses the layer.
+    test_onnx::Model m(17);
+    m.input("x", {1, 3, 6, 6}).init("w", {4, 3, 3, 3}).init("g", {6, 4}).init("b", {6, 4}).output("y");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    test_onnx::attr(m.node("Transpose", {"c"}, {"t"}, "to_nhwc"), "perm", std::vector<std::int64_t>{0, 2, 3, 1});
+    test_onnx::attr(m.node("LayerNormalization", {"t", "g", "b"}, {"y"}, "norm"), "axis", std::int64_t(2));
+    const auto r = vp::import::import_onnx(m.save("ln_wc.onnx"), {});
+    REQUIRE(r.net.layers.at(1).kind == LayerKind::LayerNorm);
+    CHECK(r.net.layers.at(1).norm_axis == SoftmaxAxis::Unknown);
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(r.net, "ln_wc"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("layer norm: layernorm without its \"axis\""));
 }

@@ -2,7 +2,7 @@
 // Independent plain C++ reference of a whole int8 network on CHW tensors: direct convolution
 // loops (grouped, dilated, transposed: zero-inserted input), fc, max/avg pooling (overlapping windows, max with padding), residual add,
 // the host's concat / slice / pad / nearest and linear resize / relu / leaky relu / sigmoid / hard sigmoid / hard
-// swish / tanh / erf / softplus / elu / softmax / batchnorm / lrn and its eltwise mul and broadcast operands, with the requantisation arithmetic of
+// swish / tanh / erf / softplus / elu / softmax / batchnorm / layernorm / lrn and its eltwise mul and broadcast operands, with the requantisation arithmetic of
 // Compilation and Execution of an Embeddable YOLO-NAS on the VTA (int32 wrap-around: acc*mul + 2^(n-1), arithmetic >> n, clamp). It shares no code
 // with the lowering, the compiler, the executor or the models; it only reads the data the
 // driver generated (weights, bias, requant constants, generated operands).
@@ -283,6 +283,37 @@ inline Tensor softmax(const Layer& l, const Tensor& in) {
     return out;
 }
 
+// Host layernorm: for element (c, y, x), the group is every element that agrees with it on the
+// coordinates the axis does not span (as softmax's); with the group's n, sum S and sum of squares Q,
+// t = round(16 (n v - S) / sqrt(n Q - S^2 + 256 eps n^2)) clamped to int8, then per channel
+// floor((t scale_c + 64) / 128) + bias_c clamped to int8 (the driver's generated scale and bias).
+inline Tensor layernorm(const Layer& l, const Tensor& in, const vp::mapper::vta::LayerData& d) {
+    using vp::mapper::SoftmaxAxis;
+    const SoftmaxAxis a = l.norm_axis;
+    const bool sc = a == SoftmaxAxis::C || a == SoftmaxAxis::CHW, sh = a == SoftmaxAxis::H || a == SoftmaxAxis::HW || a == SoftmaxAxis::CHW,
+               sw = a != SoftmaxAxis::C && a != SoftmaxAxis::H;
+    auto at = [&](int c, int y, int x) { return std::int64_t(in[(std::size_t(c) * l.H + y) * l.W + x]); };
+    Tensor out(in.size());
+    for (int c = 0; c < l.C; ++c)
+        for (int y = 0; y < l.H; ++y)
+            for (int x = 0; x < l.W; ++x) {
+                std::int64_t n = 0, S = 0, Q = 0;
+                for (int c2 = 0; c2 < l.C; ++c2)
+                    for (int y2 = 0; y2 < l.H; ++y2)
+                        for (int x2 = 0; x2 < l.W; ++x2)
+                            if ((sc || c2 == c) && (sh || y2 == y) && (sw || x2 == x)) {
+                                ++n;
+                                S += at(c2, y2, x2);
+                                Q += at(c2, y2, x2) * at(c2, y2, x2);
+                            }
+                const double den = std::sqrt(double(n * Q - S * S) + 256.0 * l.norm_eps * double(n) * double(n));
+                const double t = std::min(127.0, std::max(-128.0, std::round(16.0 * double(n * at(c, y, x) - S) / den)));
+                const std::int64_t q = floor_div(std::int64_t(t) * d.scale[std::size_t(c)] + 64, 128) + d.bias[std::size_t(c)];
+                out[(std::size_t(c) * l.H + y) * l.W + x] = std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, q)));
+            }
+    return out;
+}
+
 // The activation the host applies (an act layer, or fused after a conv / fc / eltwise without relu).
 inline std::int8_t host_act(const Layer& l, std::int8_t v) {
     using vp::mapper::Activation;
@@ -353,6 +384,7 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             case LayerKind::Activation:
             case LayerKind::BatchNorm: out[i] = act_bn(l, opnd(0), ld); break;
             case LayerKind::Lrn: out[i] = lrn(l, opnd(0)); break;
+            case LayerKind::LayerNorm: out[i] = layernorm(l, opnd(0), ld); break;
             default: break;  // the driver rejects the other kinds
         }
     }

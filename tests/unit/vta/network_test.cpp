@@ -505,6 +505,51 @@ TEST_CASE("Softmax on the host over each of its axes equals the reference, by ha
                       Catch::Contains("bare: layer s: softmax without its \"axis\""));
 }
 
+TEST_CASE("Layernorm on the host over each of its axes equals the reference, by hand and in a network", "[vta][network]") {
+    // By hand (normalise_int8, before the affine step): {16, -16} are x = 1 and -1, normalised to 1
+    // and -1 (16, -16). {1, -1} with eps 0.01: x = +-1/16, var 1/256, (1/16) / sqrt(1/256 + 0.01) =
+    // 0.530 -> 8.48 -> 8. {0, 16, 32} over W: mean 1, var 2/3, +-1 / 0.8165 = +-1.2247 -> +-19.6 -> +-20.
+    // A constant group is 0. Over H of a 1 x 2 x 2 tensor: each column on its own.
+    CHECK(normalise_int8({16, -16}, 2, 1, 1, SoftmaxAxis::C, 1e-5) == std::vector<std::int8_t>{16, -16});
+    CHECK(normalise_int8({1, -1}, 1, 1, 2, SoftmaxAxis::W, 0.01) == std::vector<std::int8_t>{8, -8});
+    CHECK(normalise_int8({0, 16, 32}, 1, 1, 3, SoftmaxAxis::W, 1e-5) == std::vector<std::int8_t>{-20, 0, 20});
+    CHECK(normalise_int8({5, 5, 5}, 3, 1, 1, SoftmaxAxis::CHW, 1e-5) == std::vector<std::int8_t>{0, 0, 0});
+    CHECK(normalise_int8({16, 0, -16, 0}, 1, 2, 2, SoftmaxAxis::H, 1e-5) == std::vector<std::int8_t>{16, 0, -16, 0});
+    // The affine step: scale 128 (1.0) and bias 3 add 3; scale 64 (0.5) halves, rounding half up.
+    CHECK(layernorm_int8({16, -16}, 2, 1, 1, SoftmaxAxis::C, 1e-5, {128, 64}, {3, 0}) == std::vector<std::int8_t>{19, -8});
+    Network n;
+    n.name = "layernorm";
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
+    auto ln = [](const char* name, SoftmaxAxis a, double eps, int C, int H) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::LayerNorm; l.norm_axis = a; l.norm_eps = eps; l.C = l.K = C; l.H = l.W = H;
+        return l;
+    };
+    const int c0 = layer(conv("c0", 3, 6, 5, 3, 1, 1, 1, false), {Layer::kNetInput});
+    std::vector<int> outs;
+    for (auto [name, a] : {std::pair{"ln_c", SoftmaxAxis::C}, {"ln_h", SoftmaxAxis::H}, {"ln_w", SoftmaxAxis::W},
+                           {"ln_hw", SoftmaxAxis::HW}, {"ln_chw", SoftmaxAxis::CHW}})
+        outs.push_back(layer(ln(name, a, 1e-5, 6, 5), {c0}));
+    outs.push_back(layer(ln("ln_eps", SoftmaxAxis::C, 2.0, 6, 5), {c0}));  // eps of the order of the variance
+    const int c1 = layer(conv("c1", 6, 8, 5, 3, 1, 1, 1, true), {outs[0]});  // a convolution reads the normalised map
+    const NetGraph g = chain_graph(n, "layernorm");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 31, 0, dbuf, false) == n.layers.size());
+    const NetworkDriver d = run_with_seed(g, 31);
+    for (int i : outs) {
+        INFO(n.layers[std::size_t(i)].name);
+        const auto& o = d.output(std::size_t(i));
+        CHECK(std::any_of(o.begin(), o.end(), [&](std::int8_t v) { return v != o[0]; }));
+    }
+    CHECK(d.layer_done(std::size_t(c1)));
+    Network bare;
+    bare.name = "bare";
+    bare.layers = {conv("b0", 3, 4, 8, 3, 1, 1, 1, false), ln("l", SoftmaxAxis::Unknown, 1e-5, 4, 8)};
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}),
+                      Catch::Contains("bare: layer l: layernorm without its \"axis\""));
+    bare.layers[1] = ln("l", SoftmaxAxis::HW, 0.0, 4, 8);
+    CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}), Catch::Contains("\"epsilon\""));
+}
+
 TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {
     Network n;
     n.name = "deconv";

@@ -258,6 +258,33 @@ TEST_CASE("lrn layers and the tanh, softplus and elu activations: read, checked,
     CHECK_THAT(bad(R"({"layers": [{"type": "act", "op": "mish", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("/layers/0/op"));
 }
 
+TEST_CASE("A layernorm's axis and epsilon: read, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "layernorm", "axis": "c", "epsilon": 1e-6, "C": 4, "H": 8, "W": 8},
+                                             {"type": "layernorm", "axis": "hw", "epsilon": 0.01, "C": 4, "H": 8, "W": 8},
+                                             {"type": "layernorm", "C": 4, "H": 8, "W": 8}]})"),
+        "ln.json");
+    using vp::mapper::SoftmaxAxis;
+    const auto check = [](const vp::mapper::Network& n) {
+        CHECK((n.layers.at(0).norm_axis == SoftmaxAxis::C && n.layers.at(0).norm_eps == Approx(1e-6)));
+        CHECK((n.layers.at(1).norm_axis == SoftmaxAxis::HW && n.layers.at(1).norm_eps == Approx(0.01)));
+        // Not given (workloads written before these fields): the shape platforms do not need them.
+        CHECK((n.layers.at(2).norm_axis == SoftmaxAxis::Unknown && n.layers.at(2).norm_eps == 0.0));
+    };
+    check(net);
+    const auto j = vp::mapper::network_to_json(net);
+    CHECK(!j["layers"][2].contains("axis"));
+    CHECK(!j["layers"][2].contains("epsilon"));
+    check(vp::mapper::parse_network(j, "back.json"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "layernorm", "axis": "n", "epsilon": 1e-5, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/axis"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "layernorm", "axis": "c", "epsilon": 0, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/epsilon") && Catch::Contains("above 0"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "layernorm", "axis": "c", "epsilon": -1, "C": 4, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/epsilon"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "batchnorm", "axis": "c", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("unknown member \"axis\""));
+}
+
 TEST_CASE("A clip's bounds: \"clip\": [min, max] with null for a missing bound, written back", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "act": "clip", "clip": [-1, 2.5]},
