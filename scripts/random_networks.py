@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms]  a network workload (JSON) on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms]  an ONNX model (needs python3-onnx:
+  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms] [--layernorms]  a network workload (JSON)
+                          on stdout / FILE
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms] [--layernorms]  an ONNX model (needs python3-onnx:
                           /usr/bin/python3); prints its MACs by the operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms]
+                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms] [--layernorms]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -45,7 +46,7 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None, ln_rng=None):
         self.rng = rng
         self.large = large
         # Dilated convs (--dilated): their own generator, so that the networks of every seed
@@ -55,6 +56,8 @@ class Net:
         self.gate_rng = gate_rng
         # --norms: lrn, softmax, tanh / softplus / erf / elu / clip (fused and as act layers), Mish.
         self.norm_rng = norm_rng
+        # --layernorms: layernorm layers over random axes with random epsilons.
+        self.ln_rng = ln_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -199,6 +202,8 @@ class Net:
         if a == "clip":
             lo = g.choice([None, -1.0, round(g.uniform(-9, 2), 3)])
             hi = g.choice([None, 1.0, round(g.uniform(2, 9), 3)])
+            if lo is not None and hi is not None and lo > hi:  # a valid clip (the format refuses min > max)
+                lo, hi = hi, lo
             return {"act": a, "clip": [lo, hi]}
         return {"act": a}
 
@@ -226,6 +231,13 @@ class Net:
             ins = [name, self.tensors[-1][0]]
             g.shuffle(ins)
             self.add({"type": "eltwise", "op": "mul", "C": C, "H": H, "W": W}, C, H, W, ins)
+
+    def ln_layer(self, t):
+        """--layernorms: a layernorm over random axes of the tensor, with a random epsilon."""
+        name, C, H, W = t
+        g = self.ln_rng
+        self.add({"type": "layernorm", "axis": g.choice(["c", "h", "w", "hw", "chw"]),
+                  "epsilon": g.choice([1e-5, 1e-6, 0.01, round(g.uniform(0.001, 4), 4)]), "C": C, "H": H, "W": W}, C, H, W, [name])
 
     def gate_layer(self, t):
         """--gates: an act layer of a gate activation, or (graph) a squeeze-and-excitation block:
@@ -360,18 +372,19 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False, dilated=False, gates=False, norms=False):
+def gen_network(seed, large=False, dilated=False, gates=False, norms=False, layernorms=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
-    rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish
-    (each option from a generator of its own:
+    rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish;
+    layernorms: layernorm layers over random axes with random epsilons (each option from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
-              random.Random(seed * 7919 + 3) if gates else None, random.Random(seed * 7919 + 5) if norms else None)
+              random.Random(seed * 7919 + 3) if gates else None, random.Random(seed * 7919 + 5) if norms else None,
+              random.Random(seed * 7919 + 7) if layernorms else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -398,6 +411,8 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False):
             net.gate_layer(net.tensors[-1])
         if net.norm_rng and net.norm_rng.random() < 0.3:
             net.norm_layer(net.tensors[-1])
+        if net.ln_rng and net.ln_rng.random() < 0.3:
+            net.ln_layer(net.tensors[-1])
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
     if rng.random() < 0.2:
         doc["batch"] = rng.randint(2, 3)
@@ -408,7 +423,7 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False):
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
+def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=False):
     """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
     kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
     dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
@@ -418,13 +433,19 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
     HardSigmoid or Sigmoid, Mul), and Resize nodes with a coordinate mode and nearest rounding,
     from a generator of their own as well.
     norms: after a step, sometimes an LRN, a Softmax (axis 1-3 or -1), Tanh, Softplus, Erf, Elu (random
-    alpha), Clip (both bounds or one) or Mish (x * Tanh(Softplus(x))), from a generator of its own."""
+    alpha), Clip (both bounds or one) or Mish (x * Tanh(Softplus(x))), from a generator of its own.
+    layernorms: after a step, sometimes a LayerNormalization over the axes from 1, 2 or 3 on, one over
+    the channels of a channels-last map (Transpose, LayerNormalization over the last axis, Transpose
+    back: ConvNeXt's block), an InstanceNormalization, or the seven-node decomposition exporters write
+    below opset 17 (over the last axis, with its scale and shift), with random epsilons, from a
+    generator of its own; the model is then of opset 17 (13 otherwise)."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
     dil_rng = random.Random(seed * 7919 + 2) if dilated else None
     gate_rng = random.Random(seed * 7919 + 4) if gates else None
     norm_rng = random.Random(seed * 7919 + 6) if norms else None
+    ln_rng = random.Random(seed * 7919 + 8) if layernorms else None
     macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
@@ -655,13 +676,57 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False):
                 nodes.append(helper.make_node(kind, [cur], [out]))
             cur = out
             branch.setdefault(shape, []).append(cur)
+        if ln_rng and not rank2 and ln_rng.random() < 0.35:
+            kind = ln_rng.choice(["LN", "ChannelsLast", "Instance", "Decomposed"])
+            c, h, w = shape
+            eps = ln_rng.choice([1e-5, 1e-6, 0.01, 0.5])
+            out = name("t")
+
+            def affine(dims):  # the scale and shift, from this generator
+                cnt = 1
+                for d in dims:
+                    cnt *= d
+                nm = [name("g"), name("b")]
+                for k2 in nm:
+                    inits.append(helper.make_tensor(k2, TensorProto.FLOAT, dims, [ln_rng.uniform(-2, 2) for _ in range(cnt)]))
+                return nm
+            if kind == "LN":
+                axis = ln_rng.choice([1, 2, 3, -1, -2])
+                sg, sb = affine(list((1, c, h, w)[axis:]))
+                nodes.append(helper.make_node("LayerNormalization", [cur, sg, sb], [out], axis=axis, epsilon=eps))
+            elif kind == "ChannelsLast":
+                t1, t2 = name("t"), name("t")
+                sg, sb = affine([c])
+                nodes.append(helper.make_node("Transpose", [cur], [t1], perm=[0, 2, 3, 1]))
+                nodes.append(helper.make_node("LayerNormalization", [t1, sg, sb], [t2], axis=-1, epsilon=eps))
+                nodes.append(helper.make_node("Transpose", [t2], [out], perm=[0, 3, 1, 2]))
+            elif kind == "Instance":
+                sg, sb = affine([c])
+                nodes.append(helper.make_node("InstanceNormalization", [cur, sg, sb], [out], epsilon=eps))
+            else:
+                sg, sb = affine([w])
+                two, ep = name("k"), name("k")
+                inits.append(helper.make_tensor(two, TensorProto.FLOAT, [], [2.0]))
+                inits.append(helper.make_tensor(ep, TensorProto.FLOAT, [], [eps]))
+                mu, d, d2, var, ve, sd, nx, sc = (name("t") for _ in range(8))
+                nodes.append(helper.make_node("ReduceMean", [cur], [mu], axes=[-1]))
+                nodes.append(helper.make_node("Sub", [cur, mu], [d]))
+                nodes.append(helper.make_node("Pow", [d, two], [d2]))
+                nodes.append(helper.make_node("ReduceMean", [d2], [var], axes=[-1]))
+                nodes.append(helper.make_node("Add", [var, ep], [ve]))
+                nodes.append(helper.make_node("Sqrt", [ve], [sd]))
+                nodes.append(helper.make_node("Div", [d, sd], [nx]))
+                nodes.append(helper.make_node("Mul", [nx, sg], [sc]))
+                nodes.append(helper.make_node("Add", [sc, sb], [out]))
+            cur = out
+            branch.setdefault(shape, []).append(cur)
     if not nodes:
         nodes.append(helper.make_node("Relu", ["x"], ["t0"]))
         cur = "t0"
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, C, H, W])
     y = helper.make_tensor_value_info(cur, TensorProto.FLOAT, [1, shape[0]] if rank2 else [1] + list(shape))
     g = helper.make_graph(nodes, "rand%d" % seed, [x], [y], inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="random_networks")
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17 if layernorms else 13)], producer_name="random_networks")
     m.ir_version = 8
     onnx.save(m, path)
     return macs[0]
@@ -885,7 +950,7 @@ def driver(a):
             # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
             gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
                                   "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []) +
-                                 (["--norms"] if a.norms else []),
+                                 (["--norms"] if a.norms else []) + (["--layernorms"] if a.layernorms else []),
                                  stdout=subprocess.PIPE, universal_newlines=True)
             m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
             if gen.returncode != 0 or not m_gen:
@@ -911,7 +976,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms, a.layernorms), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -1040,12 +1105,15 @@ def main():
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
     g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks, resize modes")
     g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / erf / elu / clip, Mish")
+    g.add_argument("--layernorms", action="store_true", help="layernorm layers over random axes with random epsilons")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
     o.add_argument("--dilated", action="store_true", help="half of the Conv nodes draw dilations of 1-4 per axis")
     o.add_argument("--gates", action="store_true", help="Sigmoid / HardSigmoid / HardSwish, SiLU, SE blocks, Resize modes")
     o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Erf, Elu, Clip, Mish")
+    o.add_argument("--layernorms", action="store_true", help="LayerNormalization (channels-first and channels-last), "
+                   "InstanceNormalization, the decomposed LayerNorm (opset 17)")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -1062,12 +1130,14 @@ def main():
                    "eltwise mul, squeeze-and-excitation blocks and resizes with ONNX's coordinate modes")
     r.add_argument("--norms", action="store_true", help="networks (JSON and ONNX) with lrn, softmax over random axes, "
                    "tanh / softplus / erf / elu / clip and Mish")
+    r.add_argument("--layernorms", action="store_true", help="networks (JSON and ONNX) with layernorms over random "
+                   "axes: LayerNormalization channels-first and channels-last, InstanceNormalization, the decomposed form")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms, a.layernorms), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)
@@ -1075,7 +1145,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms))
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms, a.layernorms))
         return 0
     return driver(a)
 
