@@ -356,8 +356,14 @@ class Net:
     def pad(self, t):
         name, C, H, W = t
         pt, pb, pl, pr = (self.rng.randint(0, 2) for _ in range(4))
-        self.add({"type": "pad", "C": C, "H": H, "W": W, "pad": self.enc_pad((pt, pb, pl, pr))}, C, H + pt + pb,
-                 W + pl + pr, [name])
+        layer = {"type": "pad", "C": C, "H": H, "W": W, "pad": self.enc_pad((pt, pb, pl, pr))}
+        if self.ln_rng:  # --layernorms: the border's mode, or a constant other than 0
+            mode = self.ln_rng.choice(["constant", "reflect", "edge"])
+            if mode != "constant":
+                layer["mode"] = mode
+            elif self.ln_rng.random() < 0.5:
+                layer["value"] = round(self.ln_rng.uniform(-9, 9), 3)
+        self.add(layer, C, H + pt + pb, W + pl + pr, [name])
 
     def deconv(self, t):
         """A transposed convolution as its equivalent convolution (zero_insert z, H - 1 divisible by z)."""
@@ -378,7 +384,8 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False, laye
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
     rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish;
-    layernorms: layernorm layers over random axes with random epsilons (each option from a generator of its own:
+    layernorms: layernorm layers over random axes with random epsilons, and pad layers with a mode
+    (reflect, edge) or a constant value (each option from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
@@ -438,7 +445,8 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
     the channels of a channels-last map (Transpose, LayerNormalization over the last axis, Transpose
     back: ConvNeXt's block), an InstanceNormalization, or the seven-node decomposition exporters write
     below opset 17 (over the last axis, with its scale and shift), with random epsilons, from a
-    generator of its own; the model is then of opset 17 (13 otherwise)."""
+    generator of its own, and Pad nodes in reflect or edge mode or with a constant value; the model is
+    then of opset 17 (13 otherwise)."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
@@ -557,7 +565,13 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
             pv = [0, 0, rng.randint(0, 2), rng.randint(0, 2), 0, 0, rng.randint(0, 2), rng.randint(0, 2)]
             pn = name("pd")
             inits.append(helper.make_tensor(pn, TensorProto.INT64, [8], pv))
-            nodes.append(helper.make_node("Pad", [cur, pn], [out], mode="constant"))
+            mode, ins = "constant", [cur, pn]
+            if ln_rng:  # --layernorms: reflect and edge pads, or a constant other than 0
+                mode = ln_rng.choice(["constant", "reflect", "edge"])
+                if mode == "constant" and ln_rng.random() < 0.5:
+                    ins.append(name("k"))
+                    inits.append(helper.make_tensor(ins[-1], TensorProto.FLOAT, [], [round(ln_rng.uniform(-9, 9), 3)]))
+            nodes.append(helper.make_node("Pad", ins, [out], mode=mode))
             shape = (c, h + pv[2] + pv[6], w + pv[3] + pv[7])
         elif op == "GAP":
             nodes.append(helper.make_node("GlobalAveragePool", [cur], [out]))
@@ -1105,7 +1119,8 @@ def main():
     g.add_argument("--dilated", action="store_true", help="half of the convs draw a dilation of 1-4 per axis")
     g.add_argument("--gates", action="store_true", help="sigmoid / hard_sigmoid / hard_swish, eltwise mul, SE blocks, resize modes")
     g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / erf / elu / clip, Mish")
-    g.add_argument("--layernorms", action="store_true", help="layernorm layers over random axes with random epsilons")
+    g.add_argument("--layernorms", action="store_true", help="layernorm layers over random axes with random epsilons; "
+                   "pads with a mode or constant value")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -1113,7 +1128,7 @@ def main():
     o.add_argument("--gates", action="store_true", help="Sigmoid / HardSigmoid / HardSwish, SiLU, SE blocks, Resize modes")
     o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Erf, Elu, Clip, Mish")
     o.add_argument("--layernorms", action="store_true", help="LayerNormalization (channels-first and channels-last), "
-                   "InstanceNormalization, the decomposed LayerNorm (opset 17)")
+                   "InstanceNormalization, the decomposed LayerNorm (opset 17); reflect, edge and constant-value Pads")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -1131,7 +1146,8 @@ def main():
     r.add_argument("--norms", action="store_true", help="networks (JSON and ONNX) with lrn, softmax over random axes, "
                    "tanh / softplus / erf / elu / clip and Mish")
     r.add_argument("--layernorms", action="store_true", help="networks (JSON and ONNX) with layernorms over random "
-                   "axes: LayerNormalization channels-first and channels-last, InstanceNormalization, the decomposed form")
+                   "axes: LayerNormalization channels-first and channels-last, InstanceNormalization, the decomposed form; "
+                   "pads in reflect and edge mode or with a constant value")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")

@@ -240,6 +240,26 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
     return out;
 }
 
+int pad_source(int i, int n, PadMode mode) {
+    if (i >= 0 && i < n) return i;
+    switch (mode) {
+        case PadMode::Constant: return -1;
+        case PadMode::Edge: return i < 0 ? 0 : n - 1;
+        case PadMode::Reflect: {
+            if (n == 1) return 0;
+            const int period = 2 * (n - 1);
+            int j = i % period;
+            if (j < 0) j += period;
+            return j < n ? j : period - j;
+        }
+    }
+    return -1;
+}
+
+std::int8_t pad_constant_int8(double value) {
+    return std::int8_t(std::clamp<double>(std::round(value * double(1 << kActFrac)), -128.0, 127.0));
+}
+
 bool host_activation(Activation a) {
     return a == Activation::Relu || a == Activation::Relu6 || a == Activation::LeakyRelu || a == Activation::Sigmoid ||
            a == Activation::HardSigmoid || a == Activation::HardSwish || a == Activation::Tanh || a == Activation::Erf ||
@@ -626,14 +646,20 @@ void NetworkDriver::run_host_layer(std::size_t i) {
         case LayerKind::Lrn:  // lrn_int8's comment (network_driver.h)
             out = lrn_int8(operand(i, 0), l.C, HW, l.lrn_size, l.alpha, l.beta, l.lrn_bias);
             break;
-        case LayerKind::Pad: {  // zero padding (the quantised zero point is assumed 0)
+        case LayerKind::Pad: {  // pad_source's comment (network_driver.h)
             const auto& in = operand(i, 0);
             const int P = l.P(), Q = l.Q();
+            std::vector<int> sy(static_cast<std::size_t>(P)), sx(static_cast<std::size_t>(Q));
+            for (int p = 0; p < P; ++p) sy[std::size_t(p)] = pad_source(p - l.pad_top, l.H, l.pad_mode);
+            for (int q = 0; q < Q; ++q) sx[std::size_t(q)] = pad_source(q - l.pad_left, l.W, l.pad_mode);
+            const std::int8_t k = pad_constant_int8(l.pad_value);
             for (int c = 0; c < l.C; ++c)
-                for (int y = 0; y < l.H; ++y)
-                    for (int x = 0; x < l.W; ++x)
-                        out[(std::size_t(c) * P + std::size_t(y + l.pad_top)) * Q + std::size_t(x + l.pad_left)] =
-                            in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
+                for (int p = 0; p < P; ++p)
+                    for (int q = 0; q < Q; ++q) {
+                        const int y = sy[std::size_t(p)], x = sx[std::size_t(q)];
+                        out[(std::size_t(c) * P + std::size_t(p)) * Q + std::size_t(q)] =
+                            y < 0 || x < 0 ? k : in[(std::size_t(c) * l.H + std::size_t(y)) * l.W + std::size_t(x)];
+                    }
             break;
         }
         default: {  // resize (resize_taps' comment in network_driver.h)

@@ -137,6 +137,13 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
 std::vector<std::int8_t> normalise_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps);
 std::vector<std::int8_t> layernorm_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps,
                                         const std::vector<std::int32_t>& scale, const std::vector<std::int32_t>& bias);
+// A pad layer on the host: the input coordinate an output coordinate i (counted from the first
+// input element; negative in the leading border) copies along an axis of n elements, or -1 for the
+// constant. Reflect mirrors without repeating the edge (ONNX's and numpy's reflect: a border wider
+// than n - 1 reflects again), edge repeats the edge element. The constant is `value` on the
+// activation grid, clamp(round(2^kActFrac value)) (0 unless the workload gives one).
+int pad_source(int i, int n, PadMode mode);
+std::int8_t pad_constant_int8(double value);
 // LRN on the host over a C x HW int8 tensor (CHW), the formula above.
 std::vector<std::int8_t> lrn_int8(const std::vector<std::int8_t>& in, int C, std::size_t HW, int size, double alpha, double beta,
                                   double bias);

@@ -119,6 +119,15 @@ const char* to_string(SoftmaxAxis a) {
     return "unknown";
 }
 
+const char* to_string(PadMode m) {
+    switch (m) {
+        case PadMode::Constant: return "constant";
+        case PadMode::Reflect: return "reflect";
+        case PadMode::Edge: return "edge";
+    }
+    return "?";
+}
+
 SoftmaxAxis softmax_axis_of(const std::string& s) {
     for (SoftmaxAxis a : {SoftmaxAxis::C, SoftmaxAxis::H, SoftmaxAxis::W, SoftmaxAxis::HW, SoftmaxAxis::CHW})
         if (s == to_string(a)) return a;

@@ -11,6 +11,9 @@ namespace vp::mapper {
 enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm, Lrn };
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
+// Pad: what the added border holds (ONNX Pad's mode): a constant (`pad_value`, 0 unless the workload
+// says), the mirror image without the edge (reflect), or the edge repeated.
+enum class PadMode { Constant, Reflect, Edge };
 enum class ResizeMode { Nearest, Linear };
 // Resize: how an output coordinate maps to an input one (ONNX Resize's coordinate_transformation_mode;
 // Unknown when the workload does not say) and how a nearest resize rounds it (ONNX's nearest_mode).
@@ -35,6 +38,7 @@ const char* to_string(NearestRound r);
 ResizeCoord resize_coord_of(const std::string& s);
 NearestRound nearest_round_of(const std::string& s);
 const char* to_string(SoftmaxAxis a);
+const char* to_string(PadMode m);
 SoftmaxAxis softmax_axis_of(const std::string& s);
 
 struct Layer {
@@ -87,6 +91,8 @@ struct Layer {
     ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)
     NearestRound nearest_round = NearestRound::Unknown;   // nearest Resize: "nearest"
     int offset = 0;            // Slice: first input channel
+    PadMode pad_mode = PadMode::Constant;  // Pad: "mode"
+    double pad_value = 0.0;                // Pad, constant mode: "value"
     // Conv: the input is the producer's output with z - 1 zeros inserted between neighbouring
     // elements (a transposed convolution as its equivalent convolution); H, W count the zeros.
     int zero_insert_h = 1, zero_insert_w = 1;

@@ -277,10 +277,20 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             if (!(l.norm_eps > 0.0)) j.at("epsilon").fail("\"epsilon\" must be above 0 (it is added to the variance before the square root)");
         }
     } else {
-        j.allow_only({"name", "type", "C", "H", "W", "pad", "inputs"});
+        // Optional: what the border holds (ONNX Pad's mode; constant, of 0 unless "value" says).
+        j.allow_only({"name", "type", "mode", "value", "C", "H", "W", "pad", "inputs"});
         l.kind = LayerKind::Pad;
         read_chw(j, l);
         read_pad(j, l);
+        if (j.has("mode")) {
+            const std::string m = j.at("mode").as_enum({"constant", "reflect", "edge"});
+            l.pad_mode = m == "reflect" ? PadMode::Reflect : m == "edge" ? PadMode::Edge : PadMode::Constant;
+        }
+        if (j.has("value")) {
+            if (l.pad_mode != PadMode::Constant)
+                j.at("value").fail("\"value\" is the constant of a constant pad; this pad's mode is " + std::string(to_string(l.pad_mode)));
+            l.pad_value = j.at("value").as_number(-1e9, 1e9);
+        }
     }
     unsigned __int128 macs = (unsigned __int128)(l.C / l.groups) * l.K * l.R * l.S * (unsigned)l.P() * (unsigned)l.Q();
     if (macs > kMaxLayerMacs) j.fail("layer is too large (more than 2^50 MACs)");
@@ -454,6 +464,8 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Pad:
+            if (l.pad_mode != PadMode::Constant) j["mode"] = to_string(l.pad_mode);
+            if (l.pad_value != 0.0) j["value"] = l.pad_value;
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             j["pad"] = pad_json(l);
             break;

@@ -609,6 +609,13 @@ void pad(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) 
     l.pad_bottom = bottom;
     l.pad_left = left;
     l.pad_right = right;
+    if (mode == "reflect") l.pad_mode = mapper::PadMode::Reflect;
+    else if (mode == "edge") l.pad_mode = mapper::PadMode::Edge;
+    else if (mode != "constant") throw Unsupported("mode \"" + mode + "\"");
+    else {
+        if (!std::isfinite(value)) throw InputError(c.m.path + ": " + label + ": the constant value is not a finite number");
+        l.pad_value = value;
+    }
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }

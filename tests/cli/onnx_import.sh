@@ -152,5 +152,45 @@ for c in nmp mesh-4x4 vta; do
 done
 ok "the VTA's output is the softmax's: 10 probabilities at 1/128 in [0, 127]" \
    "[ \$(stat -c %s '$tmp/caffe_vta/outputs/prob.bin') -eq 10 ] && ! od -An -v -td1 '$tmp/caffe_vta/outputs/prob.bin' | grep -q -- '-'"
+# A fast-neural-style-shaped model (32 x 32): reflect pads before every convolution, instance norms
+# (with and without relu), a residual block, a nearest upsample, opset 13.
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+d = sys.argv[1]
+rng = np.random.default_rng(5)
+inits, nodes = [], []
+def const(name, a):
+    inits.append(numpy_helper.from_array(a, name))
+    return name
+def node(op, ins, out, **kw):
+    nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
+    return out
+def conv(x, n, cin, cout, k, s):
+    p = node("Pad", [x, const(n + "_p", np.array([0, 0, k // 2, k // 2, 0, 0, k // 2, k // 2], np.int64))], n + "_pad", mode="reflect")
+    return node("Conv", [p, const(n + "_w", (rng.standard_normal((cout, cin, k, k)) * 0.1).astype(np.float32))], n, strides=[s, s])
+def inorm(x, n, c, relu=True):
+    y = node("InstanceNormalization", [x, const(n + "_s", np.ones(c, np.float32)), const(n + "_b", np.zeros(c, np.float32))], n)
+    return node("Relu", [y], n + "_relu") if relu else y
+h = inorm(conv("img", "c1", 3, 8, 9, 1), "in1", 8)
+h = inorm(conv(h, "c2", 8, 16, 3, 2), "in2", 16)
+r = inorm(conv(h, "r1", 16, 16, 3, 1), "rin1", 16)
+r = inorm(conv(r, "r2", 16, 16, 3, 1), "rin2", 16, relu=False)
+h = node("Add", [h, r], "res")
+h = node("Resize", [h, "", const("up_s", np.array([1, 1, 2, 2], np.float32))], "up", mode="nearest")
+h = inorm(conv(h, "c3", 16, 8, 3, 1), "in3", 8)
+conv(h, "out", 8, 3, 9, 1)
+g = helper.make_graph(nodes, "style_small", [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 3, 32, 32])],
+                      [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 3, 32, 32])], inits)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/style.onnx")
+PY
+"$vp_import" "$tmp/style.onnx" -o "$tmp/style.json" -q
+ok "style-transfer model: reflect pads and instance norms (layernorm over hw) imported" \
+   "[ $? -eq 0 ] && [ \$(grep -c '\"type\": \"pad\", \"mode\": \"reflect\"' '$tmp/style.json') -eq 6 ] && [ \$(grep -c '\"type\": \"layernorm\", \"axis\": \"hw\"' '$tmp/style.json') -eq 5 ]"
+for c in nmp mesh-4x4 vta; do
+  "$vp_run" "$root/configs/$c.yaml" "$tmp/style.onnx" --out "$tmp/style_$c" --quiet
+  ok "style-transfer model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/style_$c/stats.json' ]"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

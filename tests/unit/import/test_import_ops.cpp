@@ -472,6 +472,35 @@ TEST_CASE("Pad folds into the next conv, before a pool it is a layer", "[import]
     CHECK(rz.net.layers[0].inputs == std::vector<int>{Layer::kNetInput});
 }
 
+TEST_CASE("Pad's mode and constant value are the pad layer's", "[import]") {
+    // Reflect and edge pads (style-transfer networks pad with reflect before each conv) are layers
+    // with their mode, even before a convolution; a constant pad keeps its value; a zero constant pad
+    // before a conv still folds into it.
+    Model m(13);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).ints("pads", {0, 0, 1, 1, 0, 0, 1, 1}).floats("v", {1.25f}, true);
+    m.output("a").output("b").output("c");
+    attr(m.node("Pad", {"x", "pads"}, {"xr"}, "reflect"), "mode", std::string("reflect"));
+    m.node("Conv", {"xr", "w"}, {"a"}, "conv");
+    attr(m.node("Pad", {"x", "pads"}, {"b"}, "edge"), "mode", std::string("edge"));
+    m.node("Pad", {"x", "pads", "v"}, {"c"}, "const");
+    const auto r = import_onnx(m.save("pad_modes.onnx"), {});
+    CHECK(r.stats.fused_pad == 0);
+    std::map<std::string, const Layer*> by;
+    for (const auto& l : r.net.layers) by[l.name] = &l;
+    REQUIRE((by.count("reflect") && by.count("edge") && by.count("const")));
+    CHECK((by["reflect"]->pad_mode == vp::mapper::PadMode::Reflect && by["reflect"]->P() == 10));
+    CHECK(by["edge"]->pad_mode == vp::mapper::PadMode::Edge);
+    CHECK((by["const"]->pad_mode == vp::mapper::PadMode::Constant && by["const"]->pad_value == 1.25));
+    CHECK(by["conv"]->pad_top == 0);
+    const Network back = parse_network(nlohmann::json::parse(network_to_json(r.net).dump()), "round trip");
+    for (const auto& l : back.layers)
+        if (l.kind == LayerKind::Pad) CHECK((l.pad_mode == by[l.name]->pad_mode && l.pad_value == by[l.name]->pad_value));
+    Model w(13);  // "wrap" (opset 19) is not modelled
+    w.input("x", {1, 3, 8, 8}).ints("pads", {0, 0, 1, 1, 0, 0, 1, 1}).output("y");
+    attr(w.node("Pad", {"x", "pads"}, {"y"}, "wrap"), "mode", std::string("wrap"));
+    CHECK_THROWS_WITH(import_onnx(w.save("pad_wrap.onnx"), {}), Catch::Contains("node \"wrap\" (Pad)") && Catch::Contains("mode \"wrap\""));
+}
+
 TEST_CASE("MatMul with constant weights: fc, or a 1x1 conv over rows, two activations are unsupported", "[import]") {
     Model m;
     m.input("x", {1, 7, 16}).init("w", {16, 32}).output("y").output("z");

@@ -283,7 +283,14 @@ TEST_CASE("libonnx-testdata: opsets 1-6 read in process, against ONNX's version 
 }
 
 namespace {
+// The values of a float or int32 tensor (test_reflect_pad and test_edge_pad have int32 data), as floats.
 std::vector<float> floats_of(const onnx::TensorProto& t) {
+    if (t.data_type() == onnx::TensorProto::INT32) {
+        if (t.int32_data_size() > 0) return {t.int32_data().begin(), t.int32_data().end()};
+        std::vector<std::int32_t> i(t.raw_data().size() / sizeof(std::int32_t));
+        std::memcpy(i.data(), t.raw_data().data(), i.size() * sizeof(std::int32_t));
+        return {i.begin(), i.end()};
+    }
     REQUIRE(t.data_type() == onnx::TensorProto::FLOAT);
     if (t.float_data_size() > 0) return {t.float_data().begin(), t.float_data().end()};
     std::vector<float> v(t.raw_data().size() / sizeof(float));
@@ -545,6 +552,43 @@ TEST_CASE("libonnx-testdata: the VTA host's layernorm against ONNX's LayerNormal
         const std::string path = std::string("node/") + d;
         CHECK_THROWS_WITH(vp::import::import_onnx(prepare(Case{path.c_str(), 1, "", false, true}, od, in, wd), {}),
                           Catch::Contains("normalisation over the batch axis"));
+    }
+}
+
+TEST_CASE("libonnx-testdata: the VTA host's reflect, edge and constant pads against ONNX's reference outputs", "[import][testdata][vta]") {
+    // The imported pad layer's mode and value, the host's source coordinates (pad_source) and
+    // constant (pad_constant_int8) on the inputs rounded to 1/16, against ONNX's outputs: within the
+    // input rounding (1/32), every output being an input element or the constant.
+    struct P {
+        const char* dir;
+        PadMode mode;
+    };
+    for (const P& c : {P{"test_reflect_pad", PadMode::Reflect}, P{"test_edge_pad", PadMode::Edge}, P{"test_constant_pad", PadMode::Constant}}) {
+        INFO(c.dir);
+        const Backend b = backend(c.dir);
+        const Layer& l = b.layer();
+        REQUIRE(l.kind == LayerKind::Pad);
+        CHECK(l.pad_mode == c.mode);
+        const int P = l.P(), Q = l.Q();
+        const std::size_t in_per = std::size_t(l.C) * l.H * l.W, out_per = std::size_t(l.C) * P * Q;
+        REQUIRE(b.x.size() == in_per * std::size_t(b.r.net.batch));
+        REQUIRE(b.want.size() == out_per * std::size_t(b.r.net.batch));
+        std::size_t border = 0;
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n)
+            for (int ch = 0; ch < l.C; ++ch)
+                for (int p = 0; p < P; ++p)
+                    for (int q = 0; q < Q; ++q) {
+                        const int y = vp::mapper::vta::pad_source(p - l.pad_top, l.H, l.pad_mode),
+                                  x = vp::mapper::vta::pad_source(q - l.pad_left, l.W, l.pad_mode);
+                        const double got = (y < 0 || x < 0 ? vp::mapper::vta::pad_constant_int8(l.pad_value)
+                                                           : on_grid(b.x[n * in_per + (std::size_t(ch) * l.H + std::size_t(y)) * l.W + std::size_t(x)])) /
+                                           16.0;
+                        border += y != p - l.pad_top || x != q - l.pad_left;
+                        const double want = b.want[n * out_per + (std::size_t(ch) * P + std::size_t(p)) * Q + std::size_t(q)];
+                        INFO("c " << ch << " p " << p << " q " << q << " ONNX " << want << " host " << got);
+                        CHECK(std::abs(got - want) <= 1.0 / 32 + 1e-6);
+                    }
+        CHECK(border > 0);
     }
 }
 

@@ -168,6 +168,17 @@ inline std::int8_t resize_at(const Layer& l, const Tensor& t, int c, int p, int 
 }
 
 // Host layers: concat along channels, channel slice, zero pad, resize.
+// A pad layer's source coordinate along an axis of n for coordinate i of the unpadded frame (-1:
+// the constant): reflect bounces off the first and last element until inside, edge clamps.
+inline int pad_at(int i, int n, vp::mapper::PadMode m) {
+    if (i >= 0 && i < n) return i;
+    if (m == vp::mapper::PadMode::Constant) return -1;
+    if (m == vp::mapper::PadMode::Edge) return std::min(n - 1, std::max(0, i));
+    if (n == 1) return 0;
+    while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+    return i;
+}
+
 inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     const int P = l.P(), Q = l.Q();
     Tensor out(std::size_t(l.K) * P * Q, 0);
@@ -188,8 +199,9 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
                 } else if (l.kind == LayerKind::Slice) {
                     out[o] = (*in[0])[(std::size_t(c + l.offset) * l.H + p) * l.W + q];
                 } else if (l.kind == LayerKind::Pad) {
-                    const int y = p - l.pad_top, x = q - l.pad_left;
-                    out[o] = y < 0 || y >= l.H || x < 0 || x >= l.W ? 0 : (*in[0])[(std::size_t(c) * l.H + y) * l.W + x];
+                    const int y = pad_at(p - l.pad_top, l.H, l.pad_mode), x = pad_at(q - l.pad_left, l.W, l.pad_mode);
+                    const double k = std::min(127.0, std::max(-128.0, std::round(16.0 * l.pad_value)));
+                    out[o] = y < 0 || x < 0 ? std::int8_t(k) : (*in[0])[(std::size_t(c) * l.H + y) * l.W + x];
                 } else {  // Resize: nearest or linear
                     out[o] = resize_at(l, *in[0], c, p, q);
                 }

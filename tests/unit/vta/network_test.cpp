@@ -550,6 +550,49 @@ TEST_CASE("Layernorm on the host over each of its axes equals the reference, by 
     CHECK_THROWS_WITH(NetworkDriver(chain_graph(bare, "bare"), VtaConfig{}, DriverOptions{}), Catch::Contains("\"epsilon\""));
 }
 
+TEST_CASE("Reflect, edge and constant pads on the host equal the reference, by hand and in a network", "[vta][network]") {
+    // By hand, an axis of 4 elements (0 1 2 3): reflect continues ... 2 1 | 0 1 2 3 | 2 1 0 1 2 3 2 ...
+    // (a border wider than 3 reflects again), edge 0 0 | 0 1 2 3 | 3 3, the constant -1. An axis of one
+    // element reflects onto itself. The constant on the activation grid: 1.5 -> 24, -100 -> -128.
+    CHECK(pad_source(-1, 4, PadMode::Reflect) == 1);
+    CHECK(pad_source(-3, 4, PadMode::Reflect) == 3);
+    CHECK(pad_source(-4, 4, PadMode::Reflect) == 2);
+    CHECK(pad_source(4, 4, PadMode::Reflect) == 2);
+    CHECK(pad_source(6, 4, PadMode::Reflect) == 0);
+    CHECK(pad_source(7, 4, PadMode::Reflect) == 1);
+    CHECK(pad_source(-2, 1, PadMode::Reflect) == 0);
+    CHECK(pad_source(-2, 4, PadMode::Edge) == 0);
+    CHECK(pad_source(9, 4, PadMode::Edge) == 3);
+    CHECK(pad_source(-1, 4, PadMode::Constant) == -1);
+    CHECK(pad_source(2, 4, PadMode::Constant) == 2);
+    CHECK(pad_constant_int8(1.5) == 24);
+    CHECK(pad_constant_int8(-100.0) == -128);
+    Network n;
+    n.name = "pads";
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
+    auto pad = [](const char* name, PadMode m, double value, int C, int H, int t, int b, int le, int r) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Pad; l.pad_mode = m; l.pad_value = value; l.C = l.K = C; l.H = l.W = H;
+        l.pad_top = t; l.pad_bottom = b; l.pad_left = le; l.pad_right = r;
+        return l;
+    };
+    const int c0 = layer(conv("c0", 3, 6, 5, 3, 1, 1, 1, false), {Layer::kNetInput});
+    const int p1 = layer(pad("reflect", PadMode::Reflect, 0, 6, 5, 2, 1, 0, 3), {c0});
+    layer(pad("reflect_wide", PadMode::Reflect, 0, 6, 5, 6, 9, 5, 4), {c0});  // borders wider than the map
+    layer(pad("edge", PadMode::Edge, 0, 6, 5, 1, 3, 2, 0), {c0});
+    layer(pad("constant", PadMode::Constant, 0.75, 6, 5, 1, 1, 1, 1), {c0});
+    layer(conv("c1", 6, 4, 8, 3, 1, 0, 1, true), {p1});  // a convolution reads the reflect-padded 8 x 8 map
+    const NetGraph g = chain_graph(n, "pads");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 41, 0, dbuf, false) == n.layers.size());
+    // The constant border holds 12 (0.75 on the grid); the reflect border mirrors row 1 above row 0.
+    const NetworkDriver d = run_with_seed(g, 41);
+    CHECK(d.output(4)[0] == 12);
+    const auto& in = d.output(std::size_t(c0));
+    const auto& r = d.output(std::size_t(p1));  // 6 x 8 x 8: rows -2 -1 0 .. 4 5, columns 0 .. 4 5 6 7
+    CHECK(r[0] == in[2 * 5]);      // row -2 is row 2, column 0
+    CHECK(r[8 + 5] == in[5 + 3]);  // row -1 is row 1, column 5 is column 3
+}
+
 TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {
     Network n;
     n.name = "deconv";

@@ -285,6 +285,30 @@ TEST_CASE("A layernorm's axis and epsilon: read, checked, written back", "[workl
     CHECK_THAT(bad(R"({"layers": [{"type": "batchnorm", "axis": "c", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("unknown member \"axis\""));
 }
 
+TEST_CASE("A pad layer's mode and value: read, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "pad", "mode": "reflect", "C": 4, "H": 8, "W": 8, "pad": 2},
+                                             {"type": "pad", "mode": "edge", "C": 4, "H": 12, "W": 12, "pad": [1, 0]},
+                                             {"type": "pad", "value": -0.5, "C": 4, "H": 14, "W": 12, "pad": 1},
+                                             {"type": "pad", "C": 4, "H": 16, "W": 14, "pad": 1}]})"),
+        "p.json");
+    using vp::mapper::PadMode;
+    const auto check = [](const vp::mapper::Network& n) {
+        CHECK((n.layers.at(0).pad_mode == PadMode::Reflect && n.layers.at(0).P() == 12));
+        CHECK(n.layers.at(1).pad_mode == PadMode::Edge);
+        CHECK((n.layers.at(2).pad_mode == PadMode::Constant && n.layers.at(2).pad_value == -0.5));
+        CHECK((n.layers.at(3).pad_mode == PadMode::Constant && n.layers.at(3).pad_value == 0.0));  // zeros, as before
+    };
+    check(net);
+    const auto j = vp::mapper::network_to_json(net);
+    CHECK(!j["layers"][3].contains("mode"));
+    CHECK(!j["layers"][3].contains("value"));
+    check(vp::mapper::parse_network(j, "back.json"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pad", "mode": "wrap", "C": 4, "H": 8, "W": 8, "pad": 1}]})"), Catch::Contains("/layers/0/mode"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "pad", "mode": "edge", "value": 1, "C": 4, "H": 8, "W": 8, "pad": 1}]})"),
+               Catch::Contains("/layers/0/value") && Catch::Contains("this pad's mode is edge"));
+}
+
 TEST_CASE("A clip's bounds: \"clip\": [min, max] with null for a missing bound, written back", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "conv", "C": 3, "K": 4, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "act": "clip", "clip": [-1, 2.5]},
