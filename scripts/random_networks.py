@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms] [--layernorms]  a network workload (JSON)
-                          on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms] [--layernorms]  an ONNX model (needs python3-onnx:
-                          /usr/bin/python3); prints its MACs by the operators' definitions
+  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
+                          a network workload (JSON) on stdout / FILE
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
+                          an ONNX model (needs python3-onnx: /usr/bin/python3); prints its MACs by the
+                          operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms] [--layernorms]
+                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -46,7 +47,7 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None, ln_rng=None):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None, ln_rng=None, reorg_rng=None):
         self.rng = rng
         self.large = large
         # Dilated convs (--dilated): their own generator, so that the networks of every seed
@@ -58,6 +59,8 @@ class Net:
         self.norm_rng = norm_rng
         # --layernorms: layernorm layers over random axes with random epsilons.
         self.ln_rng = ln_rng
+        # --reorgs: space_to_depth and depth_to_space layers.
+        self.reorg_rng = reorg_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -239,6 +242,25 @@ class Net:
         self.add({"type": "layernorm", "axis": g.choice(["c", "h", "w", "hw", "chw"]),
                   "epsilon": g.choice([1e-5, 1e-6, 0.01, round(g.uniform(0.001, 4), 4)]), "C": C, "H": H, "W": W}, C, H, W, [name])
 
+    def reorg_layer(self, t):
+        """--reorgs: a space_to_depth layer (the map a multiple of the block) or a depth_to_space layer
+        (the channels a multiple of block^2, DCR or CRD); nothing when neither fits."""
+        name, C, H, W = t
+        g = self.reorg_rng
+        b = g.choice([2, 2, 3, 4])
+        opts = []
+        if H % b == 0 and W % b == 0:
+            opts.append("s2d")
+        if C % (b * b) == 0 and H * b <= 224 and W * b <= 224:
+            opts.append("d2s")
+        if not opts:
+            return
+        if g.choice(opts) == "s2d":
+            self.add({"type": "space_to_depth", "block": b, "C": C, "H": H, "W": W}, C * b * b, H // b, W // b, [name])
+        else:
+            self.add({"type": "depth_to_space", "block": b, "mode": g.choice(["dcr", "crd"]), "C": C, "H": H, "W": W},
+                     C // (b * b), H * b, W * b, [name])
+
     def gate_layer(self, t):
         """--gates: an act layer of a gate activation, or (graph) a squeeze-and-excitation block:
         global average pool, 1x1 conv with relu, 1x1 conv with a gate, mul by the gate per channel."""
@@ -378,20 +400,21 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False, dilated=False, gates=False, norms=False, layernorms=False):
+def gen_network(seed, large=False, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
     rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish;
     layernorms: layernorm layers over random axes with random epsilons, and pad layers with a mode
-    (reflect, edge) or a constant value (each option from a generator of its own:
+    (reflect, edge) or a constant value; reorgs: space_to_depth and depth_to_space layers (each option
+    from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
               random.Random(seed * 7919 + 3) if gates else None, random.Random(seed * 7919 + 5) if norms else None,
-              random.Random(seed * 7919 + 7) if layernorms else None)
+              random.Random(seed * 7919 + 7) if layernorms else None, random.Random(seed * 7919 + 9) if reorgs else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -420,6 +443,8 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False, laye
             net.norm_layer(net.tensors[-1])
         if net.ln_rng and net.ln_rng.random() < 0.3:
             net.ln_layer(net.tensors[-1])
+        if net.reorg_rng and net.reorg_rng.random() < 0.3:
+            net.reorg_layer(net.tensors[-1])
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
     if rng.random() < 0.2:
         doc["batch"] = rng.randint(2, 3)
@@ -430,7 +455,7 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False, laye
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=False):
+def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False):
     """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
     kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
     dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
@@ -446,7 +471,9 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
     back: ConvNeXt's block), an InstanceNormalization, or the seven-node decomposition exporters write
     below opset 17 (over the last axis, with its scale and shift), with random epsilons, from a
     generator of its own, and Pad nodes in reflect or edge mode or with a constant value; the model is
-    then of opset 17 (13 otherwise)."""
+    then of opset 17 (13 otherwise).
+    reorgs: after a step, sometimes a SpaceToDepth or a DepthToSpace (DCR or CRD), where the shape
+    allows, from a generator of its own."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
@@ -454,6 +481,7 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
     gate_rng = random.Random(seed * 7919 + 4) if gates else None
     norm_rng = random.Random(seed * 7919 + 6) if norms else None
     ln_rng = random.Random(seed * 7919 + 8) if layernorms else None
+    reorg_rng = random.Random(seed * 7919 + 10) if reorgs else None
     macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
@@ -734,6 +762,20 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
                 nodes.append(helper.make_node("Add", [sc, sb], [out]))
             cur = out
             branch.setdefault(shape, []).append(cur)
+        if reorg_rng and not rank2 and reorg_rng.random() < 0.3:
+            c, h, w = shape
+            b = reorg_rng.choice([2, 2, 3])
+            opts = (["SpaceToDepth"] if h % b == 0 and w % b == 0 else []) + (["DepthToSpace"] if c % (b * b) == 0 else [])
+            if opts:
+                out = name("t")
+                if reorg_rng.choice(opts) == "SpaceToDepth":
+                    nodes.append(helper.make_node("SpaceToDepth", [cur], [out], blocksize=b))
+                    shape = (c * b * b, h // b, w // b)
+                else:
+                    nodes.append(helper.make_node("DepthToSpace", [cur], [out], blocksize=b, mode=reorg_rng.choice(["DCR", "CRD"])))
+                    shape = (c // (b * b), h * b, w * b)
+                cur = out
+                branch.setdefault(shape, []).append(cur)
     if not nodes:
         nodes.append(helper.make_node("Relu", ["x"], ["t0"]))
         cur = "t0"
@@ -964,7 +1006,8 @@ def driver(a):
             # onnx.helper lives in Debian's python3-onnx: generate with the system interpreter
             gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
                                   "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []) +
-                                 (["--norms"] if a.norms else []) + (["--layernorms"] if a.layernorms else []),
+                                 (["--norms"] if a.norms else []) + (["--layernorms"] if a.layernorms else []) +
+                                 (["--reorgs"] if a.reorgs else []),
                                  stdout=subprocess.PIPE, universal_newlines=True)
             m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
             if gen.returncode != 0 or not m_gen:
@@ -990,7 +1033,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms, a.layernorms), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -1121,6 +1164,7 @@ def main():
     g.add_argument("--norms", action="store_true", help="lrn, softmax over random axes, tanh / softplus / erf / elu / clip, Mish")
     g.add_argument("--layernorms", action="store_true", help="layernorm layers over random axes with random epsilons; "
                    "pads with a mode or constant value")
+    g.add_argument("--reorgs", action="store_true", help="space_to_depth and depth_to_space layers")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -1129,6 +1173,7 @@ def main():
     o.add_argument("--norms", action="store_true", help="LRN, Softmax, Tanh, Softplus, Erf, Elu, Clip, Mish")
     o.add_argument("--layernorms", action="store_true", help="LayerNormalization (channels-first and channels-last), "
                    "InstanceNormalization, the decomposed LayerNorm (opset 17); reflect, edge and constant-value Pads")
+    o.add_argument("--reorgs", action="store_true", help="SpaceToDepth and DepthToSpace (DCR, CRD)")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -1148,12 +1193,13 @@ def main():
     r.add_argument("--layernorms", action="store_true", help="networks (JSON and ONNX) with layernorms over random "
                    "axes: LayerNormalization channels-first and channels-last, InstanceNormalization, the decomposed form; "
                    "pads in reflect and edge mode or with a constant value")
+    r.add_argument("--reorgs", action="store_true", help="networks (JSON and ONNX) with space_to_depth and depth_to_space")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms, a.layernorms), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs), indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)
@@ -1161,7 +1207,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms, a.layernorms))
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs))
         return 0
     return driver(a)
 

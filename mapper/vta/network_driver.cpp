@@ -240,6 +240,10 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
     return out;
 }
 
+int space_depth_channel(int c, int i, int j, int shallow_channels, int b, bool crd) {
+    return crd ? (c * b + i) * b + j : (i * b + j) * shallow_channels + c;
+}
+
 int pad_source(int i, int n, PadMode mode) {
     if (i >= 0 && i < n) return i;
     switch (mode) {
@@ -412,6 +416,8 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             case LayerKind::Slice:
             case LayerKind::Pad:
             case LayerKind::BatchNorm:
+            case LayerKind::DepthToSpace:
+            case LayerKind::SpaceToDepth:
             case LayerKind::Lrn: break;  // the host (run_host_layer)
             case LayerKind::LayerNorm:
                 if (l.norm_axis == SoftmaxAxis::Unknown || !(l.norm_eps > 0.0))
@@ -442,7 +448,8 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                 throw InputError(where + "layers of type \"" + std::string(to_string(l.kind)) + "\"" +
                                  (l.kind == LayerKind::Activation ? " (" + std::string(to_string(l.act)) + ")" : "") +
                                  " do not run on the VTA (it runs conv, fc, pool and eltwise add layers; the host "
-                                 "concat, slice, pad, resize, eltwise mul, activation, batchnorm, layernorm and lrn layers)");
+                                 "concat, slice, pad, resize, depth_to_space, space_to_depth, eltwise mul, activation, batchnorm, "
+                                 "layernorm and lrn layers)");
         }
         if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;
@@ -533,7 +540,7 @@ bool NetworkDriver::is_host_layer(std::size_t i) const {
     }
     return l.kind == LayerKind::Concat || l.kind == LayerKind::Slice || l.kind == LayerKind::Pad || l.kind == LayerKind::Resize ||
            l.kind == LayerKind::Activation || l.kind == LayerKind::BatchNorm || l.kind == LayerKind::LayerNorm ||
-           l.kind == LayerKind::Lrn;
+           l.kind == LayerKind::Lrn || l.kind == LayerKind::DepthToSpace || l.kind == LayerKind::SpaceToDepth;
 }
 
 const LayerData& NetworkDriver::generate_affine(std::size_t i) {
@@ -569,6 +576,27 @@ void NetworkDriver::run_host_layer(std::size_t i) {
             const auto& in = operand(i, 0);
             std::copy(in.begin() + std::ptrdiff_t(std::size_t(l.offset) * HW), in.begin() + std::ptrdiff_t(std::size_t(l.offset + l.K) * HW),
                       out.begin());
+            break;
+        }
+        case LayerKind::DepthToSpace:
+        case LayerKind::SpaceToDepth: {  // space_depth_channel's comment (network_driver.h)
+            const auto& in = operand(i, 0);
+            const bool d2s = l.kind == LayerKind::DepthToSpace;
+            const int b = l.block, P = l.P(), Q = l.Q();
+            // The deep side (C x H x W of depth_to_space, K x P x Q of space_to_depth) has the block's
+            // channels; element (c, y, x) of the shallow side is in channel space_depth_channel(c, y % b,
+            // x % b) at (y / b, x / b) of the deep side.
+            const int shallow_c = d2s ? l.K : l.C, shallow_h = d2s ? P : l.H, shallow_w = d2s ? Q : l.W;
+            const int deep_h = shallow_h / b, deep_w = shallow_w / b;
+            for (int c = 0; c < shallow_c; ++c)
+                for (int y = 0; y < shallow_h; ++y)
+                    for (int x = 0; x < shallow_w; ++x) {
+                        const std::size_t s = (std::size_t(c) * shallow_h + std::size_t(y)) * shallow_w + std::size_t(x);
+                        const int dc = space_depth_channel(c, y % b, x % b, shallow_c, b, l.crd);
+                        const std::size_t d = (std::size_t(dc) * deep_h + std::size_t(y / b)) * deep_w + std::size_t(x / b);
+                        if (d2s) out[s] = in[d];
+                        else out[d] = in[s];
+                    }
             break;
         }
         case LayerKind::Activation: {  // relu / relu6: the lower clamp at 0 (as fused); the others by table

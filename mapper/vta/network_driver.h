@@ -137,6 +137,11 @@ std::vector<std::int8_t> softmax_int8(const std::vector<std::int8_t>& in, int C,
 std::vector<std::int8_t> normalise_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps);
 std::vector<std::int8_t> layernorm_int8(const std::vector<std::int8_t>& in, int C, int H, int W, SoftmaxAxis axis, double eps,
                                         const std::vector<std::int32_t>& scale, const std::vector<std::int32_t>& bias);
+// depth_to_space and space_to_depth on the host (copies): element (c, y, x) of the map with fewer
+// channels (depth_to_space's output, space_to_depth's input; `shallow_channels` of them) is at (y / b,
+// x / b) of channel space_depth_channel(c, y % b, x % b) of the other: (i b + j) shallow_channels + c
+// (ONNX's DCR mode, and SpaceToDepth), or (c b + i) b + j (DepthToSpace's CRD mode).
+int space_depth_channel(int c, int i, int j, int shallow_channels, int b, bool crd);
 // A pad layer on the host: the input coordinate an output coordinate i (counted from the first
 // input element; negative in the leading border) copies along an axis of n elements, or -1 for the
 // constant. Reflect mirrors without repeating the edge (ONNX's and numpy's reflect: a border wider

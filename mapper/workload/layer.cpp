@@ -18,6 +18,8 @@ const char* to_string(LayerKind k) {
     case LayerKind::Pad: return "pad";
     case LayerKind::LayerNorm: return "layernorm";
     case LayerKind::Lrn: return "lrn";
+    case LayerKind::DepthToSpace: return "depth_to_space";
+    case LayerKind::SpaceToDepth: return "space_to_depth";
     }
     return "?";
 }
@@ -140,6 +142,7 @@ std::string Layer::shape_key() const {
        << stride_h << ',' << stride_w << ',' << pad_top << ',' << pad_bottom << ',' << pad_left << ','
        << pad_right << ',' << groups;
     if (kind == LayerKind::Resize) os << ',' << out_h << ',' << out_w;
+    if (kind == LayerKind::DepthToSpace || kind == LayerKind::SpaceToDepth) os << ",b" << block << (crd ? "crd" : "");
     if (kind == LayerKind::Slice) os << ',' << offset;
     if (zero_insert_h != 1 || zero_insert_w != 1) os << ",z" << zero_insert_h << ',' << zero_insert_w;
     if (dilation_h != 1 || dilation_w != 1) os << ",d" << dilation_h << ',' << dilation_w;

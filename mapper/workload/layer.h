@@ -8,7 +8,10 @@
 namespace vp::mapper {
 
 // Conv and fc do MACs; the other kinds move or transform data without MACs.
-enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm, Lrn };
+// DepthToSpace and SpaceToDepth move elements between the channels and b x b blocks of positions
+// (ONNX's operators of those names: YOLOv2's reorg, the pixel shuffle of super-resolution networks).
+enum class LayerKind { Conv, FullyConnected, Pool, Eltwise, Concat, Slice, Resize, Activation, BatchNorm, Pad, LayerNorm, Lrn,
+                       DepthToSpace, SpaceToDepth };
 enum class PoolOp { Max, Avg };
 enum class EltwiseOp { Add, Mul };
 // Pad: what the added border holds (ONNX Pad's mode): a constant (`pad_value`, 0 unless the workload
@@ -86,7 +89,12 @@ struct Layer {
     // shape platforms do not need them, the VTA host refuses the layer without both.
     SoftmaxAxis norm_axis = SoftmaxAxis::Unknown;
     double norm_eps = 0.0;  // 0: not given
-    int out_h = 0, out_w = 0;  // Resize: output size
+    int out_h = 0, out_w = 0;  // Resize, DepthToSpace, SpaceToDepth: output size
+    // DepthToSpace, SpaceToDepth: the block size b (K = C / b^2, out H b x W b; or K = C b^2, out H / b
+    // x W / b). DepthToSpace's channel order: `crd` (ONNX's CRD mode: channel c' b^2 + i b + j goes to
+    // block position (i, j) of output channel c'), else DCR (channel (i b + j) K + c').
+    int block = 1;
+    bool crd = false;
     ResizeMode resize_mode = ResizeMode::Nearest;
     ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)
     NearestRound nearest_round = NearestRound::Unknown;   // nearest Resize: "nearest"
@@ -106,8 +114,11 @@ struct Layer {
     // The window's extent in input rows / columns: (R - 1) dilation + 1 (R, S without dilation).
     int window_h() const { return (R - 1) * dilation_h + 1; }
     int window_w() const { return (S - 1) * dilation_w + 1; }
-    int P() const { return kind == LayerKind::Resize ? out_h : (H + pad_top + pad_bottom - window_h()) / stride_h + 1; }
-    int Q() const { return kind == LayerKind::Resize ? out_w : (W + pad_left + pad_right - window_w()) / stride_w + 1; }
+    bool sized_output() const {
+        return kind == LayerKind::Resize || kind == LayerKind::DepthToSpace || kind == LayerKind::SpaceToDepth;
+    }
+    int P() const { return sized_output() ? out_h : (H + pad_top + pad_bottom - window_h()) / stride_h + 1; }
+    int Q() const { return sized_output() ? out_w : (W + pad_left + pad_right - window_w()) / stride_w + 1; }
     bool is_depthwise() const { return kind == LayerKind::Conv && groups == C && groups == K && groups > 1; }
     bool has_macs() const { return kind == LayerKind::Conv || kind == LayerKind::FullyConnected; }
     // Multiply-accumulates of one inference (batch 1). Conv: (C/g)*K*R*S*P*Q; FC: C*K.

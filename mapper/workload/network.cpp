@@ -153,7 +153,8 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
     Layer l;
     l.name = j.has("name") ? j.at("name").as_string() : "layer" + std::to_string(index);
     const std::string type =
-        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "lrn", "pad"});
+        j.at("type").as_enum({"conv", "fc", "pool", "eltwise", "concat", "slice", "resize", "act", "batchnorm", "layernorm", "lrn", "pad",
+                              "depth_to_space", "space_to_depth"});
     if (type == "conv") {
         j.allow_only({"name", "type", "C", "K", "H", "W", "R", "S", "stride", "pad", "dilation", "groups", "relu", "act", "clip",
                       "alpha", "beta", "inputs", "zero_insert"});
@@ -234,6 +235,34 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         if (j.has("nearest")) {
             if (l.resize_mode != ResizeMode::Nearest) j.at("nearest").fail("\"nearest\" is the rounding of a nearest resize; this one is linear");
             l.nearest_round = nearest_round_of(j.at("nearest").as_enum({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}));
+        }
+    } else if (type == "depth_to_space" || type == "space_to_depth") {
+        // ONNX's DepthToSpace (its mode required: the channel order decides where each element goes)
+        // and SpaceToDepth: data movement, no MACs; nmp and mesh list them as skipped.
+        const bool d2s = type == "depth_to_space";
+        if (d2s) j.allow_only({"name", "type", "block", "mode", "C", "H", "W", "inputs"});
+        else j.allow_only({"name", "type", "block", "C", "H", "W", "inputs"});
+        l.kind = d2s ? LayerKind::DepthToSpace : LayerKind::SpaceToDepth;
+        read_chw(j, l);
+        l.block = int(j.at("block").as_int(1, 1024));
+        const int b = l.block;
+        if (d2s) {
+            l.crd = j.at("mode").as_enum({"dcr", "crd"}) == "crd";
+            if (l.C % (b * b) != 0)
+                j.at("block").fail("C = " + std::to_string(l.C) + " is not a multiple of block^2 = " + std::to_string(b * b));
+            if (std::int64_t(l.H) * b > kMaxSpatial || std::int64_t(l.W) * b > kMaxSpatial)
+                j.at("block").fail("the output map exceeds " + std::to_string(kMaxSpatial) + " per side");
+            l.K = l.C / (b * b);
+            l.out_h = l.H * b;
+            l.out_w = l.W * b;
+        } else {
+            if (l.H % b != 0 || l.W % b != 0)
+                j.at("block").fail("the map " + std::to_string(l.H) + " x " + std::to_string(l.W) + " is not a multiple of the block " +
+                                   std::to_string(b));
+            if (std::int64_t(l.C) * b * b > kMaxChannels) j.at("block").fail("C x block^2 exceeds " + std::to_string(kMaxChannels) + " channels");
+            l.K = l.C * b * b;
+            l.out_h = l.H / b;
+            l.out_w = l.W / b;
         }
     } else if (type == "act") {
         j.allow_only({"name", "type", "op", "alpha", "beta", "axis", "clip", "C", "H", "W", "inputs"});
@@ -476,6 +505,12 @@ nlohmann::ordered_json network_to_json(const Network& net) {
         case LayerKind::LayerNorm:
             if (l.norm_axis != SoftmaxAxis::Unknown) j["axis"] = to_string(l.norm_axis);
             if (l.norm_eps > 0.0) j["epsilon"] = l.norm_eps;
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            break;
+        case LayerKind::DepthToSpace:
+        case LayerKind::SpaceToDepth:
+            j["block"] = l.block;
+            if (l.kind == LayerKind::DepthToSpace) j["mode"] = l.crd ? "crd" : "dcr";
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Concat:

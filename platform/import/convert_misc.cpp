@@ -360,6 +360,37 @@ void layer_norm(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     c.add_layer(l, n, index, n.output(0));
 }
 
+// DepthToSpace (the pixel shuffle of super-resolution networks; its DCR or CRD channel order) and
+// SpaceToDepth (YOLOv2's reorg): depth_to_space / space_to_depth layers with the block size.
+void space_depth(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    const bool d2s = n.op_type() == "DepthToSpace";
+    const auto xd = c.dims_of(n.input(0), label);
+    if (xd.size() != 4) throw Unsupported("a rank-" + std::to_string(xd.size()) + " input (N x C x H x W is modelled)");
+    const std::int64_t b = attr_int(n, "blocksize", 0);
+    if (b < 1 || b > 1024) throw InputError(c.m.path + ": " + label + ": blocksize " + std::to_string(b) + " outside 1..1024");
+    Layer l = shaped(c, d2s ? LayerKind::DepthToSpace : LayerKind::SpaceToDepth, n.input(0), label);
+    l.block = int(b);
+    if (d2s) {
+        const std::string mode = attr_string(n, "mode", "DCR");
+        if (mode != "DCR" && mode != "CRD") throw InputError(c.m.path + ": " + label + ": mode \"" + mode + "\" (DCR or CRD expected)");
+        l.crd = mode == "CRD";
+        if (l.C % (l.block * l.block) != 0)
+            throw InputError(c.m.path + ": " + label + ": " + std::to_string(l.C) + " channels are not a multiple of blocksize^2");
+        l.K = l.C / (l.block * l.block);
+        l.out_h = l.H * l.block;
+        l.out_w = l.W * l.block;
+    } else {
+        if (l.H % l.block != 0 || l.W % l.block != 0)
+            throw InputError(c.m.path + ": " + label + ": the map " + std::to_string(l.H) + " x " + std::to_string(l.W) +
+                             " is not a multiple of blocksize " + std::to_string(l.block));
+        l.K = l.C * l.block * l.block;
+        l.out_h = l.H / l.block;
+        l.out_w = l.W / l.block;
+    }
+    l.inputs = {c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
 // InstanceNormalization (style-transfer networks): each channel of each sample normalised over its
 // H x W positions, then scaled and shifted per channel by constants. Imported as a layernorm layer
 // over HW (what the layer computes is the same; the per-channel scale and shift are its affine step).
@@ -637,6 +668,7 @@ void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["BatchNormalization"] = batch_norm;
     r["LayerNormalization"] = layer_norm;
     r["InstanceNormalization"] = instance_norm;
+    r["DepthToSpace"] = r["SpaceToDepth"] = space_depth;
     r["Erf"] = erf;
     r["Relu"] = relu;
     r["Clip"] = clip;

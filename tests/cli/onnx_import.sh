@@ -192,5 +192,37 @@ for c in nmp mesh-4x4 vta; do
   "$vp_run" "$root/configs/$c.yaml" "$tmp/style.onnx" --out "$tmp/style_$c" --quiet
   ok "style-transfer model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/style_$c/stats.json' ]"
 done
+# A reorg (SpaceToDepth, YOLOv2's passthrough) and a pixel shuffle (DepthToSpace CRD, as PyTorch
+# exports PixelShuffle), 32 x 32, opset 13.
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+d = sys.argv[1]
+rng = np.random.default_rng(7)
+inits, nodes = [], []
+def w(name, *shape):
+    inits.append(numpy_helper.from_array((rng.standard_normal(shape) * 0.1).astype(np.float32), name))
+    return name
+def node(op, ins, out, **kw):
+    nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
+    return out
+x = node("Conv", ["img", w("w1", 8, 3, 3, 3)], "c1", pads=[1, 1, 1, 1])
+x = node("Tanh", [x], "t1")
+x = node("SpaceToDepth", [x], "reorg", blocksize=2)
+x = node("Conv", [x, w("w2", 48, 32, 3, 3)], "c2", pads=[1, 1, 1, 1])
+x = node("DepthToSpace", [x], "shuffle", blocksize=4, mode="CRD")
+node("Conv", [x, w("w3", 3, 3, 3, 3)], "out", pads=[1, 1, 1, 1])
+g = helper.make_graph(nodes, "space_depth", [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 3, 32, 32])],
+                      [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 3, 64, 64])], inits)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/space_depth.onnx")
+PY
+"$vp_import" "$tmp/space_depth.onnx" -o "$tmp/space_depth.json" -q
+ok "reorg and pixel shuffle imported as space_to_depth and depth_to_space layers" \
+   "[ $? -eq 0 ] && grep -q '\"type\": \"space_to_depth\", \"block\": 2' '$tmp/space_depth.json' && grep -q '\"type\": \"depth_to_space\", \"block\": 4, \"mode\": \"crd\"' '$tmp/space_depth.json'"
+for c in nmp mesh-4x4 vta; do
+  "$vp_run" "$root/configs/$c.yaml" "$tmp/space_depth.onnx" --out "$tmp/sd_$c" --quiet
+  ok "reorg and pixel shuffle model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/sd_$c/stats.json' ]"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -472,6 +472,33 @@ TEST_CASE("Pad folds into the next conv, before a pool it is a layer", "[import]
     CHECK(rz.net.layers[0].inputs == std::vector<int>{Layer::kNetInput});
 }
 
+TEST_CASE("DepthToSpace and SpaceToDepth: a YOLOv2 passthrough and a pixel shuffle", "[import]") {
+    // YOLOv2's passthrough: the 26 x 26 map reorganised to 13 x 13 with four times the channels,
+    // concatenated with the deeper path; a super-resolution head: 3 x 9 channels to 3 x 3 times the
+    // map (PyTorch's PixelShuffle exports as DepthToSpace CRD). By hand: 16 x 26 x 26 -> 64 x 13 x 13;
+    // 27 x 13 x 13 -> 3 x 39 x 39.
+    Model m(13);
+    m.input("x", {1, 16, 26, 26}).init("w1", {32, 16, 3, 3}).init("w2", {27, 96, 3, 3}).output("y");
+    attr(m.node("SpaceToDepth", {"x"}, {"r"}, "reorg"), "blocksize", std::int64_t(2));
+    onnx::NodeProto& c1 = m.node("Conv", {"x", "w1"}, {"d"}, "deep");
+    attr(c1, "strides", std::vector<std::int64_t>{2, 2});
+    attr(c1, "pads", std::vector<std::int64_t>{1, 1, 1, 1});
+    attr(m.node("Concat", {"r", "d"}, {"cat"}, "route"), "axis", std::int64_t(1));
+    attr(m.node("Conv", {"cat", "w2"}, {"sr"}, "head"), "pads", std::vector<std::int64_t>{1, 1, 1, 1});
+    onnx::NodeProto& ps = m.node("DepthToSpace", {"sr"}, {"y"}, "shuffle");
+    attr(ps, "blocksize", std::int64_t(3));
+    attr(ps, "mode", std::string("CRD"));
+    const auto r = import_onnx(m.save("space_depth.onnx"), {});
+    const Layer& s2d = only(r.net, LayerKind::SpaceToDepth);
+    CHECK((s2d.name == "reorg" && s2d.block == 2 && s2d.K == 64 && s2d.P() == 13 && s2d.Q() == 13 && s2d.macs() == 0));
+    CHECK(only(r.net, LayerKind::Concat).C == 96);
+    const Layer& d2s = only(r.net, LayerKind::DepthToSpace);
+    CHECK((d2s.block == 3 && d2s.crd && d2s.K == 3 && d2s.P() == 39 && d2s.Q() == 39));
+    CHECK(r.net.total_macs() == 32ull * 16 * 9 * 13 * 13 + 27ull * 96 * 9 * 13 * 13);
+    const Network back = parse_network(nlohmann::json::parse(network_to_json(r.net).dump()), "round trip");
+    CHECK((only(back, LayerKind::DepthToSpace).crd && only(back, LayerKind::SpaceToDepth).block == 2));
+}
+
 TEST_CASE("Pad's mode and constant value are the pad layer's", "[import]") {
     // Reflect and edge pads (style-transfer networks pad with reflect before each conv) are layers
     // with their mode, even before a convolution; a constant pad keeps its value; a zero constant pad

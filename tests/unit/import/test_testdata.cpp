@@ -555,6 +555,50 @@ TEST_CASE("libonnx-testdata: the VTA host's layernorm against ONNX's LayerNormal
     }
 }
 
+TEST_CASE("libonnx-testdata: DepthToSpace (DCR, CRD) and SpaceToDepth on the VTA host against ONNX's reference outputs", "[import][testdata][vta]") {
+    // The imported layer (block, mode) run by the VTA driver on a network input whose element k of
+    // each sample holds k (a tag: every test moves at most 72 elements per sample), so each output
+    // element names the input element it copies; ONNX's output must hold that element's value.
+    struct S {
+        const char* dir;
+        LayerKind kind;
+        bool crd;
+    };
+    for (const S& c : {S{"test_depthtospace_example", LayerKind::DepthToSpace, false}, S{"test_depthtospace_dcr_mode", LayerKind::DepthToSpace, false},
+                       S{"test_depthtospace_crd_mode_example", LayerKind::DepthToSpace, true},
+                       S{"test_depthtospace_crd_mode", LayerKind::DepthToSpace, true}, S{"test_spacetodepth_example", LayerKind::SpaceToDepth, false},
+                       S{"test_spacetodepth", LayerKind::SpaceToDepth, false}}) {
+        INFO(c.dir);
+        const Backend b = backend(c.dir);
+        const Layer& l = b.layer();
+        REQUIRE(l.kind == c.kind);
+        CHECK((l.block == 2 && l.crd == c.crd));
+        const std::size_t per = std::size_t(l.C) * l.H * l.W;
+        REQUIRE(per <= 127);
+        REQUIRE(b.want.size() == std::size_t(l.K) * l.P() * l.Q() * std::size_t(b.r.net.batch));
+        REQUIRE(std::size_t(l.K) * l.P() * l.Q() == per);
+        vp::mapper::Network one;
+        one.name = c.dir;
+        one.layers = {l};
+        one.layers[0].inputs = {Layer::kNetInput};
+        vp::mapper::vta::NetGraph g = vp::mapper::vta::chain_graph(one, c.dir);
+        g.input_file = (std::filesystem::temp_directory_path() / "vp_import_testdata" / (std::string(c.dir) + "_tags.bin")).string();
+        {
+            std::ofstream f(g.input_file, std::ios::binary);
+            for (std::size_t k = 0; k < per; ++k) f.put(char(k));
+        }
+        vp::mapper::vta::NetworkDriver d(g, vp::mapper::vta::VtaConfig{}, vp::mapper::vta::DriverOptions{});
+        vp::mapper::vta::run_network_functional(d, nullptr);
+        const auto& out = d.output(0);
+        REQUIRE(out.size() == per);
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n)
+            for (std::size_t k = 0; k < per; ++k) {
+                INFO("sample " << n << " output " << k << " copies input " << int(out[k]));
+                CHECK(b.want[n * per + k] == b.x[n * per + std::size_t(out[k])]);
+            }
+    }
+}
+
 TEST_CASE("libonnx-testdata: the VTA host's reflect, edge and constant pads against ONNX's reference outputs", "[import][testdata][vta]") {
     // The imported pad layer's mode and value, the host's source coordinates (pad_source) and
     // constant (pad_constant_int8) on the inputs rounded to 1/16, against ONNX's outputs: within the

@@ -168,6 +168,37 @@ inline std::int8_t resize_at(const Layer& l, const Tensor& t, int c, int p, int 
 }
 
 // Host layers: concat along channels, channel slice, zero pad, resize.
+// DepthToSpace and SpaceToDepth as ONNX defines them: a reshape to six dimensions (batch dropped
+// here: five), a transpose, a reshape back. Each element of the source, indexed in the reshaped
+// source, is written at its index in the transposed layout.
+//   DepthToSpace DCR: [b, b, C', H, W] -> [C', H, b, W, b];  CRD: [C', b, b, H, W] -> [C', H, b, W, b]
+//   SpaceToDepth:     [C, H', b, W', b] -> [b, b, C, H', W']
+inline Tensor space_depth(const Layer& l, const Tensor& in) {
+    const int b = l.block;
+    Tensor out(in.size());
+    if (l.kind == LayerKind::DepthToSpace) {
+        const int Co = l.C / (b * b), H = l.H, W = l.W;
+        std::size_t src = 0;
+        for (int a0 = 0; a0 < (l.crd ? Co : b); ++a0)
+            for (int a1 = 0; a1 < b; ++a1)
+                for (int a2 = 0; a2 < (l.crd ? b : Co); ++a2)
+                    for (int h = 0; h < H; ++h)
+                        for (int w = 0; w < W; ++w, ++src) {
+                            const int c = l.crd ? a0 : a2, i = l.crd ? a1 : a0, j = l.crd ? a2 : a1;
+                            out[(((std::size_t(c) * H + h) * b + i) * W + w) * b + j] = in[src];
+                        }
+    } else {
+        const int C = l.C, Hs = l.H / b, Ws = l.W / b;
+        std::size_t src = 0;
+        for (int c = 0; c < C; ++c)
+            for (int h = 0; h < Hs; ++h)
+                for (int i = 0; i < b; ++i)
+                    for (int w = 0; w < Ws; ++w)
+                        for (int j = 0; j < b; ++j, ++src) out[(((std::size_t(i) * b + j) * C + c) * Hs + h) * Ws + w] = in[src];
+    }
+    return out;
+}
+
 // A pad layer's source coordinate along an axis of n for coordinate i of the unpadded frame (-1:
 // the constant): reflect bounces off the first and last element until inside, edge clamps.
 inline int pad_at(int i, int n, vp::mapper::PadMode m) {
@@ -397,6 +428,8 @@ inline std::vector<Tensor> run(const vp::mapper::vta::NetworkDriver& d) {
             case LayerKind::BatchNorm: out[i] = act_bn(l, opnd(0), ld); break;
             case LayerKind::Lrn: out[i] = lrn(l, opnd(0)); break;
             case LayerKind::LayerNorm: out[i] = layernorm(l, opnd(0), ld); break;
+            case LayerKind::DepthToSpace:
+            case LayerKind::SpaceToDepth: out[i] = space_depth(l, opnd(0)); break;
             default: break;  // the driver rejects the other kinds
         }
     }

@@ -285,6 +285,33 @@ TEST_CASE("A layernorm's axis and epsilon: read, checked, written back", "[workl
     CHECK_THAT(bad(R"({"layers": [{"type": "batchnorm", "axis": "c", "C": 4, "H": 8, "W": 8}]})"), Catch::Contains("unknown member \"axis\""));
 }
 
+TEST_CASE("depth_to_space and space_to_depth layers: shapes, read, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(
+        nlohmann::json::parse(R"({"layers": [{"type": "space_to_depth", "block": 2, "C": 4, "H": 8, "W": 6},
+                                             {"type": "depth_to_space", "block": 2, "mode": "crd", "C": 16, "H": 4, "W": 3},
+                                             {"type": "depth_to_space", "block": 4, "mode": "dcr", "C": 64, "H": 2, "W": 2}]})"),
+        "sd.json");
+    using vp::mapper::LayerKind;
+    const auto check = [](const vp::mapper::Network& n) {
+        const auto& a = n.layers.at(0);
+        CHECK((a.kind == LayerKind::SpaceToDepth && a.K == 16 && a.P() == 4 && a.Q() == 3 && a.output_elems() == 4u * 8 * 6 && a.macs() == 0));
+        const auto& b = n.layers.at(1);
+        CHECK((b.kind == LayerKind::DepthToSpace && b.crd && b.K == 4 && b.P() == 8 && b.Q() == 6));
+        const auto& c = n.layers.at(2);
+        CHECK((!c.crd && c.K == 4 && c.P() == 8 && c.Q() == 8));
+    };
+    check(net);
+    check(vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "depth_to_space", "block": 2, "C": 16, "H": 4, "W": 3}]})"),
+               Catch::Contains("/layers/0") && Catch::Contains("\"mode\""));
+    CHECK_THAT(bad(R"({"layers": [{"type": "depth_to_space", "block": 3, "mode": "dcr", "C": 16, "H": 4, "W": 3}]})"),
+               Catch::Contains("/layers/0/block") && Catch::Contains("not a multiple of block^2 = 9"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "space_to_depth", "block": 3, "C": 4, "H": 8, "W": 6}]})"),
+               Catch::Contains("/layers/0/block") && Catch::Contains("8 x 6 is not a multiple of the block 3"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "space_to_depth", "block": 2, "mode": "dcr", "C": 4, "H": 8, "W": 6}]})"),
+               Catch::Contains("unknown member \"mode\""));
+}
+
 TEST_CASE("A pad layer's mode and value: read, checked, written back", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "pad", "mode": "reflect", "C": 4, "H": 8, "W": 8, "pad": 2},
