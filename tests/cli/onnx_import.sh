@@ -112,64 +112,66 @@ ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'sin_a'
 ok "--allow-unsupported lists what it skipped" "[ $? -eq 0 ] && grep -q 'skipped node \"cos_b\" (Cos)' '$tmp/u.txt' && grep -q '\"op\": \"Sin\"' '$tmp/u.json'"
 "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --allow-unsupported --out "$tmp/u_run" --quiet
 ok "vp-run --allow-unsupported runs the rest" "[ $? -eq 0 ] && grep -q 'skipped' '$tmp/u_run/workload.json'"
-# A Caffe-era model (CaffeNet's layer order, at 67 x 67): LRN after the first two convolutions, grouped
-# convolutions, and an opset-9 Softmax over the classes (axis 1: everything after the batch axis).
-/usr/bin/python3 - "$tmp" <<'PY'
+# Small models of whole networks, built with onnx.helper: small_models.py defines the builders
+# (random weights from a seeded generator), each model its layers. runs_everywhere runs one on nmp,
+# mesh-4x4 and the VTA.
+cat > "$tmp/small_models.py" <<'PY'
 import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
-d = sys.argv[1]
-rng = np.random.default_rng(3)
-inits, nodes = [], []
-def w(name, *shape):
-    inits.append(numpy_helper.from_array((rng.standard_normal(shape) * 0.05).astype(np.float32), name))
-    return name
-def node(op, ins, out, **kw):
-    nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
-    return out
-x = node("Conv", ["data", w("w1", 24, 3, 11, 11)], "conv1", strides=[4, 4])
-x = node("Relu", [x], "relu1")
-x = node("LRN", [x], "norm1", size=5, alpha=1e-4, beta=0.75)
-x = node("MaxPool", [x], "pool1", kernel_shape=[3, 3], strides=[2, 2])
-x = node("Conv", [x, w("w2", 32, 12, 5, 5)], "conv2", pads=[2, 2, 2, 2], group=2)
-x = node("Relu", [x], "relu2")
-x = node("LRN", [x], "norm2", size=5, alpha=1e-4, beta=0.75, bias=1.0)
-x = node("Conv", [x, w("w3", 48, 32, 3, 3)], "conv3", pads=[1, 1, 1, 1])
-x = node("Relu", [x], "relu3")
-x = node("Flatten", [x], "flat")
-x = node("Gemm", [x, w("w6", 10, 48 * 7 * 7)], "fc8", transB=1)
-node("Softmax", [x], "prob")
-g = helper.make_graph(nodes, "caffenet_small", [helper.make_tensor_value_info("data", TensorProto.FLOAT, [1, 3, 67, 67])],
-                      [helper.make_tensor_value_info("prob", TensorProto.FLOAT, [1, 10])], inits)
-save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 9)]), d + "/caffenet.onnx")
-PY
-"$vp_import" "$tmp/caffenet.onnx" -o "$tmp/caffenet.json" -q
-ok "Caffe-era model: lrn layers and the softmax's axes imported" \
-   "[ $? -eq 0 ] && [ \$(grep -c '\"type\": \"lrn\", \"size\": 5' '$tmp/caffenet.json') -eq 2 ] && grep -q '\"op\": \"softmax\", \"axis\": \"chw\"' '$tmp/caffenet.json'"
-for c in nmp mesh-4x4 vta; do
-  "$vp_run" "$root/configs/$c.yaml" "$tmp/caffenet.onnx" --out "$tmp/caffe_$c" --quiet
-  ok "Caffe-era model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/caffe_$c/stats.json' ]"
-done
-ok "the VTA's output is the softmax's: 10 probabilities at 1/128 in [0, 127]" \
-   "[ \$(stat -c %s '$tmp/caffe_vta/outputs/prob.bin') -eq 10 ] && ! od -An -v -td1 '$tmp/caffe_vta/outputs/prob.bin' | grep -q -- '-'"
-# A fast-neural-style-shaped model (32 x 32): reflect pads before every convolution, instance norms
-# (with and without relu), a residual block, a nearest upsample, opset 13.
-/usr/bin/python3 - "$tmp" <<'PY'
-import sys
-import numpy as np
-from onnx import TensorProto, helper, numpy_helper, save
-d = sys.argv[1]
-rng = np.random.default_rng(5)
+rng = np.random.default_rng(int(sys.argv[2]))
 inits, nodes = [], []
 def const(name, a):
     inits.append(numpy_helper.from_array(a, name))
     return name
+def w(name, *shape, scale=0.1):
+    return const(name, (rng.standard_normal(shape) * scale).astype(np.float32))
 def node(op, ins, out, **kw):
     nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
     return out
+def model(name, inp, in_shape, out, out_shape, opset):
+    g = helper.make_graph(nodes, name, [helper.make_tensor_value_info(inp, TensorProto.FLOAT, in_shape)],
+                          [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)], inits)
+    save(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), sys.argv[1] + "/" + name + ".onnx")
+PY
+small_model() {  # small_model NAME SEED < BODY: the builders, then BODY (python), writes $tmp/NAME.onnx
+  (cat "$tmp/small_models.py"; cat) > "$tmp/$1.py" && /usr/bin/python3 "$tmp/$1.py" "$tmp" "$2"
+}
+runs_everywhere() {  # runs_everywhere MODEL WHAT: vp-run on each platform into $tmp/MODEL_<platform>
+  for c in nmp mesh-4x4 vta; do
+    "$vp_run" "$root/configs/$c.yaml" "$tmp/$1.onnx" --out "$tmp/$1_$c" --quiet
+    ok "$2 runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/$1_$c/stats.json' ]"
+  done
+}
+# A Caffe-era model (CaffeNet's layer order, at 67 x 67): LRN after the first two convolutions, grouped
+# convolutions, and an opset-9 Softmax over the classes (axis 1: everything after the batch axis).
+small_model caffenet 3 <<'PY'
+x = node("Conv", ["data", w("w1", 24, 3, 11, 11, scale=0.05)], "conv1", strides=[4, 4])
+x = node("Relu", [x], "relu1")
+x = node("LRN", [x], "norm1", size=5, alpha=1e-4, beta=0.75)
+x = node("MaxPool", [x], "pool1", kernel_shape=[3, 3], strides=[2, 2])
+x = node("Conv", [x, w("w2", 32, 12, 5, 5, scale=0.05)], "conv2", pads=[2, 2, 2, 2], group=2)
+x = node("Relu", [x], "relu2")
+x = node("LRN", [x], "norm2", size=5, alpha=1e-4, beta=0.75, bias=1.0)
+x = node("Conv", [x, w("w3", 48, 32, 3, 3, scale=0.05)], "conv3", pads=[1, 1, 1, 1])
+x = node("Relu", [x], "relu3")
+x = node("Flatten", [x], "flat")
+x = node("Gemm", [x, w("w6", 10, 48 * 7 * 7, scale=0.05)], "fc8", transB=1)
+node("Softmax", [x], "prob")
+model("caffenet", "data", [1, 3, 67, 67], "prob", [1, 10], 9)
+PY
+"$vp_import" "$tmp/caffenet.onnx" -o "$tmp/caffenet.json" -q
+ok "Caffe-era model: lrn layers and the softmax's axes imported" \
+   "[ $? -eq 0 ] && [ \$(grep -c '\"type\": \"lrn\", \"size\": 5' '$tmp/caffenet.json') -eq 2 ] && grep -q '\"op\": \"softmax\", \"axis\": \"chw\"' '$tmp/caffenet.json'"
+runs_everywhere caffenet "Caffe-era model"
+ok "the VTA's output is the softmax's: 10 probabilities at 1/128 in [0, 127]" \
+   "[ \$(stat -c %s '$tmp/caffenet_vta/outputs/prob.bin') -eq 10 ] && ! od -An -v -td1 '$tmp/caffenet_vta/outputs/prob.bin' | grep -q -- '-'"
+# A fast-neural-style-shaped model (32 x 32): reflect pads before every convolution, instance norms
+# (with and without relu), a residual block, a nearest upsample, opset 13.
+small_model style 5 <<'PY'
 def conv(x, n, cin, cout, k, s):
     p = node("Pad", [x, const(n + "_p", np.array([0, 0, k // 2, k // 2, 0, 0, k // 2, k // 2], np.int64))], n + "_pad", mode="reflect")
-    return node("Conv", [p, const(n + "_w", (rng.standard_normal((cout, cin, k, k)) * 0.1).astype(np.float32))], n, strides=[s, s])
+    return node("Conv", [p, w(n + "_w", cout, cin, k, k)], n, strides=[s, s])
 def inorm(x, n, c, relu=True):
     y = node("InstanceNormalization", [x, const(n + "_s", np.ones(c, np.float32)), const(n + "_b", np.zeros(c, np.float32))], n)
     return node("Relu", [y], n + "_relu") if relu else y
@@ -181,48 +183,26 @@ h = node("Add", [h, r], "res")
 h = node("Resize", [h, "", const("up_s", np.array([1, 1, 2, 2], np.float32))], "up", mode="nearest")
 h = inorm(conv(h, "c3", 16, 8, 3, 1), "in3", 8)
 conv(h, "out", 8, 3, 9, 1)
-g = helper.make_graph(nodes, "style_small", [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 3, 32, 32])],
-                      [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 3, 32, 32])], inits)
-save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/style.onnx")
+model("style", "img", [1, 3, 32, 32], "out", [1, 3, 32, 32], 13)
 PY
 "$vp_import" "$tmp/style.onnx" -o "$tmp/style.json" -q
 ok "style-transfer model: reflect pads and instance norms (layernorm over hw) imported" \
    "[ $? -eq 0 ] && [ \$(grep -c '\"type\": \"pad\", \"mode\": \"reflect\"' '$tmp/style.json') -eq 6 ] && [ \$(grep -c '\"type\": \"layernorm\", \"axis\": \"hw\"' '$tmp/style.json') -eq 5 ]"
-for c in nmp mesh-4x4 vta; do
-  "$vp_run" "$root/configs/$c.yaml" "$tmp/style.onnx" --out "$tmp/style_$c" --quiet
-  ok "style-transfer model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/style_$c/stats.json' ]"
-done
+runs_everywhere style "style-transfer model"
 # A reorg (SpaceToDepth, YOLOv2's passthrough) and a pixel shuffle (DepthToSpace CRD, as PyTorch
 # exports PixelShuffle), 32 x 32, opset 13.
-/usr/bin/python3 - "$tmp" <<'PY'
-import sys
-import numpy as np
-from onnx import TensorProto, helper, numpy_helper, save
-d = sys.argv[1]
-rng = np.random.default_rng(7)
-inits, nodes = [], []
-def w(name, *shape):
-    inits.append(numpy_helper.from_array((rng.standard_normal(shape) * 0.1).astype(np.float32), name))
-    return name
-def node(op, ins, out, **kw):
-    nodes.append(helper.make_node(op, ins, [out], name=out, **kw))
-    return out
+small_model space_depth 7 <<'PY'
 x = node("Conv", ["img", w("w1", 8, 3, 3, 3)], "c1", pads=[1, 1, 1, 1])
 x = node("Tanh", [x], "t1")
 x = node("SpaceToDepth", [x], "reorg", blocksize=2)
 x = node("Conv", [x, w("w2", 48, 32, 3, 3)], "c2", pads=[1, 1, 1, 1])
 x = node("DepthToSpace", [x], "shuffle", blocksize=4, mode="CRD")
 node("Conv", [x, w("w3", 3, 3, 3, 3)], "out", pads=[1, 1, 1, 1])
-g = helper.make_graph(nodes, "space_depth", [helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 3, 32, 32])],
-                      [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 3, 64, 64])], inits)
-save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/space_depth.onnx")
+model("space_depth", "img", [1, 3, 32, 32], "out", [1, 3, 64, 64], 13)
 PY
 "$vp_import" "$tmp/space_depth.onnx" -o "$tmp/space_depth.json" -q
 ok "reorg and pixel shuffle imported as space_to_depth and depth_to_space layers" \
    "[ $? -eq 0 ] && grep -q '\"type\": \"space_to_depth\", \"block\": 2' '$tmp/space_depth.json' && grep -q '\"type\": \"depth_to_space\", \"block\": 4, \"mode\": \"crd\"' '$tmp/space_depth.json'"
-for c in nmp mesh-4x4 vta; do
-  "$vp_run" "$root/configs/$c.yaml" "$tmp/space_depth.onnx" --out "$tmp/sd_$c" --quiet
-  ok "reorg and pixel shuffle model runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/sd_$c/stats.json' ]"
-done
+runs_everywhere space_depth "reorg and pixel shuffle model"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
