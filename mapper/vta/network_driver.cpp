@@ -202,7 +202,8 @@ std::vector<std::int8_t> normalise_int8(const std::vector<std::int8_t>& in, int 
             S += v;
             Q += v * v;
         }
-        const double den = std::sqrt(double(n * Q - S * S) + floor_term);
+        // n Q - S^2 >= 0 (n^2 times the variance), in 128 bits: n Q reaches 2^63 near 2^24 elements.
+        const double den = std::sqrt(double((__int128)n * Q - (__int128)S * S) + floor_term);
         for (std::size_t k = 0; k < g.n; ++k) {
             const std::int64_t d = n * std::int64_t(in[s0 + k * g.step]) - S;
             out[s0 + k * g.step] = std::int8_t(std::clamp<long long>(std::llround(double(1 << kActFrac) * double(d) / den), -128, 127));

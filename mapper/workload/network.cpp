@@ -302,7 +302,7 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         read_chw(j, l);
         if (j.has("axis")) l.norm_axis = softmax_axis_of(j.at("axis").as_enum({"c", "h", "w", "hw", "chw"}));
         if (j.has("epsilon")) {
-            l.norm_eps = j.at("epsilon").as_number(0.0, 1e3);
+            l.norm_eps = j.at("epsilon").as_number(0.0, 1e9);
             if (!(l.norm_eps > 0.0)) j.at("epsilon").fail("\"epsilon\" must be above 0 (it is added to the variance before the square root)");
         }
     } else {

@@ -1,6 +1,7 @@
 // Element-wise (Add, Sum, Sub, Mul, Div), Concat, Split, Slice, Resize / Upsample, the
 // layout-only operators, BatchNormalization, LayerNormalization, the activations, Pad and the
 // quantisation nodes.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -318,14 +319,14 @@ Layer normalised_layer(Ctx& c, const std::string& x, std::int64_t first, double 
     if (t && batched && xd.size() == 4 && attr_ints(*t, "perm") == std::vector<std::int64_t>{0, 2, 3, 1}) {
         Layer l = shaped(c, LayerKind::LayerNorm, t->input(0), label);
         l.norm_axis = first == 3 ? SoftmaxAxis::C : first == 1 ? SoftmaxAxis::CHW : SoftmaxAxis::Unknown;
-        l.norm_eps = eps;
+        l.norm_eps = eps <= 1e9 ? eps : 0.0;
         return l;
     }
     Layer l = shaped(c, LayerKind::LayerNorm, x, label);
     static const SoftmaxAxis from[3] = {SoftmaxAxis::CHW, SoftmaxAxis::HW, SoftmaxAxis::W};
     const std::int64_t k = batched ? first - 1 : first;  // 0 = C, 1 = H, 2 = W
     if (k >= 0 && k <= 2) l.norm_axis = from[k];
-    l.norm_eps = eps;
+    l.norm_eps = eps <= 1e9 ? eps : 0.0;  // beyond the workload format's range: not recorded (the VTA refuses)
     return l;
 }
 
@@ -335,6 +336,7 @@ double norm_epsilon(const Ctx& c, const onnx::NodeProto& n, const std::string& l
     const double eps = double(attr_float(n, "epsilon", 1e-5f));
     if (!std::isfinite(eps)) throw InputError(c.m.path + ": " + label + ": epsilon is not a finite number");
     if (!(eps > 0.0)) throw Unsupported("an epsilon of " + std::to_string(eps) + " (a group of equal values would divide by zero)");
+    if (eps > 1e9) throw Unsupported("an epsilon above 1e9");
     return eps;
 }
 
@@ -644,8 +646,11 @@ void pad(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) 
     else if (mode == "edge") l.pad_mode = mapper::PadMode::Edge;
     else if (mode != "constant") throw Unsupported("mode \"" + mode + "\"");
     else {
-        if (!std::isfinite(value)) throw InputError(c.m.path + ": " + label + ": the constant value is not a finite number");
-        l.pad_value = value;
+        // -inf (or -FLT_MAX) pads before a max pool are common: beyond +-1e9 the value is recorded
+        // as +-1e9, the workload format's range (on the VTA's activation grid it is the int8 bound
+        // either way).
+        if (std::isnan(value)) throw InputError(c.m.path + ": " + label + ": the constant value is NaN");
+        l.pad_value = std::clamp(value, -1e9, 1e9);
     }
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include "mapper/common/errors.h"
 #include "onnx_builder.h"
@@ -505,19 +507,22 @@ TEST_CASE("Pad's mode and constant value are the pad layer's", "[import]") {
     // before a conv still folds into it.
     Model m(13);
     m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).ints("pads", {0, 0, 1, 1, 0, 0, 1, 1}).floats("v", {1.25f}, true);
-    m.output("a").output("b").output("c");
+    m.floats("ninf", {-std::numeric_limits<float>::infinity()}, true);
+    m.output("a").output("b").output("c").output("d");
     attr(m.node("Pad", {"x", "pads"}, {"xr"}, "reflect"), "mode", std::string("reflect"));
     m.node("Conv", {"xr", "w"}, {"a"}, "conv");
     attr(m.node("Pad", {"x", "pads"}, {"b"}, "edge"), "mode", std::string("edge"));
     m.node("Pad", {"x", "pads", "v"}, {"c"}, "const");
+    m.node("Pad", {"x", "pads", "ninf"}, {"d"}, "ninf");  // before a max pool: -inf, recorded as -1e9
     const auto r = import_onnx(m.save("pad_modes.onnx"), {});
     CHECK(r.stats.fused_pad == 0);
     std::map<std::string, const Layer*> by;
     for (const auto& l : r.net.layers) by[l.name] = &l;
-    REQUIRE((by.count("reflect") && by.count("edge") && by.count("const")));
+    REQUIRE((by.count("reflect") && by.count("edge") && by.count("const") && by.count("ninf")));
     CHECK((by["reflect"]->pad_mode == vp::mapper::PadMode::Reflect && by["reflect"]->P() == 10));
     CHECK(by["edge"]->pad_mode == vp::mapper::PadMode::Edge);
     CHECK((by["const"]->pad_mode == vp::mapper::PadMode::Constant && by["const"]->pad_value == 1.25));
+    CHECK(by["ninf"]->pad_value == -1e9);
     CHECK(by["conv"]->pad_top == 0);
     const Network back = parse_network(nlohmann::json::parse(network_to_json(r.net).dump()), "round trip");
     for (const auto& l : back.layers)
