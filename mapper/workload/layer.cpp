@@ -136,6 +136,23 @@ SoftmaxAxis softmax_axis_of(const std::string& s) {
     return SoftmaxAxis::Unknown;
 }
 
+std::string set_space_depth_shape(Layer& l) {
+    const int b = l.block;
+    if (l.kind == LayerKind::DepthToSpace) {
+        if (l.C % (b * b) != 0) return "C = " + std::to_string(l.C) + " is not a multiple of block^2 = " + std::to_string(b * b);
+        l.K = l.C / (b * b);
+        l.out_h = l.H * b;
+        l.out_w = l.W * b;
+    } else {
+        if (l.H % b != 0 || l.W % b != 0)
+            return "the map " + std::to_string(l.H) + " x " + std::to_string(l.W) + " is not a multiple of the block " + std::to_string(b);
+        l.K = l.C * b * b;
+        l.out_h = l.H / b;
+        l.out_w = l.W / b;
+    }
+    return "";
+}
+
 std::string Layer::shape_key() const {
     std::ostringstream os;
     os << to_string(kind) << ':' << C << ',' << K << ',' << H << ',' << W << ',' << R << ',' << S << ','

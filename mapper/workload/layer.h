@@ -134,4 +134,9 @@ struct Layer {
     std::string shape_key() const;
 };
 
+// DepthToSpace / SpaceToDepth: K, out_h and out_w from the layer's kind, C, H, W and block. Returns ""
+// or, when C is not a multiple of block^2 (depth_to_space) or the map not a multiple of the block
+// (space_to_depth), what is wrong (the layer's output size is then left as it was).
+std::string set_space_depth_shape(Layer& l);
+
 }  // namespace vp::mapper

@@ -245,25 +245,12 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         l.kind = d2s ? LayerKind::DepthToSpace : LayerKind::SpaceToDepth;
         read_chw(j, l);
         l.block = int(j.at("block").as_int(1, 1024));
-        const int b = l.block;
-        if (d2s) {
-            l.crd = j.at("mode").as_enum({"dcr", "crd"}) == "crd";
-            if (l.C % (b * b) != 0)
-                j.at("block").fail("C = " + std::to_string(l.C) + " is not a multiple of block^2 = " + std::to_string(b * b));
-            if (std::int64_t(l.H) * b > kMaxSpatial || std::int64_t(l.W) * b > kMaxSpatial)
-                j.at("block").fail("the output map exceeds " + std::to_string(kMaxSpatial) + " per side");
-            l.K = l.C / (b * b);
-            l.out_h = l.H * b;
-            l.out_w = l.W * b;
-        } else {
-            if (l.H % b != 0 || l.W % b != 0)
-                j.at("block").fail("the map " + std::to_string(l.H) + " x " + std::to_string(l.W) + " is not a multiple of the block " +
-                                   std::to_string(b));
-            if (std::int64_t(l.C) * b * b > kMaxChannels) j.at("block").fail("C x block^2 exceeds " + std::to_string(kMaxChannels) + " channels");
-            l.K = l.C * b * b;
-            l.out_h = l.H / b;
-            l.out_w = l.W / b;
-        }
+        if (d2s) l.crd = j.at("mode").as_enum({"dcr", "crd"}) == "crd";
+        const std::int64_t b = l.block;
+        if (d2s ? std::int64_t(l.H) * b > kMaxSpatial || std::int64_t(l.W) * b > kMaxSpatial : std::int64_t(l.C) * b * b > kMaxChannels)
+            j.at("block").fail(d2s ? "the output map exceeds " + std::to_string(kMaxSpatial) + " per side"
+                                   : "C x block^2 exceeds " + std::to_string(kMaxChannels) + " channels");
+        if (const std::string e = set_space_depth_shape(l); !e.empty()) j.at("block").fail(e);
     } else if (type == "act") {
         j.allow_only({"name", "type", "op", "alpha", "beta", "axis", "clip", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Activation;

@@ -309,6 +309,7 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
 // tensor normalised over all of H, W, C: CHW). Axes that are none of these (over W and C of a
 // channels-last map) are not recorded: the VTA host then refuses the layer.
 Layer normalised_layer(Ctx& c, const std::string& x, std::int64_t first, double eps, const std::string& label) {
+    const double recorded_eps = eps <= 1e9 ? eps : 0.0;  // beyond the workload format's range: not recorded (the VTA refuses)
     const auto xd = c.dims_of(x, label);
     const auto& g = c.m.model.graph();
     const onnx::NodeProto* t = nullptr;
@@ -319,14 +320,14 @@ Layer normalised_layer(Ctx& c, const std::string& x, std::int64_t first, double 
     if (t && batched && xd.size() == 4 && attr_ints(*t, "perm") == std::vector<std::int64_t>{0, 2, 3, 1}) {
         Layer l = shaped(c, LayerKind::LayerNorm, t->input(0), label);
         l.norm_axis = first == 3 ? SoftmaxAxis::C : first == 1 ? SoftmaxAxis::CHW : SoftmaxAxis::Unknown;
-        l.norm_eps = eps <= 1e9 ? eps : 0.0;
+        l.norm_eps = recorded_eps;
         return l;
     }
     Layer l = shaped(c, LayerKind::LayerNorm, x, label);
     static const SoftmaxAxis from[3] = {SoftmaxAxis::CHW, SoftmaxAxis::HW, SoftmaxAxis::W};
     const std::int64_t k = batched ? first - 1 : first;  // 0 = C, 1 = H, 2 = W
     if (k >= 0 && k <= 2) l.norm_axis = from[k];
-    l.norm_eps = eps <= 1e9 ? eps : 0.0;  // beyond the workload format's range: not recorded (the VTA refuses)
+    l.norm_eps = recorded_eps;
     return l;
 }
 
@@ -376,19 +377,9 @@ void space_depth(Ctx& c, const onnx::NodeProto& n, int index, const std::string&
         const std::string mode = attr_string(n, "mode", "DCR");
         if (mode != "DCR" && mode != "CRD") throw InputError(c.m.path + ": " + label + ": mode \"" + mode + "\" (DCR or CRD expected)");
         l.crd = mode == "CRD";
-        if (l.C % (l.block * l.block) != 0)
-            throw InputError(c.m.path + ": " + label + ": " + std::to_string(l.C) + " channels are not a multiple of blocksize^2");
-        l.K = l.C / (l.block * l.block);
-        l.out_h = l.H * l.block;
-        l.out_w = l.W * l.block;
-    } else {
-        if (l.H % l.block != 0 || l.W % l.block != 0)
-            throw InputError(c.m.path + ": " + label + ": the map " + std::to_string(l.H) + " x " + std::to_string(l.W) +
-                             " is not a multiple of blocksize " + std::to_string(l.block));
-        l.K = l.C * l.block * l.block;
-        l.out_h = l.H / l.block;
-        l.out_w = l.W / l.block;
     }
+    if (const std::string e = mapper::set_space_depth_shape(l); !e.empty())
+        throw InputError(c.m.path + ": " + label + ": blocksize " + std::to_string(b) + ": " + e);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
 }

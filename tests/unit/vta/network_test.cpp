@@ -608,10 +608,7 @@ TEST_CASE("depth_to_space (DCR, CRD) and space_to_depth on the host equal the re
     auto sd = [](const char* name, LayerKind k, int C, int H, int W, int b, bool crd) {
         Layer l;
         l.name = name; l.kind = k; l.C = C; l.H = H; l.W = W; l.block = b; l.crd = crd;
-        const bool d2s = k == LayerKind::DepthToSpace;
-        l.K = d2s ? C / (b * b) : C * b * b;
-        l.out_h = d2s ? H * b : H / b;
-        l.out_w = d2s ? W * b : W / b;
+        REQUIRE(set_space_depth_shape(l).empty());
         return l;
     };
     const int c0 = layer(conv("c0", 3, 12, 6, 3, 1, 1, 1, false), {Layer::kNetInput});
