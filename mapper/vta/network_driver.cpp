@@ -461,6 +461,14 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             }
             if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
+            if (l.kind == LayerKind::Concat && l.data_axis != SoftmaxAxis::C) {
+                const std::uint64_t section = std::uint64_t(l.C) * (l.data_axis == SoftmaxAxis::H ? l.W : l.H);
+                for (int s : m_g.inputs[i])
+                    if (producer_elems(s) % section != 0)
+                        throw InputError(where + "a producer gives " + std::to_string(producer_elems(s)) + " elements, not whole " +
+                                         (l.data_axis == SoftmaxAxis::H ? "rows" : "columns") + " of the concat's " +
+                                         std::to_string(section) + "-element cross-section");
+            }
         }
         if (l.kind != LayerKind::Activation && l.act != Activation::None && !host_activation(l.act))
             throw InputError(where + "the fused activation " + std::string(to_string(l.act)) +
@@ -564,19 +572,36 @@ void NetworkDriver::run_host_layer(std::size_t i) {
     out.assign(layer_out_elems(l), 0);
     const std::size_t HW = std::size_t(l.H) * l.W;
     switch (l.kind) {
-        case LayerKind::Concat: {  // CHW tensors: channel blocks one after the other
+        case LayerKind::Concat: {  // CHW tensors: along C, channel blocks one after the other; along H or
+            // W, each channel's rows (H) or each row's columns (W) of the producers one after the other:
+            // a producer gives `run` consecutive elements of each of `outer` runs of the output
+            const std::size_t outer = l.data_axis == SoftmaxAxis::C ? 1 : l.data_axis == SoftmaxAxis::H ? std::size_t(l.C)
+                                                                                                      : std::size_t(l.C) * l.H;
+            const std::size_t out_run = out.size() / outer;
             std::size_t at = 0;
             for (std::size_t k = 0; k < m_g.inputs[i].size(); ++k) {
                 const auto& in = operand(i, k);
-                std::copy(in.begin(), in.end(), out.begin() + std::ptrdiff_t(at));
-                at += in.size();
+                const std::size_t run = in.size() / outer;
+                for (std::size_t o = 0; o < outer; ++o)
+                    std::copy(in.begin() + std::ptrdiff_t(o * run), in.begin() + std::ptrdiff_t((o + 1) * run),
+                              out.begin() + std::ptrdiff_t(o * out_run + at));
+                at += run;
             }
             break;
         }
-        case LayerKind::Slice: {
+        case LayerKind::Slice: {  // every slice_step-th channel (row, column) from offset on
             const auto& in = operand(i, 0);
-            std::copy(in.begin() + std::ptrdiff_t(std::size_t(l.offset) * HW), in.begin() + std::ptrdiff_t(std::size_t(l.offset + l.K) * HW),
-                      out.begin());
+            const int P = l.P(), Q = l.Q();
+            const bool c = l.data_axis == SoftmaxAxis::C, h = l.data_axis == SoftmaxAxis::H;
+            std::size_t j = 0;
+            for (int k = 0; k < l.K; ++k)
+                for (int y = 0; y < P; ++y)
+                    for (int x = 0; x < Q; ++x) {
+                        const std::size_t ic = c ? std::size_t(l.offset) + std::size_t(k) * std::size_t(l.slice_step) : std::size_t(k);
+                        const std::size_t iy = h ? std::size_t(l.offset) + std::size_t(y) * std::size_t(l.slice_step) : std::size_t(y);
+                        const std::size_t ix = !c && !h ? std::size_t(l.offset) + std::size_t(x) * std::size_t(l.slice_step) : std::size_t(x);
+                        out[j++] = in[(ic * std::size_t(l.H) + iy) * std::size_t(l.W) + ix];
+                    }
             break;
         }
         case LayerKind::DepthToSpace:

@@ -161,6 +161,9 @@ std::string Layer::shape_key() const {
     if (kind == LayerKind::Resize) os << ',' << out_h << ',' << out_w;
     if (kind == LayerKind::DepthToSpace || kind == LayerKind::SpaceToDepth) os << ",b" << block << (crd ? "crd" : "");
     if (kind == LayerKind::Slice) os << ',' << offset;
+    if (kind == LayerKind::Slice && (data_axis != SoftmaxAxis::C || slice_step != 1))
+        os << ',' << to_string(data_axis) << slice_step << ',' << out_h << ',' << out_w;
+    if (kind == LayerKind::Concat && data_axis != SoftmaxAxis::C) os << ',' << to_string(data_axis);
     if (zero_insert_h != 1 || zero_insert_w != 1) os << ",z" << zero_insert_h << ',' << zero_insert_w;
     if (dilation_h != 1 || dilation_w != 1) os << ",d" << dilation_h << ',' << dilation_w;
     return os.str();

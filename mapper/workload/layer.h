@@ -98,7 +98,12 @@ struct Layer {
     ResizeMode resize_mode = ResizeMode::Nearest;
     ResizeCoord resize_coord = ResizeCoord::Unknown;      // Resize: "coord" (the VTA host needs it)
     NearestRound nearest_round = NearestRound::Unknown;   // nearest Resize: "nearest"
-    int offset = 0;            // Slice: first input channel
+    // Concat: the axis its producers are joined along (C, H or W of the layer's C x H x W; `axis`,
+    // C when the workload does not say). Slice: the axis it selects along; the selected positions
+    // are offset, offset + slice_step, ... (K of them along C; out_h along H, out_w along W, K = C).
+    SoftmaxAxis data_axis = SoftmaxAxis::C;
+    int offset = 0;            // Slice: first selected position along data_axis
+    int slice_step = 1;        // Slice: distance between selected positions
     PadMode pad_mode = PadMode::Constant;  // Pad: "mode"
     double pad_value = 0.0;                // Pad, constant mode: "value"
     // Conv: the input is the producer's output with z - 1 zeros inserted between neighbouring
@@ -115,7 +120,8 @@ struct Layer {
     int window_h() const { return (R - 1) * dilation_h + 1; }
     int window_w() const { return (S - 1) * dilation_w + 1; }
     bool sized_output() const {
-        return kind == LayerKind::Resize || kind == LayerKind::DepthToSpace || kind == LayerKind::SpaceToDepth;
+        return kind == LayerKind::Resize || kind == LayerKind::DepthToSpace || kind == LayerKind::SpaceToDepth ||
+               (kind == LayerKind::Slice && data_axis != SoftmaxAxis::C);
     }
     int P() const { return sized_output() ? out_h : (H + pad_top + pad_bottom - window_h()) / stride_h + 1; }
     int Q() const { return sized_output() ? out_w : (W + pad_left + pad_right - window_w()) / stride_w + 1; }

@@ -209,15 +209,36 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
         read_chw(j, l);
         read_fused_act(j, l);
     } else if (type == "concat") {
-        j.allow_only({"name", "type", "C", "H", "W", "inputs"});
+        j.allow_only({"name", "type", "axis", "C", "H", "W", "inputs"});
         l.kind = LayerKind::Concat;
         read_chw(j, l);
+        if (j.has("axis")) l.data_axis = softmax_axis_of(j.at("axis").as_enum({"c", "h", "w"}));
     } else if (type == "slice") {
-        j.allow_only({"name", "type", "C", "K", "offset", "H", "W", "inputs"});
+        // Along C (the default): K channels; along H or W: P rows or Q columns. From `offset` on,
+        // every `step`-th position (1 when absent).
+        j.allow_only({"name", "type", "axis", "C", "K", "P", "Q", "offset", "step", "H", "W", "inputs"});
         l.kind = LayerKind::Slice;
         read_chw(j, l);
-        l.K = int(j.at("K").as_int(1, l.C));
-        l.offset = int(j.get_int("offset", 0, l.C - l.K, 0));
+        if (j.has("axis")) l.data_axis = softmax_axis_of(j.at("axis").as_enum({"c", "h", "w"}));
+        const SoftmaxAxis a = l.data_axis;
+        const int extent = a == SoftmaxAxis::H ? l.H : a == SoftmaxAxis::W ? l.W : l.C;
+        const char* count_key = a == SoftmaxAxis::H ? "P" : a == SoftmaxAxis::W ? "Q" : "K";
+        for (const char* k : {"K", "P", "Q"})
+            if (std::string(k) != count_key && j.has(k))
+                j.at(k).fail(std::string("\"") + k + "\" is the count of a slice along " + (k[0] == 'K' ? "C" : k[0] == 'P' ? "H" : "W") +
+                             "; this slice is along " + (a == SoftmaxAxis::H ? "H (its count is \"P\")" : a == SoftmaxAxis::W ? "W (its count is \"Q\")" : "C (its count is \"K\")"));
+        const int count = int(j.at(count_key).as_int(1, extent));
+        l.slice_step = int(j.get_int("step", 1, kMaxChannels, 1));
+        l.offset = int(j.get_int("offset", 0, extent - 1, 0));
+        if (std::int64_t(l.offset) + std::int64_t(count - 1) * l.slice_step > extent - 1)
+            j.at(count_key).fail(std::to_string(count) + " positions from offset " + std::to_string(l.offset) + " in steps of " +
+                                 std::to_string(l.slice_step) + " pass the end of the " + std::to_string(extent) + " along the axis");
+        if (a == SoftmaxAxis::C) {
+            l.K = count;
+        } else {
+            l.out_h = a == SoftmaxAxis::H ? count : l.H;
+            l.out_w = a == SoftmaxAxis::W ? count : l.W;
+        }
     } else if (type == "resize") {
         j.allow_only({"name", "type", "mode", "coord", "nearest", "C", "H", "W", "P", "Q", "inputs"});
         l.kind = LayerKind::Resize;
@@ -357,6 +378,16 @@ void read_inputs(const JsonCheck& lj, Network& net, std::size_t i, const std::ma
             e.fail("layer \"" + name + "\" produces " + std::to_string(have) + " elements but \"" + l.name + "\" expects " +
                    std::to_string(want));
     }
+    if (l.kind == LayerKind::Concat && l.data_axis != SoftmaxAxis::C) {
+        // Along H (W): each producer gives whole rows (columns) of the C x W (C x H) cross-section.
+        const std::uint64_t section = std::uint64_t(l.C) * (l.data_axis == SoftmaxAxis::H ? l.W : l.H);
+        for (std::size_t k = 0; k < l.inputs.size(); ++k)
+            if (const int s = l.inputs[k]; s >= 0 && net.layers[std::size_t(s)].output_elems() % section != 0)
+                in.at(k).fail("layer \"" + net.layers[std::size_t(s)].name + "\" produces " +
+                              std::to_string(net.layers[std::size_t(s)].output_elems()) + " elements, not a whole number of " +
+                              (l.data_axis == SoftmaxAxis::H ? "rows" : "columns") + " of " + std::to_string(section) +
+                              " elements for a concat along " + to_string(l.data_axis));
+    }
     if (l.kind == LayerKind::Concat) {
         bool all_layers = true;
         for (int s : l.inputs) all_layers = all_layers && s >= 0;
@@ -465,7 +496,14 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Slice:
-            j["C"] = l.C; j["K"] = l.K; j["offset"] = l.offset; j["H"] = l.H; j["W"] = l.W;
+            if (l.data_axis != SoftmaxAxis::C) j["axis"] = to_string(l.data_axis);
+            j["C"] = l.C;
+            if (l.data_axis == SoftmaxAxis::C) j["K"] = l.K;
+            if (l.data_axis == SoftmaxAxis::H) j["P"] = l.out_h;
+            if (l.data_axis == SoftmaxAxis::W) j["Q"] = l.out_w;
+            j["offset"] = l.offset;
+            if (l.slice_step != 1) j["step"] = l.slice_step;
+            j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Resize:
             j["mode"] = l.resize_mode == ResizeMode::Linear ? "linear" : "nearest";
@@ -501,6 +539,9 @@ nlohmann::ordered_json network_to_json(const Network& net) {
             j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
             break;
         case LayerKind::Concat:
+            if (l.data_axis != SoftmaxAxis::C) j["axis"] = to_string(l.data_axis);
+            j["C"] = l.C; j["H"] = l.H; j["W"] = l.W;
+            break;
         case LayerKind::BatchNorm: j["C"] = l.C; j["H"] = l.H; j["W"] = l.W; break;
         }
         if ((l.kind == LayerKind::Conv || l.kind == LayerKind::FullyConnected || l.kind == LayerKind::Eltwise) &&

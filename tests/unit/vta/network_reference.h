@@ -167,7 +167,7 @@ inline std::int8_t resize_at(const Layer& l, const Tensor& t, int c, int p, int 
     return std::int8_t(std::min<std::int64_t>(127, std::max<std::int64_t>(-128, floor_div(sum + 8192, 16384))));
 }
 
-// Host layers: concat along channels, channel slice, zero pad, resize.
+// Host layers: concat and strided slice along C, H or W, pad, resize.
 // DepthToSpace and SpaceToDepth as ONNX defines them: a reshape to six dimensions (batch dropped
 // here: five), a transpose, a reshape back. Each element of the source, indexed in the reshaped
 // source, is written at its index in the transposed layout.
@@ -217,18 +217,25 @@ inline Tensor host(const Layer& l, const std::vector<const Tensor*>& in) {
     for (int c = 0; c < l.K; ++c)
         for (int p = 0; p < P; ++p)
             for (int q = 0; q < Q; ++q, ++o) {
-                if (l.kind == LayerKind::Concat) {  // channel c of the producer that holds it
-                    int base = 0;
+                if (l.kind == LayerKind::Concat) {  // the producer that holds channel c (row p, column q), in its own C' x H' x W'
+                    const int ax = l.data_axis == vp::mapper::SoftmaxAxis::H ? 1 : l.data_axis == vp::mapper::SoftmaxAxis::W ? 2 : 0;
+                    int coord[3] = {c, p, q}, base = 0;
                     for (const Tensor* t : in) {
-                        const int ch = int(t->size() / (std::size_t(l.H) * l.W));
-                        if (c < base + ch) {
-                            out[o] = (*t)[(std::size_t(c - base) * l.H + p) * l.W + q];
+                        int dims[3] = {l.C, l.H, l.W};
+                        dims[ax] = int(t->size() / (std::size_t(dims[(ax + 1) % 3]) * dims[(ax + 2) % 3]));
+                        if (coord[ax] < base + dims[ax]) {
+                            int local[3] = {c, p, q};
+                            local[ax] -= base;
+                            out[o] = (*t)[(std::size_t(local[0]) * dims[1] + local[1]) * dims[2] + local[2]];
                             break;
                         }
-                        base += ch;
+                        base += dims[ax];
                     }
-                } else if (l.kind == LayerKind::Slice) {
-                    out[o] = (*in[0])[(std::size_t(c + l.offset) * l.H + p) * l.W + q];
+                } else if (l.kind == LayerKind::Slice) {  // position i along the axis is offset + i step of the input
+                    const int ax = l.data_axis == vp::mapper::SoftmaxAxis::H ? 1 : l.data_axis == vp::mapper::SoftmaxAxis::W ? 2 : 0;
+                    int src[3] = {c, p, q};
+                    src[ax] = l.offset + src[ax] * l.slice_step;
+                    out[o] = (*in[0])[(std::size_t(src[0]) * l.H + src[1]) * l.W + src[2]];
                 } else if (l.kind == LayerKind::Pad) {
                     const int y = pad_at(p - l.pad_top, l.H, l.pad_mode), x = pad_at(q - l.pad_left, l.W, l.pad_mode);
                     const double k = std::min(127.0, std::max(-128.0, std::round(16.0 * l.pad_value)));

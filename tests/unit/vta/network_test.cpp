@@ -631,6 +631,70 @@ TEST_CASE("depth_to_space (DCR, CRD) and space_to_depth on the host equal the re
     CHECK(d2.output(std::size_t(crd)) != d2.output(std::size_t(c0)));
 }
 
+TEST_CASE("Concats along H and W and strided slices along C, H and W on the host equal the reference, by hand and in a network",
+          "[vta][network]") {
+    Network n;
+    n.name = "spatial";
+    auto layer = [&](Layer l, std::vector<int> in) { return add_layer(n, std::move(l), std::move(in)); };
+    auto cat = [](const char* name, SoftmaxAxis a, int C, int H, int W) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Concat; l.data_axis = a; l.C = l.K = C; l.H = H; l.W = W;
+        return l;
+    };
+    auto slice = [](const char* name, SoftmaxAxis a, int C, int H, int W, int offset, int step, int count) {
+        Layer l;
+        l.name = name; l.kind = LayerKind::Slice; l.data_axis = a; l.C = l.K = C; l.H = H; l.W = W;
+        l.offset = offset; l.slice_step = step;
+        if (a == SoftmaxAxis::C) l.K = count;
+        else {
+            l.out_h = a == SoftmaxAxis::H ? count : H;
+            l.out_w = a == SoftmaxAxis::W ? count : W;
+        }
+        return l;
+    };
+    const int c0 = layer(conv("c0", 3, 6, 8, 3, 1, 1, 1, false), {Layer::kNetInput});   // 6 x 8 x 8
+    const int c1 = layer(conv("c1", 3, 6, 8, 3, 1, 1, 1, false), {Layer::kNetInput});
+    // YOLOv5's Focus: every second row from 0 and 1, then every second column: four 6 x 4 x 4 maps
+    const int r0 = layer(slice("rows0", SoftmaxAxis::H, 6, 8, 8, 0, 2, 4), {c0});
+    const int r1 = layer(slice("rows1", SoftmaxAxis::H, 6, 8, 8, 1, 2, 4), {c0});
+    const int q00 = layer(slice("q00", SoftmaxAxis::W, 6, 4, 8, 0, 2, 4), {r0});
+    const int q10 = layer(slice("q10", SoftmaxAxis::W, 6, 4, 8, 0, 2, 4), {r1});
+    const int q01 = layer(slice("q01", SoftmaxAxis::W, 6, 4, 8, 1, 2, 4), {r0});
+    const int q11 = layer(slice("q11", SoftmaxAxis::W, 6, 4, 8, 1, 2, 4), {r1});
+    const int focus = layer(cat("focus", SoftmaxAxis::C, 24, 4, 4), {q00, q10, q01, q11});
+    layer(conv("c2", 24, 8, 4, 3, 1, 1, 1, true), {focus});
+    const int ch = layer(cat("cat_h", SoftmaxAxis::H, 6, 12, 8), {c0, r1});         // 8 + 4 rows
+    const int cw = layer(cat("cat_w", SoftmaxAxis::W, 6, 4, 16), {q00, r1, q11});  // 4 + 8 + 4 columns
+    layer(slice("cols", SoftmaxAxis::W, 6, 4, 16, 2, 5, 3), {cw});                  // columns 2, 7, 12
+    layer(conv("c3", 6, 4, 8, 3, 1, 1, 1, true), {c1});
+    layer(slice("odd_channels", SoftmaxAxis::C, 6, 12, 8, 1, 2, 3), {ch});
+    layer(slice("last_rows", SoftmaxAxis::H, 6, 12, 8, 9, 1, 3), {ch});
+    const NetGraph g = chain_graph(n, "spatial");
+    for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 47, 0, dbuf, false) == n.layers.size());
+    // By hand, on the driver's own outputs: Focus quadrant (1, 0) element (c, y, x) is (c, 2y + 1, 2x)
+    // of c0; row 9 of cat_h is row 1 of rows1, i.e. row 3 of c0.
+    const NetworkDriver d = run_with_seed(g, 47);
+    const auto& in = d.output(std::size_t(c0));
+    const auto& f = d.output(std::size_t(focus));
+    for (int c = 0; c < 6; ++c)
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 4; ++x) {
+                CHECK(f[std::size_t(((0 * 6 + c) * 4 + y) * 4 + x)] == in[std::size_t((c * 8 + 2 * y) * 8 + 2 * x)]);
+                CHECK(f[std::size_t(((1 * 6 + c) * 4 + y) * 4 + x)] == in[std::size_t((c * 8 + 2 * y + 1) * 8 + 2 * x)]);
+                CHECK(f[std::size_t(((3 * 6 + c) * 4 + y) * 4 + x)] == in[std::size_t((c * 8 + 2 * y + 1) * 8 + 2 * x + 1)]);
+            }
+    const auto& h = d.output(std::size_t(ch));
+    for (int c = 0; c < 6; ++c)
+        for (int x = 0; x < 8; ++x) {
+            CHECK(h[std::size_t((c * 12 + 0) * 8 + x)] == in[std::size_t((c * 8 + 0) * 8 + x)]);
+            CHECK(h[std::size_t((c * 12 + 9) * 8 + x)] == in[std::size_t((c * 8 + 3) * 8 + x)]);
+        }
+    // Column 5 of cat_w's row y is column 1 of rows1's row y, i.e. (2y + 1, 1) of c0.
+    const auto& w = d.output(std::size_t(cw));
+    for (int c = 0; c < 6; ++c)
+        for (int y = 0; y < 4; ++y) CHECK(w[std::size_t((c * 4 + y) * 16 + 5)] == in[std::size_t((c * 8 + 2 * y + 1) * 8 + 1)]);
+}
+
 TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {
     Network n;
     n.name = "deconv";

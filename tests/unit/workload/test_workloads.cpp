@@ -312,6 +312,48 @@ TEST_CASE("depth_to_space and space_to_depth layers: shapes, read, checked, writ
                Catch::Contains("unknown member \"mode\""));
 }
 
+TEST_CASE("Slices along C, H and W with a step, concats along H and W: read, checked, written back", "[workload]") {
+    const auto net = vp::mapper::parse_network(nlohmann::json::parse(R"({"layers": [
+        {"name": "c", "type": "conv", "C": 3, "K": 6, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "inputs": ["input"]},
+        {"name": "rows", "type": "slice", "axis": "h", "C": 6, "P": 4, "offset": 1, "step": 2, "H": 8, "W": 8, "inputs": ["c"]},
+        {"name": "cols", "type": "slice", "axis": "w", "C": 6, "Q": 2, "offset": 2, "step": 3, "H": 4, "W": 8, "inputs": ["rows"]},
+        {"name": "chans", "type": "slice", "C": 6, "K": 3, "offset": 1, "step": 2, "H": 8, "W": 8, "inputs": ["c"]},
+        {"name": "cat_h", "type": "concat", "axis": "h", "C": 6, "H": 12, "W": 8, "inputs": ["c", "rows"]},
+        {"name": "cat_w", "type": "concat", "axis": "w", "C": 6, "H": 4, "W": 10, "inputs": ["rows", "cols"]},
+        {"name": "cat_c", "type": "concat", "axis": "c", "C": 12, "H": 4, "W": 8, "inputs": ["rows", "rows"]}]})"),
+                                               "spatial.json");
+    using vp::mapper::SoftmaxAxis;
+    const auto check = [](const vp::mapper::Network& n) {
+        const auto& rows = n.layers.at(1);
+        CHECK((rows.data_axis == SoftmaxAxis::H && rows.K == 6 && rows.P() == 4 && rows.Q() == 8 && rows.offset == 1 && rows.slice_step == 2));
+        const auto& cols = n.layers.at(2);
+        CHECK((cols.data_axis == SoftmaxAxis::W && cols.P() == 4 && cols.Q() == 2 && cols.output_elems() == 6u * 4 * 2));
+        const auto& chans = n.layers.at(3);
+        CHECK((chans.data_axis == SoftmaxAxis::C && chans.K == 3 && chans.slice_step == 2 && chans.P() == 8));
+        CHECK((n.layers.at(4).data_axis == SoftmaxAxis::H && n.layers.at(5).data_axis == SoftmaxAxis::W &&
+               n.layers.at(6).data_axis == SoftmaxAxis::C));
+        CHECK(n.layers.at(1).shape_key() != n.layers.at(3).shape_key());
+    };
+    check(net);
+    const auto back = vp::mapper::parse_network(vp::mapper::network_to_json(net), "back.json");
+    check(back);
+    CHECK(vp::mapper::network_to_json(back).dump() == vp::mapper::network_to_json(net).dump());
+    CHECK(vp::mapper::network_to_json(net)["layers"][6].dump().find("axis") == std::string::npos);  // C: the default, not written
+    // Errors name the member.
+    CHECK_THAT(bad(R"({"layers": [{"type": "slice", "axis": "h", "C": 6, "K": 3, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/K") && Catch::Contains("its count is \"P\""));
+    CHECK_THAT(bad(R"({"layers": [{"type": "slice", "axis": "w", "C": 6, "Q": 3, "offset": 2, "step": 3, "H": 8, "W": 8}]})"),
+               Catch::Contains("/layers/0/Q") && Catch::Contains("pass the end of the 8"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "slice", "axis": "hw", "C": 6, "K": 3, "H": 8, "W": 8}]})"), Catch::Contains("/layers/0/axis"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "slice", "C": 6, "K": 2, "step": 0, "H": 8, "W": 8}]})"), Catch::Contains("/layers/0/step"));
+    CHECK_THAT(bad(R"({"layers": [{"type": "slice", "axis": "h", "C": 6, "H": 8, "W": 8}]})"), Catch::Contains("\"P\""));
+    CHECK_THAT(bad(R"({"layers": [
+        {"name": "c", "type": "conv", "C": 3, "K": 6, "H": 8, "W": 8, "R": 3, "S": 3, "pad": 1, "inputs": ["input"]},
+        {"name": "r", "type": "slice", "C": 6, "K": 1, "H": 8, "W": 8, "inputs": ["c"]},
+        {"name": "cat", "type": "concat", "axis": "h", "C": 6, "H": 9, "W": 8, "inputs": ["c", "r"]}]})"),
+               Catch::Contains("/layers/2/inputs/1") && Catch::Contains("not a whole number of rows"));
+}
+
 TEST_CASE("A pad layer's mode and value: read, checked, written back", "[workload]") {
     const auto net = vp::mapper::parse_network(
         nlohmann::json::parse(R"({"layers": [{"type": "pad", "mode": "reflect", "C": 4, "H": 8, "W": 8, "pad": 2},
