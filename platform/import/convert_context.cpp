@@ -44,11 +44,18 @@ int Ctx::type_of(const std::string& tensor) const {
     return v != values.end() ? v->second.type : 0;
 }
 
-void Ctx::chw(const std::vector<std::int64_t>& dims, int& C, int& H, int& W, const std::string& label) const {
+void Ctx::chw(const std::vector<std::int64_t>& dims, int& C, int& H, int& W, const std::string& label, bool merge) const {
     std::vector<std::int64_t> d = dims;
     if (!d.empty() && d[0] == batch && d.size() > 1) d.erase(d.begin());
     else if (d.size() == 1 && d[0] == batch) d.clear();
-    if (d.size() > 3) throw Unsupported("a tensor of rank " + std::to_string(dims.size()) + " (only N, NC, NCL and NCHW are modelled)");
+    if (d.size() > 3 && !merge) throw Unsupported("a tensor of rank " + std::to_string(dims.size()) + " (only N, NC, NCL and NCHW are modelled)");
+    while (d.size() > 3) {  // merge: the leading axes into C
+        for (auto x : d)
+            if (x < 1 || x > (std::int64_t(1) << 24))
+                throw InputError(m.path + ": " + label + ": tensor dimension " + std::to_string(x) + " out of range 1..2^24");
+        d[1] *= d[0];
+        d.erase(d.begin());
+    }
     std::int64_t v[3] = {1, 1, 1};
     for (std::size_t k = 0; k < d.size(); ++k) v[k] = d[k];
     for (auto x : v)

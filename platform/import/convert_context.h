@@ -83,8 +83,11 @@ struct Ctx {
     // Static dims of any tensor (throws vp::InputError naming the tensor when unknown).
     std::vector<std::int64_t> dims_of(const std::string& tensor, const std::string& label) const;
     int type_of(const std::string& tensor) const;
-    // Per-sample C, H, W of a tensor shape (batch dimension dropped; rank <= 4).
-    void chw(const std::vector<std::int64_t>& dims, int& C, int& H, int& W, const std::string& label) const;
+    // Per-sample C, H, W of a tensor shape (batch dimension dropped; rank <= 4). With `merge`, for
+    // element-wise work and data movement that only needs the element order (eltwise, activation,
+    // concat, split, slice), a higher rank too: the leading per-sample axes are merged into C (a
+    // YOLOv5 head's [N, 3, H, W, 85] is C = 3 H, H = W, W = 85).
+    void chw(const std::vector<std::int64_t>& dims, int& C, int& H, int& W, const std::string& label, bool merge = false) const;
     // Small constant values of input k (Unsupported when not a readable constant).
     TensorData const_values(const onnx::NodeProto& n, int k, const std::string& label) const;
 

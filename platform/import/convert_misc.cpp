@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "mapper/common/errors.h"
@@ -21,13 +22,38 @@ namespace {
 
 std::int64_t norm_axis(std::int64_t axis, std::size_t rank) { return axis < 0 ? axis + std::int64_t(rank) : axis; }
 
-// Layer with C, H, W of the (per-sample) tensor `t`.
-Layer shaped(Ctx& c, LayerKind kind, const std::string& t, const std::string& label) {
+// Layer with C, H, W of the (per-sample) tensor `t` (`merge`: Ctx::chw's).
+Layer shaped(Ctx& c, LayerKind kind, const std::string& t, const std::string& label, bool merge = false) {
     Layer l;
     l.kind = kind;
-    c.chw(c.dims_of(t, label), l.C, l.H, l.W, label);
+    c.chw(c.dims_of(t, label), l.C, l.H, l.W, label, merge);
     l.K = l.C;
     return l;
+}
+
+// The axis of the layer's C x H x W (Ctx::chw with merge) that axis `axis` of a tensor of dims `d`
+// is: the last per-sample axis W, the one before H (of three or more), the first C; an axis merged
+// into C is C when the axes before it are all 1 (its positions are then whole runs of channels),
+// with `inner` the product of the merged axes after it (1 otherwise). Unknown: the batch axis, or a
+// merged axis with a longer axis before it.
+mapper::SoftmaxAxis layer_axis(const Ctx& c, const std::vector<std::int64_t>& d, std::int64_t axis, std::int64_t& inner) {
+    inner = 1;
+    if (d.size() < 2) return mapper::SoftmaxAxis::Unknown;  // a rank-1 tensor: its one axis may be the batch
+    const std::size_t first = d[0] == c.batch ? 1 : 0;      // as Ctx::chw drops it
+    if (axis < std::int64_t(first) || axis >= std::int64_t(d.size())) return mapper::SoftmaxAxis::Unknown;
+    const std::size_t a = std::size_t(axis) - first, n = d.size() - first;
+    if (n >= 2 && a == n - 1) return n == 2 ? mapper::SoftmaxAxis::H : mapper::SoftmaxAxis::W;
+    if (n >= 3 && a == n - 2) return mapper::SoftmaxAxis::H;
+    const std::size_t merged = n > 3 ? n - 2 : 1;  // per-sample axes in C
+    for (std::size_t k = 0; k < a; ++k)
+        if (d[first + k] != 1) return mapper::SoftmaxAxis::Unknown;
+    for (std::size_t k = a + 1; k < merged; ++k) inner *= d[first + k];
+    return mapper::SoftmaxAxis::C;
+}
+
+std::string axis_refusal(const std::string& what, std::int64_t axis) {
+    return what + " along axis " + std::to_string(axis) +
+           " (modelled: the channel axis, the last two axes, and an axis merged into the channels with only 1s before it)";
 }
 
 // --- element-wise ---------------------------------------------------------------------------
@@ -42,7 +68,7 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
         const std::string& x = n.input(acts[0]);
         const int other = 1 - acts[0];
         int oc = 1, oh = 1, ow = 1;
-        if (c.has_input(n, other)) c.chw(c.dims_of(n.input(other), label), oc, oh, ow, label);
+        if (c.has_input(n, other)) c.chw(c.dims_of(n.input(other), label), oc, oh, ow, label, true);
         // The constant scale and shift after a layernorm (its decomposed form, or a Mul / Add of
         // constants after LayerNormalization): the layer's own affine step, when the constant does
         // not widen the tensor.
@@ -67,11 +93,11 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
             }
         }
     }
-    Layer l = shaped(c, LayerKind::Eltwise, n.output(0), label);
+    Layer l = shaped(c, LayerKind::Eltwise, n.output(0), label, true);
     l.eltwise_op = op;
     for (int k : acts) {
         int C, H, W;
-        c.chw(c.dims_of(n.input(k), label), C, H, W, label);
+        c.chw(c.dims_of(n.input(k), label), C, H, W, label, true);
         if (l.input_elems() % (std::uint64_t(C) * H * W) != 0) throw Unsupported("an operand that does not broadcast to the output");
         l.inputs.push_back(c.producer(n, k));
     }
@@ -81,13 +107,38 @@ void eltwise(Ctx& c, const onnx::NodeProto& n, int index, const std::string& lab
 void add(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { eltwise(c, n, i, label, mapper::EltwiseOp::Add); }
 void mul(Ctx& c, const onnx::NodeProto& n, int i, const std::string& label) { eltwise(c, n, i, label, mapper::EltwiseOp::Mul); }
 
+// Pow of an activation to the constant 2 (YOLOv5's box sizes, (2 sigmoid(t))^2): the product of
+// the activation with itself, an eltwise mul of one producer twice. Other exponents are refused.
+void pow(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
+    if (!c.is_act(n, 0)) throw Unsupported("a power of a constant");
+    if (!c.is_const(n, 1)) throw Unsupported("an exponent computed at run time");
+    const TensorData e = c.const_values(n, 1, label);
+    for (std::size_t k = 0; k < e.size(); ++k)
+        if (e.at(k) != 2.0) {
+            std::ostringstream os;
+            os << "exponent " << e.at(k) << " (modelled: 2, the product of the input with itself)";
+            throw Unsupported(os.str());
+        }
+    const auto xd = c.dims_of(n.input(0), label);
+    if (element_count(c.dims_of(n.output(0), label), label) != element_count(xd, label))
+        throw Unsupported("an exponent that widens the input");
+    Layer l = shaped(c, LayerKind::Eltwise, n.output(0), label, true);
+    l.eltwise_op = mapper::EltwiseOp::Mul;
+    l.inputs = {c.producer(n, 0), c.producer(n, 0)};
+    c.add_layer(l, n, index, n.output(0));
+}
+
 // --- concat / split / slice --------------------------------------------------------------------
 
 void concat(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
     const auto yd = c.dims_of(n.output(0), label);
     const std::int64_t axis = norm_axis(attr_int(n, "axis", 1), yd.size());
-    if (yd.size() >= 2 && axis != 1) throw Unsupported("concat along axis " + std::to_string(axis) + " (the channel axis 1 is modelled)");
-    Layer l = shaped(c, LayerKind::Concat, n.output(0), label);
+    std::int64_t inner = 1;
+    // The axis as the operands see it (the output's extent along it is their sum: not the batch).
+    const mapper::SoftmaxAxis a = yd.size() < 2 ? mapper::SoftmaxAxis::C : layer_axis(c, c.dims_of(n.input(0), label), axis, inner);
+    if (a == mapper::SoftmaxAxis::Unknown) throw Unsupported(axis_refusal("concat", axis));
+    Layer l = shaped(c, LayerKind::Concat, n.output(0), label, true);
+    l.data_axis = a;
     for (int k = 0; k < n.input_size(); ++k) {
         if (!c.is_act(n, k)) throw Unsupported("a concat of activations and constants");
         l.inputs.push_back(c.producer(n, k));
@@ -95,36 +146,53 @@ void concat(Ctx& c, const onnx::NodeProto& n, int index, const std::string& labe
     c.add_layer(l, n, index, n.output(0));
 }
 
-void slice_layer(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, const std::string& out, int C, int K,
-                 int offset, const std::string& name) {
-    Layer l = shaped(c, LayerKind::Slice, n.input(0), label);
-    l.C = C;
-    l.K = K;
-    l.offset = offset;
-    l.inputs = {c.producer(n, 0)};
-    c.add_layer(l, n, index, out, name);
+// A slice layer reading the tensor of dims `xd` (produced by layer `src`) along ONNX axis `axis`:
+// `count` positions from `start` in steps of `step` (ONNX units), written to `out`.
+int slice_layer(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label, const std::vector<std::int64_t>& xd, int src,
+                std::int64_t axis, std::int64_t start, std::int64_t count, std::int64_t step, const std::string& out,
+                const std::string& name) {
+    std::int64_t inner = 1;
+    const mapper::SoftmaxAxis a = layer_axis(c, xd, axis, inner);
+    if (a == mapper::SoftmaxAxis::Unknown) throw Unsupported(axis_refusal(n.op_type() == "Split" ? "split" : "slice", axis));
+    if (step != 1 && inner != 1) throw Unsupported("a slice with step " + std::to_string(step) + " along an axis merged into the channels");
+    Layer l;
+    l.kind = LayerKind::Slice;
+    c.chw(xd, l.C, l.H, l.W, label, true);
+    l.K = l.C;
+    l.data_axis = a;
+    l.offset = int(start * inner);
+    l.slice_step = int(step);
+    if (a == mapper::SoftmaxAxis::C) {
+        l.K = int(count * inner);
+    } else {
+        l.out_h = a == mapper::SoftmaxAxis::H ? int(count) : l.H;
+        l.out_w = a == mapper::SoftmaxAxis::W ? int(count) : l.W;
+    }
+    if (count == 1) l.slice_step = 1;
+    const std::int64_t extent = a == mapper::SoftmaxAxis::C ? l.C : a == mapper::SoftmaxAxis::H ? l.H : l.W;
+    const std::int64_t n_sel = a == mapper::SoftmaxAxis::C ? l.K : a == mapper::SoftmaxAxis::H ? l.out_h : l.out_w;
+    if (n_sel < 1 || l.offset + (n_sel - 1) * std::int64_t(l.slice_step) > extent - 1)
+        throw Unsupported("a slice that the layer's C x H x W cannot express");
+    l.inputs = {src};
+    return c.add_layer(l, n, index, out, name);
 }
 
 void split(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
     const auto xd = c.dims_of(n.input(0), label);
     const std::int64_t axis = norm_axis(attr_int(n, "axis", 0), xd.size());
-    if (xd.size() < 2 || axis != 1) throw Unsupported("split along axis " + std::to_string(axis) + " (the channel axis 1 is modelled)");
+    if (axis < 0 || axis >= std::int64_t(xd.size())) throw InputError(c.m.path + ": " + label + ": split axis outside the input's rank");
     std::int64_t off = 0;
     for (int o = 0; o < n.output_size(); ++o) {
         const auto yd = c.dims_of(n.output(o), label);
         const std::string base = n.name().empty() ? n.output(o) : n.name() + ":" + std::to_string(o);
-        slice_layer(c, n, index, label, n.output(o), int(xd[1]), int(yd[1]), int(off), base);
-        off += yd[1];
+        if (yd.size() != xd.size()) throw InputError(c.m.path + ": " + label + ": a split output of another rank");
+        slice_layer(c, n, index, label, xd, c.producer(n, 0), axis, off, yd[std::size_t(axis)], 1, n.output(o), base);
+        off += yd[std::size_t(axis)];
     }
 }
 
 void slice(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) {
     const auto xd = c.dims_of(n.input(0), label), yd = c.dims_of(n.output(0), label);
-    if (xd == yd) {  // selects everything
-        c.alias(n.output(0), c.in(n, 0));
-        ++c.stats.layout;
-        return;
-    }
     std::vector<std::int64_t> starts, axes, steps;
     if (c.m.opset >= 10) {
         starts = c.const_values(n, 1, label).i;
@@ -137,16 +205,43 @@ void slice(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label
     if (axes.empty())
         for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(std::int64_t(k));
     if (xd.size() != yd.size()) throw Unsupported("a slice that changes the rank");
-    for (std::size_t a = 0; a < xd.size(); ++a)
-        if (a != 1 && xd[a] != yd[a]) throw Unsupported("a slice along axis " + std::to_string(a) + " (the channel axis 1 is modelled)");
-    std::int64_t start = 0;
-    for (std::size_t k = 0; k < axes.size(); ++k)
-        if (norm_axis(axes[k], xd.size()) == 1) {
-            if (!steps.empty() && steps[k] != 1) throw Unsupported("a channel slice with step " + std::to_string(steps[k]));
-            start = starts[k] < 0 ? starts[k] + xd[1] : starts[k];
-            start = std::clamp<std::int64_t>(start, 0, xd[1]);
-        }
-    slice_layer(c, n, index, label, n.output(0), int(xd[1]), int(yd[1]), int(start), "");
+    if (starts.size() != axes.size() || (!steps.empty() && steps.size() != axes.size()))
+        throw InputError(c.m.path + ": " + label + ": Slice's starts, axes and steps differ in length");
+    // One slice layer per axis whose extent changes (YOLOv5's Focus: every second row, then every
+    // second column), chained in the order of the axes.
+    std::vector<std::int64_t> cur = xd;
+    int src = c.producer(n, 0), last = -1;
+    std::vector<std::size_t> changed;
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+        const std::int64_t a = norm_axis(axes[k], xd.size());
+        if (a < 0 || a >= std::int64_t(xd.size())) throw InputError(c.m.path + ": " + label + ": Slice axis outside the input's rank");
+        // A negative step reverses the axis even when it keeps its extent.
+        if (!steps.empty() && steps[k] < 1 && xd[std::size_t(a)] > 1)
+            throw Unsupported("a slice with step " + std::to_string(steps[k]) + " (positive steps are modelled)");
+        if (xd[std::size_t(a)] != yd[std::size_t(a)]) changed.push_back(k);
+    }
+    for (std::size_t j = 0; j < changed.size(); ++j) {
+        const std::size_t k = changed[j];
+        const std::size_t a = std::size_t(norm_axis(axes[k], xd.size()));
+        const std::int64_t step = steps.empty() ? 1 : steps[k];
+        if (step < 1) throw Unsupported("a slice with step " + std::to_string(step) + " (positive steps are modelled)");
+        std::int64_t start = starts[k] < 0 ? starts[k] + xd[a] : starts[k];
+        start = std::clamp<std::int64_t>(start, 0, xd[a]);
+        const std::int64_t count = yd[a];
+        if (count < 1 || start + (count - 1) * step > xd[a] - 1)
+            throw InputError(c.m.path + ": " + label + ": Slice's output extent " + std::to_string(count) + " along axis " +
+                             std::to_string(a) + " does not fit its start and step");
+        const bool final_axis = j + 1 == changed.size();
+        const std::string out = final_axis ? n.output(0) : n.output(0) + "#axis" + std::to_string(a);
+        const std::string name = final_axis || n.name().empty() ? "" : n.name() + ":axis" + std::to_string(a);
+        last = slice_layer(c, n, index, label, cur, src, std::int64_t(a), start, count, step, out, name);
+        cur[a] = count;
+        src = last;
+    }
+    if (last < 0) {  // the extents are unchanged: selects everything
+        c.alias(n.output(0), c.in(n, 0));
+        ++c.stats.layout;
+    }
 }
 
 // --- resize ----------------------------------------------------------------------------------
@@ -294,7 +389,7 @@ void activation(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
         ++c.stats.fused_act;
         return;
     }
-    Layer l = shaped(c, LayerKind::Activation, n.input(0), label);
+    Layer l = shaped(c, LayerKind::Activation, n.input(0), label, act != Activation::Softmax);
     set_act(l);
     l.inputs = {c.producer(n, 0)};
     c.add_layer(l, n, index, n.output(0));
@@ -652,6 +747,7 @@ void pad(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) 
 void register_misc(std::unordered_map<std::string, Converter>& r) {
     r["Add"] = r["Sum"] = r["Sub"] = add;
     r["Mul"] = r["Div"] = mul;
+    r["Pow"] = pow;
     r["Concat"] = concat;
     r["Split"] = split;
     r["Slice"] = slice;

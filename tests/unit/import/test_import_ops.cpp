@@ -8,6 +8,7 @@
 
 #include "mapper/common/errors.h"
 #include "onnx_builder.h"
+#include "yolo_head.h"
 #include "mapper/workload/network.h"
 #include "platform/import/onnx_import.h"
 
@@ -499,6 +500,77 @@ TEST_CASE("DepthToSpace and SpaceToDepth: a YOLOv2 passthrough and a pixel shuff
     CHECK(r.net.total_macs() == 32ull * 16 * 9 * 13 * 13 + 27ull * 96 * 9 * 13 * 13);
     const Network back = parse_network(nlohmann::json::parse(network_to_json(r.net).dump()), "round trip");
     CHECK((only(back, LayerKind::DepthToSpace).crd && only(back, LayerKind::SpaceToDepth).block == 2));
+}
+
+
+TEST_CASE("YOLO detection heads: rank-5 views, strided slices, splits and concats along H and W, Pow by 2", "[import]") {
+    const auto r = import_onnx(test_onnx::yolov5_head().save("yolov5_head.onnx"), {});
+    const Network& n = r.net;
+    auto at = [&](const std::string& name) -> const Layer& {
+        for (const Layer& l : n.layers)
+            if (l.name == name) return l;
+        FAIL("no layer " << name);
+        return n.layers[0];
+    };
+    // Focus, by hand: one Slice over H and W is two chained slice layers (rows, then columns).
+    const Layer& f00r = at("focus00:axis2");
+    CHECK((f00r.kind == LayerKind::Slice && f00r.data_axis == SoftmaxAxis::H && f00r.offset == 0 && f00r.slice_step == 2 &&
+           f00r.C == 4 && f00r.H == 8 && f00r.W == 8 && f00r.P() == 4 && f00r.Q() == 8 && f00r.inputs == std::vector<int>{Layer::kNetInput}));
+    const Layer& f11 = at("focus11");
+    CHECK((f11.data_axis == SoftmaxAxis::W && f11.offset == 1 && f11.slice_step == 2 && f11.H == 4 && f11.W == 8 && f11.K == 4 &&
+           f11.P() == 4 && f11.Q() == 4 && n.layers[std::size_t(f11.inputs[0])].name == "focus11:axis2"));
+    CHECK((at("focus10").data_axis == SoftmaxAxis::W && at("focus10").offset == 1 && at("rows1").offset == 1));
+    CHECK((at("focus").data_axis == SoftmaxAxis::C && at("focus").C == 16 && at("focus").H == 4));
+    // The head: [1, 3, 4, 4, 7] is C = 12, H = 4, W = 7; the split is three slices along W.
+    const Layer& sg = at("sigmoid");
+    CHECK((sg.kind == LayerKind::Activation && sg.C == 12 && sg.H == 4 && sg.W == 7));
+    const Layer& xy = at("split:0");
+    const Layer& conf = at("split:2");
+    CHECK((xy.data_axis == SoftmaxAxis::W && xy.offset == 0 && xy.Q() == 2 && xy.K == 12 && xy.P() == 4));
+    CHECK((conf.data_axis == SoftmaxAxis::W && conf.offset == 4 && conf.Q() == 3));
+    const Layer& pw = at("wh_pow");
+    CHECK((pw.kind == LayerKind::Eltwise && pw.eltwise_op == EltwiseOp::Mul && pw.inputs.size() == 2 && pw.inputs[0] == pw.inputs[1]));
+    CHECK((at("xy_grid").kind == LayerKind::Eltwise && at("xy_grid").inputs.size() == 1 && at("xy_grid").W == 2));
+    const Layer& join = at("join");
+    CHECK((join.kind == LayerKind::Concat && join.data_axis == SoftmaxAxis::W && join.C == 12 && join.H == 4 && join.W == 7));
+    CHECK(n.total_macs() == 8ull * 16 * 16 + 21ull * 8 * 16);
+    // The workload keeps the axes, steps and counts.
+    const Network back = parse_network(nlohmann::json::parse(network_to_json(n).dump()), "round trip");
+    CHECK(network_to_json(back).dump() == network_to_json(n).dump());
+
+    // YOLOv8's head joins the three scales' [1, C, H W] along the positions (axis 2: H of N x C x L).
+    Model m8(13);
+    m8.input("a", {1, 10, 4, 4}).input("b", {1, 10, 2, 2}).output("box").output("cls");
+    m8.ints("fa", {1, 10, 16}).ints("fb", {1, 10, 4}).ints("parts", {4, 6});
+    m8.node("Reshape", {"a", "fa"}, {"a3"}, "view_a");
+    m8.node("Reshape", {"b", "fb"}, {"b3"}, "view_b");
+    attr(m8.node("Concat", {"a3", "b3"}, {"cat"}, "cat"), "axis", std::int64_t(2));
+    attr(m8.node("Split", {"cat", "parts"}, {"box", "cls0"}, "split"), "axis", std::int64_t(1));
+    m8.node("Sigmoid", {"cls0"}, {"cls"}, "sigmoid");
+    const auto r8 = import_onnx(m8.save("yolov8_cat.onnx"), {});
+    const Layer& cat = only(r8.net, LayerKind::Concat);
+    CHECK((cat.data_axis == SoftmaxAxis::H && cat.C == 10 && cat.H == 20 && cat.W == 1));
+    CHECK((r8.net.layers.at(1).data_axis == SoftmaxAxis::C && r8.net.layers.at(1).K == 4 && r8.net.layers.at(2).offset == 4));
+
+    // Refused, naming the node: a join along an inner axis of the merged channels (its positions
+    // interleave), powers other than 2, reversed slices, a softmax over a rank-5 tensor.
+    Model bad(13);
+    bad.input("x", {1, 3, 4, 4, 7}).input("z", {1, 3, 4, 4, 7}).output("a").output("b").output("c").output("d");
+    bad.floats("three", {3.0f}, true).ints("s", {6}).ints("e", {-1000}).ints("ax", {4}).ints("st", {-1});
+    attr(bad.node("Concat", {"x", "z"}, {"a"}, "inner_cat"), "axis", std::int64_t(2));
+    bad.node("Pow", {"x", "three"}, {"b"}, "cube");
+    bad.node("Slice", {"x", "s", "e", "ax", "st"}, {"c"}, "reverse");
+    attr(bad.node("Softmax", {"z"}, {"d"}, "softmax5"), "axis", std::int64_t(-1));
+    try {
+        (void)import_onnx(bad.save("yolo_bad.onnx"), {});
+        FAIL("imported");
+    } catch (const vp::InputError& e) {
+        const std::string msg = e.what();
+        CHECK_THAT(msg, Catch::Contains("\"inner_cat\" (Concat): concat along axis 2"));
+        CHECK_THAT(msg, Catch::Contains("\"cube\" (Pow): exponent 3"));
+        CHECK_THAT(msg, Catch::Contains("\"reverse\" (Slice): a slice with step -1"));
+        CHECK_THAT(msg, Catch::Contains("\"softmax5\" (Softmax)"));
+    }
 }
 
 TEST_CASE("Pad's mode and constant value are the pad layer's", "[import]") {

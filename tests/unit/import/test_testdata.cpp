@@ -194,7 +194,10 @@ TEST_CASE("libonnx-testdata: gemm, matmul, batch norm, concat, split, resize, pa
           Case{"node/test_edge_pad", 1}, Case{"node/test_relu", 1}, Case{"node/test_clip", 1}, Case{"node/test_leakyrelu", 1}, Case{"node/test_prelu_example", 1}, Case{"node/test_prelu_broadcast", 1},
           Case{"node/test_sigmoid", 1}, Case{"node/test_hardsigmoid", 1}, Case{"node/test_softmax_axis_1", 1},
           Case{"node/test_tanh", 1}, Case{"node/test_softplus", 1}, Case{"node/test_elu", 1}, Case{"node/test_elu_default", 1},
-          Case{"node/test_lrn", 1}, Case{"node/test_lrn_default", 1}})
+          Case{"node/test_lrn", 1}, Case{"node/test_lrn_default", 1}, Case{"node/test_concat_3d_axis_2", 2},
+          Case{"node/test_concat_3d_axis_negative_1", 2}, Case{"node/test_slice_default_axes", 1},
+          Case{"node/test_slice_default_steps", 1}, Case{"node/test_slice_negative_axes", 1}, Case{"node/test_slice_neg", 1},
+          Case{"node/test_slice_end_out_of_bounds", 1}, Case{"node/test_split_equal_parts_2d", 1}})
         check_case(c);
 }
 
@@ -208,7 +211,11 @@ TEST_CASE("libonnx-testdata: what is rejected is rejected naming the node and th
                           Case{"node/test_concat_2d_axis_0", 2, "concat along axis 0"},
                           Case{"node/test_resize_upsample_scales_cubic", 1, "resize mode \"cubic\""},
                           Case{"node/test_batchnorm_example_training_mode", 1, "training mode"},
-                          Case{"node/test_split_equal_parts_1d", 1, "split along axis 0"}})
+                          Case{"node/test_split_equal_parts_1d", 1, "split along axis 0"},
+                          Case{"node/test_concat_3d_axis_0", 2, "concat along axis 0"},
+                          Case{"node/test_slice", 1, "slice along axis 0"},
+                          Case{"node/test_slice_neg_steps", 1, "step -1"},
+                          Case{"node/test_slice_start_out_of_bounds", 1, "does not fit its start"}})
         check_case(c);
 }
 
@@ -595,6 +602,42 @@ TEST_CASE("libonnx-testdata: DepthToSpace (DCR, CRD) and SpaceToDepth on the VTA
             for (std::size_t k = 0; k < per; ++k) {
                 INFO("sample " << n << " output " << k << " copies input " << int(out[k]));
                 CHECK(b.want[n * per + k] == b.x[n * per + std::size_t(out[k])]);
+            }
+    }
+}
+
+TEST_CASE("libonnx-testdata: slices along C and H (starts, ends past the end, negative axes) on the VTA host against ONNX's reference outputs",
+          "[import][testdata][vta]") {
+    // As the DepthToSpace test above: the imported slice layer run by the VTA driver on a tagged
+    // input (element k of each sample holds k; 50 elements per sample), so each output element names
+    // the input element it copies, and ONNX's output must hold that element's value.
+    for (const char* dir : {"test_slice_default_axes", "test_slice_default_steps", "test_slice_negative_axes", "test_slice_neg",
+                            "test_slice_end_out_of_bounds"}) {
+        INFO(dir);
+        const Backend b = backend(dir);
+        const Layer& l = b.layer();
+        REQUIRE(l.kind == LayerKind::Slice);
+        const std::size_t per = std::size_t(l.C) * l.H * l.W, out_per = std::size_t(l.K) * l.P() * l.Q();
+        REQUIRE(per <= 127);
+        REQUIRE(b.want.size() == out_per * std::size_t(b.r.net.batch));
+        vp::mapper::Network one;
+        one.name = dir;
+        one.layers = {l};
+        one.layers[0].inputs = {Layer::kNetInput};
+        vp::mapper::vta::NetGraph g = vp::mapper::vta::chain_graph(one, dir);
+        g.input_file = (std::filesystem::temp_directory_path() / "vp_import_testdata" / (std::string(dir) + "_tags.bin")).string();
+        {
+            std::ofstream f(g.input_file, std::ios::binary);
+            for (std::size_t k = 0; k < per; ++k) f.put(char(k));
+        }
+        vp::mapper::vta::NetworkDriver d(g, vp::mapper::vta::VtaConfig{}, vp::mapper::vta::DriverOptions{});
+        vp::mapper::vta::run_network_functional(d, nullptr);
+        const auto& out = d.output(0);
+        REQUIRE(out.size() == out_per);
+        for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n)
+            for (std::size_t k = 0; k < out_per; ++k) {
+                INFO("sample " << n << " output " << k << " copies input " << int(out[k]));
+                CHECK(b.want[n * out_per + k] == b.x[n * per + std::size_t(out[k])]);
             }
     }
 }

@@ -9,6 +9,7 @@
 
 #include "../vta/network_reference.h"
 #include "onnx_builder.h"
+#include "yolo_head.h"
 #include "mapper/vta/network_driver.h"
 #include "platform/import/onnx_import.h"
 
@@ -142,13 +143,33 @@ TEST_CASE("Host layers on the VTA: split, concat, pad and nearest resize equal t
     CHECK(check_bit_exact(g, 21) == 8);
 }
 
+TEST_CASE("An imported YOLOv5 head (Focus slices, rank-5 view, split and concat along W, Pow by 2) on the VTA equals the reference",
+          "[import][vta]") {
+    const auto r = vp::import::import_onnx(test_onnx::yolov5_head().save("yolov5_head_vta.onnx"), {});
+    const NetGraph g = chain_graph(r.net, "yolov5_head");
+    CHECK(check_bit_exact(g, 29) == r.net.layers.size());
+    CHECK(check_bit_exact(g, 30) == r.net.layers.size());
+}
+
+TEST_CASE("An imported YOLOv8 head (scales joined along the positions, DFL softmax and conv, box decoding) on the VTA equals the "
+          "reference",
+          "[import][vta]") {
+    const auto r = vp::import::import_onnx(test_onnx::yolov8_head().save("yolov8_head_vta.onnx"), {});
+    std::size_t along_h = 0;
+    for (const Layer& l : r.net.layers) along_h += l.kind == LayerKind::Concat && l.data_axis == SoftmaxAxis::H;
+    CHECK(along_h == 1);
+    const NetGraph g = chain_graph(r.net, "yolov8_head");
+    CHECK(check_bit_exact(g, 31) == r.net.layers.size());
+    CHECK(check_bit_exact(g, 32) == r.net.layers.size());
+}
+
 TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA driver", "[import][vta]") {
     // Construction checks every layer kind, activation and host layer; parts() sizes the
     // programs (pool bands). The full-size networks are not run here (minutes of simulation).
     for (const char* m : {"resnet18", "resnet50", "mobilenet_v2", "squeezenet1_1", "vgg16", "alexnet", "googlenet", "inception_v3",
                           "densenet121",  // DenseNet: its unfoldable batchnorms and relus on the host
                           "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf",
-                          "fcn_resnet50", "deeplabv3_mobilenet_v3_large", "convnext_tiny"}) {
+                          "fcn_resnet50", "deeplabv3_mobilenet_v3_large", "convnext_tiny", "yolov5n", "yolov5n_focus", "yolov8n"}) {
         INFO(m);
         const auto r = vp::import::import_onnx(kOnnxDir + m + ".onnx", {});
         const NetworkDriver d(chain_graph(r.net, m), VtaConfig{}, DriverOptions{});
@@ -162,7 +183,9 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
             if (l.has_macs()) CHECK(d.parts(i) > 0);  // every conv and fc runs on the VTA
         }
         CHECK(programs >= vta_layers);
-        CHECK(vta_layers >= r.net.layers.size() / 3);
+        // The detectors' SiLUs are two host layers per conv (sigmoid, mul), and their heads' decoding more.
+        if (std::string(m).rfind("yolo", 0) != 0) CHECK(vta_layers >= r.net.layers.size() / 3);
+        else CHECK(vta_layers >= r.net.layers.size() / 4);
     }
 }
 
