@@ -26,6 +26,8 @@ import torchvision
 from onnx import helper, numpy_helper
 from onnx.external_data_helper import convert_model_to_external_data
 
+import yolo_models
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "onnx")
 MODELS = {  # name: (constructor, input size)
     "resnet18": (lambda: torchvision.models.resnet18(), 224),
@@ -69,6 +71,12 @@ MODELS = {  # name: (constructor, input size)
     # LayerNorm (at opset 13 the exporter writes ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div),
     # GELU (Erf) and pointwise Linear layers on the channels-last map (MatMul on [1, H, W, C]).
     "convnext_tiny": (lambda: torchvision.models.convnext_tiny(), 224),
+    # Detectors with their box decoding (scripts/yolo_models.py): YOLOv5's rank-5 head (split and
+    # joined along the last axis, Pow by 2), its earlier Focus stem (strided slices), YOLOv8's
+    # scales joined along the positions and its DFL softmax.
+    "yolov5n": (lambda: yolo_models.YoloV5(), 320),
+    "yolov5n_focus": (lambda: yolo_models.YoloV5(focus=True), 320),
+    "yolov8n": (lambda: yolo_models.YoloV8(), 320),
 }
 
 

@@ -204,5 +204,24 @@ PY
 ok "reorg and pixel shuffle imported as space_to_depth and depth_to_space layers" \
    "[ $? -eq 0 ] && grep -q '\"type\": \"space_to_depth\", \"block\": 2' '$tmp/space_depth.json' && grep -q '\"type\": \"depth_to_space\", \"block\": 4, \"mode\": \"crd\"' '$tmp/space_depth.json'"
 runs_everywhere space_depth "reorg and pixel shuffle model"
+# Detectors with their box decoding, at 320 x 320 (the fixtures of scripts/yolo_models.py): YOLOv5's
+# head viewed at rank 5 and split / joined along its last axis (W of the merged C x H x W), its Focus
+# stem's strided slices, YOLOv8's scales joined along the positions (H of N x C x L).
+for m in yolov5n yolov5n_focus yolov8n; do
+  cp "$onnx/$m.onnx" "$tmp/$m.onnx"
+  "$vp_import" "$tmp/$m.onnx" -o "$tmp/$m.json" -q
+  ok "vp-import $m" "[ $? -eq 0 ] && [ \$(grep -c '\"skipped\"' '$tmp/$m.json') -eq 0 ]"
+done
+ok "YOLOv5's head: splits and concats along W" \
+   "grep -q '\"type\": \"slice\", \"axis\": \"w\"' '$tmp/yolov5n.json' && grep -q '\"type\": \"concat\", \"axis\": \"w\"' '$tmp/yolov5n.json'"
+ok "the Focus stem: every second row and column" \
+   "[ \$(grep -c '\"type\": \"slice\", \"axis\": \"[hw]\", .*\"step\": 2' '$tmp/yolov5n_focus.json') -ge 6 ]"
+ok "YOLOv8's scales joined along H" "grep -q '\"type\": \"concat\", \"axis\": \"h\"' '$tmp/yolov8n.json'"
+for m in yolov5n_focus yolov8n; do  # the shape platforms (the VTA needs the stripped weights: test_vta_imported.cpp)
+  for c in nmp mesh-4x4; do
+    "$vp_run" "$root/configs/$c.yaml" "$tmp/$m.onnx" --out "$tmp/${m}_$c" --quiet
+    ok "$m runs on $c" "[ $? -eq 0 ] && [ -s '$tmp/${m}_$c/stats.json' ]"
+  done
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

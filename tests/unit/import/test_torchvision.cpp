@@ -17,7 +17,7 @@ const std::string kDir = std::string(VP_SOURCE_DIR) + "/tests/data/onnx/";
 TEST_CASE("Imported torchvision models equal PyTorch's own conv / linear shapes and MACs", "[import][torchvision]") {
     const nlohmann::json ref = read_json_file(kDir + "torchvision_layers.json");
     const auto& models = ref.at("models");
-    REQUIRE(models.size() == 28);
+    REQUIRE(models.size() == 31);
     int dilated = 0;
     for (auto it = models.begin(); it != models.end(); ++it) {
         INFO(it.key());
@@ -70,6 +70,17 @@ TEST_CASE("Imported MACs round to the GFLOPS column of torchvision's model docum
         INFO(m);
         const double gmacs = double(vp::import::import_onnx(kDir + m + ".onnx", {}).net.total_macs()) * 1e-9;
         CHECK(std::round(gmacs * 100) / 100 == Approx(g).margin(1e-9));
+    }
+}
+
+TEST_CASE("Imported YOLO detectors' MACs round to their published FLOPs", "[import][torchvision]") {
+    // The detectors' release tables give FLOPs (2 x multiply-adds) at 640 x 640, one decimal:
+    // YOLOv5n 4.5 G, YOLOv8n 8.7 G. The fixtures are exported at 320 x 320; every layer's work
+    // scales with the map's area, so 2 x MACs x 4 must round to those figures.
+    for (auto [m, g] : {std::pair{"yolov5n", 4.5}, std::pair{"yolov8n", 8.7}}) {
+        INFO(m);
+        const double gflops_640 = 2.0 * 4.0 * double(vp::import::import_onnx(kDir + m + ".onnx", {}).net.total_macs()) * 1e-9;
+        CHECK(std::round(gflops_640 * 10) / 10 == Approx(g).margin(1e-9));
     }
 }
 
