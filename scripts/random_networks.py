@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Random valid networks for the tools (docs/fuzzing.md, "Random valid networks").
 
-  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
+  random_networks.py gen  --seed S [--out FILE] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs] [--spatial]
                           a network workload (JSON) on stdout / FILE
-  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
+  random_networks.py onnx --seed S --out FILE.onnx [--dilated] [--gates] [--norms] [--layernorms] [--reorgs] [--spatial]
                           an ONNX model (needs python3-onnx: /usr/bin/python3); prints its MACs by the
                           operators' definitions
   random_networks.py run  --seeds 1:20 [--bindir build/platform] [--work DIR] [--onnx-every 4]
                           [--platforms nmp,mesh-4x4,vta] [--timeout 60] [--repeat-every 5]
-                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs]
+                          [--run-args "--refine 2"] [--dilated] [--gates] [--norms] [--layernorms] [--reorgs] [--spatial]
 
 `gen` and `onnx` are deterministic from --seed (stdlib `random.Random(seed)` only). `run` runs
 every network through `vp-map` (nmp, mesh) and `vp-run` (each platform; ONNX models through
@@ -47,7 +47,8 @@ def divisors(n):
 class Net:
     """Builds a random valid layer graph; every tensor is (name, C, H, W)."""
 
-    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None, ln_rng=None, reorg_rng=None):
+    def __init__(self, rng, graph=True, large=False, dil_rng=None, gate_rng=None, norm_rng=None, ln_rng=None, reorg_rng=None,
+                 spatial_rng=None):
         self.rng = rng
         self.large = large
         # Dilated convs (--dilated): their own generator, so that the networks of every seed
@@ -61,6 +62,8 @@ class Net:
         self.ln_rng = ln_rng
         # --reorgs: space_to_depth and depth_to_space layers.
         self.reorg_rng = reorg_rng
+        # --spatial: slices along C, H or W with a step, concats along H or W.
+        self.spatial_rng = spatial_rng
         self.layers = []
         self.tensors = []
         self.graph = graph
@@ -261,6 +264,42 @@ class Net:
             self.add({"type": "depth_to_space", "block": b, "mode": g.choice(["dcr", "crd"]), "C": C, "H": H, "W": W},
                      C // (b * b), H * b, W * b, [name])
 
+    def spatial_layer(self, t):
+        """--spatial: a slice along C, H or W (an offset and a step), or a concat along H or W of the
+        tensor with a slice of itself along the same axis or with an earlier tensor that fits."""
+        name, C, H, W = t
+        g = self.spatial_rng
+        axis = g.choice(["c", "h", "w"])
+        extent = {"c": C, "h": H, "w": W}[axis]
+        step = g.choice([1, 2, 2, 3]) if extent > 1 else 1
+        off = g.randint(0, min(extent - 1, step))
+        count = g.randint(1, (extent - 1 - off) // step + 1)
+        l = {"type": "slice", "C": C, "H": H, "W": W}
+        if axis != "c":
+            l["axis"] = axis
+        l[{"c": "K", "h": "P", "w": "Q"}[axis]] = count
+        l["offset"] = off
+        if step != 1:
+            l["step"] = step
+        shape = {"c": (count, H, W), "h": (C, count, W), "w": (C, H, count)}[axis]
+        if axis == "c" or g.random() < 0.4:
+            self.add(l, *shape, [name])
+            return
+        # a concat along the axis: with the slice, or with an earlier tensor of the same cross-section
+        others = [u for u in self.tensors if u[0] != name and u[1] == C and (u[3] == W if axis == "h" else u[2] == H)]
+        if others and g.random() < 0.5:
+            other = g.choice(others)
+        else:
+            self.add(l, *shape, [name])
+            other = self.tensors[-1]
+        ins = [t, other]
+        g.shuffle(ins)
+        total = sum(u[2] if axis == "h" else u[3] for u in ins)
+        if total > 512:
+            return
+        self.add({"type": "concat", "axis": axis, "C": C, "H": total if axis == "h" else H, "W": total if axis == "w" else W},
+                 C, total if axis == "h" else H, total if axis == "w" else W, [u[0] for u in ins])
+
     def gate_layer(self, t):
         """--gates: an act layer of a gate activation, or (graph) a squeeze-and-excitation block:
         global average pool, 1x1 conv with relu, 1x1 conv with a gate, mul by the gate per channel."""
@@ -400,21 +439,23 @@ class Net:
                  [name])
 
 
-def gen_network(seed, large=False, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False):
+def gen_network(seed, large=False, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False, spatial=False):
     """large: up to 384 channels and 112 pixels a side (runs of seconds instead of a tenth);
     dilated: half of the convs draw a dilation of 1-4 per axis, as far as the padded input allows;
     gates: sigmoid / hard_sigmoid / hard_swish activations, eltwise mul, squeeze-and-excitation
     blocks, resizes with a coordinate mode and rounding and padded average pools with their divisor
     rule; norms: lrn layers, softmax over random axes, tanh / softplus / erf / elu / clip activations and Mish;
     layernorms: layernorm layers over random axes with random epsilons, and pad layers with a mode
-    (reflect, edge) or a constant value; reorgs: space_to_depth and depth_to_space layers (each option
+    (reflect, edge) or a constant value; reorgs: space_to_depth and depth_to_space layers; spatial:
+    slices along C, H or W with steps and concats along H or W (each option
     from a generator of its own:
     the networks without the options stay as they were)."""
     rng = random.Random(seed)
     graph = rng.random() < 0.8
     net = Net(rng, graph, large, random.Random(seed * 7919 + 1) if dilated else None,
               random.Random(seed * 7919 + 3) if gates else None, random.Random(seed * 7919 + 5) if norms else None,
-              random.Random(seed * 7919 + 7) if layernorms else None, random.Random(seed * 7919 + 9) if reorgs else None)
+              random.Random(seed * 7919 + 7) if layernorms else None, random.Random(seed * 7919 + 9) if reorgs else None,
+              random.Random(seed * 7919 + 11) if spatial else None)
     C0 = rng.choice([1, 3, 3, 4, rng.randint(1, 16)])
     H0 = net.spatial() if rng.random() < 0.3 else rng.randint(4, 112 if large else 48)
     W0 = H0 if rng.random() < 0.7 else net.spatial()
@@ -445,6 +486,8 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False, laye
             net.ln_layer(net.tensors[-1])
         if net.reorg_rng and net.reorg_rng.random() < 0.3:
             net.reorg_layer(net.tensors[-1])
+        if net.spatial_rng and net.graph and net.spatial_rng.random() < 0.35:
+            net.spatial_layer(net.tensors[-1])
     doc = {"name": "rand%d" % seed, "precision": rng.choice([8, 8, 16])}
     if rng.random() < 0.2:
         doc["batch"] = rng.randint(2, 3)
@@ -455,7 +498,7 @@ def gen_network(seed, large=False, dilated=False, gates=False, norms=False, laye
 # ---------------------------------------------------------------------------------------------
 # ONNX models (onnx.helper; float weights, values from the seed)
 
-def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False):
+def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=False, reorgs=False, spatial=False):
     """Writes the model; returns its MACs by the operators' definitions (Conv: C / group x K x
     kernel taps x output pixels; Gemm: in x out), from this generator's own shape arithmetic.
     dilated: half of the Conv nodes draw `dilations` of 1-4 per axis, from a generator of their
@@ -473,7 +516,12 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
     generator of its own, and Pad nodes in reflect or edge mode or with a constant value; the model is
     then of opset 17 (13 otherwise).
     reorgs: after a step, sometimes a SpaceToDepth or a DepthToSpace (DCR or CRD), where the shape
-    allows, from a generator of its own."""
+    allows, from a generator of its own.
+    spatial: after a step, sometimes a Slice along H and / or W with steps 1-3 (YOLOv5's Focus), a
+    Concat along H or W with a slice of the tensor, or YOLOv5's head pattern: a Reshape to rank 5
+    [1, a, C / a, H, W], a Transpose putting the channels last, a Split along the last axis, Sigmoid,
+    Mul by a constant and Pow 2 on the parts, a Concat along the last axis, and the way back (Transpose,
+    Reshape), from a generator of its own."""
     import onnx
     from onnx import TensorProto, helper
     rng = random.Random(seed)
@@ -482,6 +530,7 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
     norm_rng = random.Random(seed * 7919 + 6) if norms else None
     ln_rng = random.Random(seed * 7919 + 8) if layernorms else None
     reorg_rng = random.Random(seed * 7919 + 10) if reorgs else None
+    sp_rng = random.Random(seed * 7919 + 12) if spatial else None
     macs = [0]
     nodes, inits = [], []
     C = rng.choice([1, 3, rng.randint(2, 8)])
@@ -776,6 +825,62 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
                     shape = (c // (b * b), h * b, w * b)
                 cur = out
                 branch.setdefault(shape, []).append(cur)
+        if sp_rng and not rank2 and sp_rng.random() < 0.35:
+            c, h, w = shape
+            kind = sp_rng.choice(["Slice", "Concat", "Rank5"])
+            if kind == "Rank5" and not [a for a in (2, 3) if c % a == 0 and c // a >= 2]:
+                kind = "Slice"
+            out = name("t")
+
+            def ints(vals):
+                nm = name("i")
+                inits.append(helper.make_tensor(nm, TensorProto.INT64, [len(vals)], vals))
+                return nm
+
+            def slice_of(x, dims, axes):  # a random strided slice of x (dims: c, h, w) along the axes 2 / 3
+                starts, ends, steps, nd = [], [], [], list(dims)
+                for ax in axes:
+                    n = dims[ax - 1]
+                    st = sp_rng.choice([1, 2, 2, 3]) if n > 1 else 1
+                    b = sp_rng.randint(0, min(n - 1, st))
+                    e = sp_rng.choice([n, 1 << 30, sp_rng.randint(b + 1, n)])
+                    starts.append(b); ends.append(e); steps.append(st)
+                    nd[ax - 1] = (min(e, n) - b + st - 1) // st
+                y = name("t")
+                nodes.append(helper.make_node("Slice", [x, ints(starts), ints(ends), ints(axes), ints(steps)], [y]))
+                return y, tuple(nd)
+
+            if kind == "Slice":
+                axes = sp_rng.choice([[2], [3], [2, 3]])
+                cur, shape = slice_of(cur, (c, h, w), axes)
+            elif kind == "Concat":
+                ax = sp_rng.choice([2, 3])
+                part, pd = slice_of(cur, (c, h, w), [ax])
+                ins = [cur, part]
+                sp_rng.shuffle(ins)
+                nodes.append(helper.make_node("Concat", ins, [out], axis=ax))
+                shape = (c, h + pd[1], w) if ax == 2 else (c, h, w + pd[2])
+                cur = out
+            else:
+                a = sp_rng.choice([a for a in (2, 3) if c % a == 0 and c // a >= 2])
+                f = c // a
+                r5, tr, sg = name("t"), name("t"), name("t")
+                nodes.append(helper.make_node("Reshape", [cur, ints([1, a, f, h, w])], [r5]))
+                nodes.append(helper.make_node("Transpose", [r5], [tr], perm=[0, 1, 3, 4, 2]))
+                nodes.append(helper.make_node("Sigmoid", [tr], [sg]))
+                k = sp_rng.randint(1, f - 1)
+                p1, p2, m1, m2 = name("t"), name("t"), name("t"), name("t")
+                nodes.append(helper.make_node("Split", [sg, ints([k, f - k])], [p1, p2], axis=4))
+                two = name("c")
+                inits.append(helper.make_tensor(two, TensorProto.FLOAT, [], [2.0]))
+                nodes.append(helper.make_node("Mul", [p1, two], [m1]))
+                nodes.append(helper.make_node("Pow", [p2, two], [m2]))
+                cat, back = name("t"), name("t")
+                nodes.append(helper.make_node("Concat", [m1, m2], [cat], axis=4))
+                nodes.append(helper.make_node("Transpose", [cat], [back], perm=[0, 1, 4, 2, 3]))
+                nodes.append(helper.make_node("Reshape", [back, ints([1, c, h, w])], [out]))
+                cur = out
+            branch.setdefault(shape, []).append(cur)
     if not nodes:
         nodes.append(helper.make_node("Relu", ["x"], ["t0"]))
         cur = "t0"
@@ -1007,7 +1112,7 @@ def driver(a):
             gen = subprocess.run([a.onnx_python, os.path.abspath(__file__), "onnx", "--seed", str(seed),
                                   "--out", model] + (["--dilated"] if a.dilated else []) + (["--gates"] if a.gates else []) +
                                  (["--norms"] if a.norms else []) + (["--layernorms"] if a.layernorms else []) +
-                                 (["--reorgs"] if a.reorgs else []),
+                                 (["--reorgs"] if a.reorgs else []) + (["--spatial"] if a.spatial else []),
                                  stdout=subprocess.PIPE, universal_newlines=True)
             m_gen = re.match(r"macs (\d+)$", gen.stdout.strip())
             if gen.returncode != 0 or not m_gen:
@@ -1033,7 +1138,7 @@ def driver(a):
         else:
             wl = os.path.join(work, "rand%d.json" % seed)
             with open(wl, "w") as f:
-                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs), f, indent=1)
+                json.dump(gen_network(seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs, a.spatial), f, indent=1)
         names = layer_names(wl)
         wl_all = wl
         for plat in plats:
@@ -1165,6 +1270,7 @@ def main():
     g.add_argument("--layernorms", action="store_true", help="layernorm layers over random axes with random epsilons; "
                    "pads with a mode or constant value")
     g.add_argument("--reorgs", action="store_true", help="space_to_depth and depth_to_space layers")
+    g.add_argument("--spatial", action="store_true", help="slices along C, H or W with steps, concats along H or W")
     o = sub.add_parser("onnx")
     o.add_argument("--seed", type=int, required=True)
     o.add_argument("--out", required=True)
@@ -1174,6 +1280,7 @@ def main():
     o.add_argument("--layernorms", action="store_true", help="LayerNormalization (channels-first and channels-last), "
                    "InstanceNormalization, the decomposed LayerNorm (opset 17); reflect, edge and constant-value Pads")
     o.add_argument("--reorgs", action="store_true", help="SpaceToDepth and DepthToSpace (DCR, CRD)")
+    o.add_argument("--spatial", action="store_true", help="strided Slices along H / W, Concats along H / W, YOLOv5's rank-5 head")
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1:10", help="A:B (inclusive) or one seed")
     r.add_argument("--bindir", default="build/platform")
@@ -1194,12 +1301,15 @@ def main():
                    "axes: LayerNormalization channels-first and channels-last, InstanceNormalization, the decomposed form; "
                    "pads in reflect and edge mode or with a constant value")
     r.add_argument("--reorgs", action="store_true", help="networks (JSON and ONNX) with space_to_depth and depth_to_space")
+    r.add_argument("--spatial", action="store_true", help="networks (JSON and ONNX) with strided slices and concats along "
+                   "H and W, and (ONNX) YOLOv5's rank-5 head pattern")
     r.add_argument("--max-listed", type=int, default=40, help="bugs listed at most")
     r.add_argument("--keep", action="store_true", help="keep the output folders of passing runs")
     r.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.cmd == "gen":
-        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs), indent=1) + "\n"
+        text = json.dumps(gen_network(a.seed, a.large, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs, a.spatial),
+                          indent=1) + "\n"
         if a.out:
             with open(a.out, "w") as f:
                 f.write(text)
@@ -1207,7 +1317,7 @@ def main():
             sys.stdout.write(text)
         return 0
     if a.cmd == "onnx":
-        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs))
+        print("macs %d" % gen_onnx(a.seed, a.out, a.dilated, a.gates, a.norms, a.layernorms, a.reorgs, a.spatial))
         return 0
     return driver(a)
 
