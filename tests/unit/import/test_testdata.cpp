@@ -562,6 +562,29 @@ TEST_CASE("libonnx-testdata: the VTA host's layernorm against ONNX's LayerNormal
     }
 }
 
+namespace {
+// The layer alone, run by the VTA driver on a network input whose element k of each sample holds k
+// (a tag; at most 127 elements per sample), so that each output element names the input element it
+// copies. Returns the output of one sample.
+std::vector<std::int8_t> run_on_tags(const Layer& l, const char* dir) {
+    const std::size_t per = std::size_t(l.C) * l.H * l.W;
+    REQUIRE(per <= 127);
+    vp::mapper::Network one;
+    one.name = dir;
+    one.layers = {l};
+    one.layers[0].inputs = {Layer::kNetInput};
+    vp::mapper::vta::NetGraph g = vp::mapper::vta::chain_graph(one, dir);
+    g.input_file = (std::filesystem::temp_directory_path() / "vp_import_testdata" / (std::string(dir) + "_tags.bin")).string();
+    {
+        std::ofstream f(g.input_file, std::ios::binary);
+        for (std::size_t k = 0; k < per; ++k) f.put(char(k));
+    }
+    vp::mapper::vta::NetworkDriver d(g, vp::mapper::vta::VtaConfig{}, vp::mapper::vta::DriverOptions{});
+    vp::mapper::vta::run_network_functional(d, nullptr);
+    return d.output(0);
+}
+}  // namespace
+
 TEST_CASE("libonnx-testdata: DepthToSpace (DCR, CRD) and SpaceToDepth on the VTA host against ONNX's reference outputs", "[import][testdata][vta]") {
     // The imported layer (block, mode) run by the VTA driver on a network input whose element k of
     // each sample holds k (a tag: every test moves at most 72 elements per sample), so each output
@@ -584,19 +607,7 @@ TEST_CASE("libonnx-testdata: DepthToSpace (DCR, CRD) and SpaceToDepth on the VTA
         REQUIRE(per <= 127);
         REQUIRE(b.want.size() == std::size_t(l.K) * l.P() * l.Q() * std::size_t(b.r.net.batch));
         REQUIRE(std::size_t(l.K) * l.P() * l.Q() == per);
-        vp::mapper::Network one;
-        one.name = c.dir;
-        one.layers = {l};
-        one.layers[0].inputs = {Layer::kNetInput};
-        vp::mapper::vta::NetGraph g = vp::mapper::vta::chain_graph(one, c.dir);
-        g.input_file = (std::filesystem::temp_directory_path() / "vp_import_testdata" / (std::string(c.dir) + "_tags.bin")).string();
-        {
-            std::ofstream f(g.input_file, std::ios::binary);
-            for (std::size_t k = 0; k < per; ++k) f.put(char(k));
-        }
-        vp::mapper::vta::NetworkDriver d(g, vp::mapper::vta::VtaConfig{}, vp::mapper::vta::DriverOptions{});
-        vp::mapper::vta::run_network_functional(d, nullptr);
-        const auto& out = d.output(0);
+        const auto out = run_on_tags(l, c.dir);
         REQUIRE(out.size() == per);
         for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n)
             for (std::size_t k = 0; k < per; ++k) {
@@ -620,19 +631,7 @@ TEST_CASE("libonnx-testdata: slices along C and H (starts, ends past the end, ne
         const std::size_t per = std::size_t(l.C) * l.H * l.W, out_per = std::size_t(l.K) * l.P() * l.Q();
         REQUIRE(per <= 127);
         REQUIRE(b.want.size() == out_per * std::size_t(b.r.net.batch));
-        vp::mapper::Network one;
-        one.name = dir;
-        one.layers = {l};
-        one.layers[0].inputs = {Layer::kNetInput};
-        vp::mapper::vta::NetGraph g = vp::mapper::vta::chain_graph(one, dir);
-        g.input_file = (std::filesystem::temp_directory_path() / "vp_import_testdata" / (std::string(dir) + "_tags.bin")).string();
-        {
-            std::ofstream f(g.input_file, std::ios::binary);
-            for (std::size_t k = 0; k < per; ++k) f.put(char(k));
-        }
-        vp::mapper::vta::NetworkDriver d(g, vp::mapper::vta::VtaConfig{}, vp::mapper::vta::DriverOptions{});
-        vp::mapper::vta::run_network_functional(d, nullptr);
-        const auto& out = d.output(0);
+        const auto out = run_on_tags(l, dir);
         REQUIRE(out.size() == out_per);
         for (std::size_t n = 0; n < std::size_t(b.r.net.batch); ++n)
             for (std::size_t k = 0; k < out_per; ++k) {
