@@ -113,6 +113,7 @@ void pow(Ctx& c, const onnx::NodeProto& n, int index, const std::string& label) 
     if (!c.is_act(n, 0)) throw Unsupported("a power of a constant");
     if (!c.is_const(n, 1)) throw Unsupported("an exponent computed at run time");
     const TensorData e = c.const_values(n, 1, label);
+    if (e.size() == 0) throw InputError(c.m.path + ": " + label + ": Pow's exponent is an empty tensor");
     for (std::size_t k = 0; k < e.size(); ++k)
         if (e.at(k) != 2.0) {
             std::ostringstream os;
