@@ -462,7 +462,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             if (m_g.inputs[i].empty() || generated || in != layer_in_elems(l) || (l.kind != LayerKind::Concat && m_g.inputs[i].size() != 1))
                 throw InputError(where + "its producers do not give the " + std::to_string(layer_in_elems(l)) + " elements it reads");
             if (l.kind == LayerKind::Concat && l.data_axis != SoftmaxAxis::C) {
-                const std::uint64_t section = std::uint64_t(l.C) * (l.data_axis == SoftmaxAxis::H ? l.W : l.H);
+                const std::uint64_t section = concat_section(l);
                 for (int s : m_g.inputs[i])
                     if (producer_elems(s) % section != 0)
                         throw InputError(where + "a producer gives " + std::to_string(producer_elems(s)) + " elements, not whole " +

@@ -153,6 +153,22 @@ std::string set_space_depth_shape(Layer& l) {
     return "";
 }
 
+std::string set_slice_count(Layer& l, std::int64_t count) {
+    const SoftmaxAxis a = l.data_axis;
+    const std::int64_t extent = a == SoftmaxAxis::H ? l.H : a == SoftmaxAxis::W ? l.W : l.C;
+    if (count < 1 || l.offset < 0 || l.offset + (count - 1) * std::int64_t(l.slice_step) > extent - 1)
+        return std::to_string(count) + " positions from offset " + std::to_string(l.offset) + " in steps of " +
+               std::to_string(l.slice_step) + " pass the end of the " + std::to_string(extent) + " along the axis";
+    l.K = a == SoftmaxAxis::C ? int(count) : l.C;
+    l.out_h = a == SoftmaxAxis::H ? int(count) : a == SoftmaxAxis::W ? l.H : 0;
+    l.out_w = a == SoftmaxAxis::W ? int(count) : a == SoftmaxAxis::H ? l.W : 0;
+    return "";
+}
+
+std::uint64_t concat_section(const Layer& l) {
+    return l.data_axis == SoftmaxAxis::H ? std::uint64_t(l.C) * l.W : l.data_axis == SoftmaxAxis::W ? std::uint64_t(l.C) * l.H : 1;
+}
+
 std::string Layer::shape_key() const {
     std::ostringstream os;
     os << to_string(kind) << ':' << C << ',' << K << ',' << H << ',' << W << ',' << R << ',' << S << ','

@@ -145,4 +145,12 @@ struct Layer {
 // (space_to_depth), what is wrong (the layer's output size is then left as it was).
 std::string set_space_depth_shape(Layer& l);
 
+// Slice: the output extent from the count of positions taken along data_axis (K along C, out_h
+// along H, out_w along W; the other extents the input's). Returns "" or, when the positions offset,
+// offset + slice_step, ... run past the axis (or count < 1), what is wrong (nothing set then).
+std::string set_slice_count(Layer& l, std::int64_t count);
+// Concat along H (W): the elements of one row (column) of the output, C W (C H); each producer
+// gives a whole number of them. 1 along C.
+std::uint64_t concat_section(const Layer& l);
+
 }  // namespace vp::mapper

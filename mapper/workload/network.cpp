@@ -227,18 +227,10 @@ Layer parse_layer(const JsonCheck& j, std::size_t index) {
             if (std::string(k) != count_key && j.has(k))
                 j.at(k).fail(std::string("\"") + k + "\" is the count of a slice along " + (k[0] == 'K' ? "C" : k[0] == 'P' ? "H" : "W") +
                              "; this slice is along " + (a == SoftmaxAxis::H ? "H (its count is \"P\")" : a == SoftmaxAxis::W ? "W (its count is \"Q\")" : "C (its count is \"K\")"));
-        const int count = int(j.at(count_key).as_int(1, extent));
+        const std::int64_t count = j.at(count_key).as_int(1, extent);
         l.slice_step = int(j.get_int("step", 1, kMaxChannels, 1));
         l.offset = int(j.get_int("offset", 0, extent - 1, 0));
-        if (std::int64_t(l.offset) + std::int64_t(count - 1) * l.slice_step > extent - 1)
-            j.at(count_key).fail(std::to_string(count) + " positions from offset " + std::to_string(l.offset) + " in steps of " +
-                                 std::to_string(l.slice_step) + " pass the end of the " + std::to_string(extent) + " along the axis");
-        if (a == SoftmaxAxis::C) {
-            l.K = count;
-        } else {
-            l.out_h = a == SoftmaxAxis::H ? count : l.H;
-            l.out_w = a == SoftmaxAxis::W ? count : l.W;
-        }
+        if (const std::string e = set_slice_count(l, count); !e.empty()) j.at(count_key).fail(e);
     } else if (type == "resize") {
         j.allow_only({"name", "type", "mode", "coord", "nearest", "C", "H", "W", "P", "Q", "inputs"});
         l.kind = LayerKind::Resize;
@@ -380,7 +372,7 @@ void read_inputs(const JsonCheck& lj, Network& net, std::size_t i, const std::ma
     }
     if (l.kind == LayerKind::Concat && l.data_axis != SoftmaxAxis::C) {
         // Along H (W): each producer gives whole rows (columns) of the C x W (C x H) cross-section.
-        const std::uint64_t section = std::uint64_t(l.C) * (l.data_axis == SoftmaxAxis::H ? l.W : l.H);
+        const std::uint64_t section = concat_section(l);
         for (std::size_t k = 0; k < l.inputs.size(); ++k)
             if (const int s = l.inputs[k]; s >= 0 && net.layers[std::size_t(s)].output_elems() % section != 0)
                 in.at(k).fail("layer \"" + net.layers[std::size_t(s)].name + "\" produces " +

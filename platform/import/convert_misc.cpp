@@ -162,18 +162,8 @@ int slice_layer(Ctx& c, const onnx::NodeProto& n, int index, const std::string& 
     l.K = l.C;
     l.data_axis = a;
     l.offset = int(start * inner);
-    l.slice_step = int(step);
-    if (a == mapper::SoftmaxAxis::C) {
-        l.K = int(count * inner);
-    } else {
-        l.out_h = a == mapper::SoftmaxAxis::H ? int(count) : l.H;
-        l.out_w = a == mapper::SoftmaxAxis::W ? int(count) : l.W;
-    }
-    if (count == 1) l.slice_step = 1;
-    const std::int64_t extent = a == mapper::SoftmaxAxis::C ? l.C : a == mapper::SoftmaxAxis::H ? l.H : l.W;
-    const std::int64_t n_sel = a == mapper::SoftmaxAxis::C ? l.K : a == mapper::SoftmaxAxis::H ? l.out_h : l.out_w;
-    if (n_sel < 1 || l.offset + (n_sel - 1) * std::int64_t(l.slice_step) > extent - 1)
-        throw Unsupported("a slice that the layer's C x H x W cannot express");
+    l.slice_step = count == 1 ? 1 : int(step);
+    if (!mapper::set_slice_count(l, count * inner).empty()) throw Unsupported("a slice that the layer's C x H x W cannot express");
     l.inputs = {src};
     return c.add_layer(l, n, index, out, name);
 }

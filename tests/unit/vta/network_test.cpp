@@ -645,11 +645,7 @@ TEST_CASE("Concats along H and W and strided slices along C, H and W on the host
         Layer l;
         l.name = name; l.kind = LayerKind::Slice; l.data_axis = a; l.C = l.K = C; l.H = H; l.W = W;
         l.offset = offset; l.slice_step = step;
-        if (a == SoftmaxAxis::C) l.K = count;
-        else {
-            l.out_h = a == SoftmaxAxis::H ? count : H;
-            l.out_w = a == SoftmaxAxis::W ? count : W;
-        }
+        REQUIRE(set_slice_count(l, count).empty());
         return l;
     };
     const int c0 = layer(conv("c0", 3, 6, 8, 3, 1, 1, 1, false), {Layer::kNetInput});   // 6 x 8 x 8
