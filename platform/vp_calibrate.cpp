@@ -244,9 +244,9 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     const auto t0 = std::chrono::steady_clock::now();
     config::PlatformSpec spec = config::load_platform(config, sets);
     // No --shapes: the size of the design the committed calibration files were fitted on, so
-    // that the default run reproduces their sample set (nmp 80, mesh 48, vta 40).
+    // that the default run reproduces their sample set (nmp 80, mesh 56, vta 40).
     if (n_shapes == 0)
-        n_shapes = spec.kind == config::PlatformKind::Nmp ? 80 : spec.kind == config::PlatformKind::Mesh ? 48 : 40;
+        n_shapes = spec.kind == config::PlatformKind::Nmp ? 80 : spec.kind == config::PlatformKind::Mesh ? 56 : 40;
     if (!row_conflicts.empty() && spec.kind != config::PlatformKind::Mesh)
         throw InputError("--row-conflicts: mesh platforms only");
     if (spec.kind == config::PlatformKind::Vta) {
@@ -417,7 +417,7 @@ int main(int argc, char** argv) {
     desc.add_options()("help,h", "print this help and exit")("out,o", po::value<std::string>(&out),
                                                              "calibration file to write (default: calibration.yaml)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
-        "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design, each 1-4 tilings (default: nmp 80, mesh 48, vta 40, the committed calibrations' designs)")(
+        "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design, each 1-4 tilings (default: nmp 80, mesh 56, vta 40, the committed calibrations' designs)")(
         "seed", po::value<std::string>(&seed_text), "seed of the design, 0..18446744073709551615 (default 1)")(
         "jobs,j", po::value<std::string>(&jobs_text), "child simulations at a time (default and maximum: the cores)")(
         "refit", po::value<std::string>(&refit),

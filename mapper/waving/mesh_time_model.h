@@ -84,9 +84,9 @@ struct MeshCoefficients {
     double pg_tail_full = 0.0;     // cores from which the tail counts in full: with it (> pg_tail_from)
                                    // the share is clamp((k - pg_tail_from) / (pg_tail_full -
                                    // pg_tail_from), 0, 1), a ramp; 0 (a file without it): the form above
-    double pg_queue = 0.0;         // x the other cores' shared-side time of a row that its latency path
+    double pg_queue = 0.0;         // x one other core's shared-side time of a row that its latency path
                                    // waits behind: a row bound by its round trip takes
-                                   // max(L0 + own + pg_queue (k - 1) s, sync s) (0: a file without it)
+                                   // max(L0 + own + pg_queue min(k - 1, 1) s, sync s) (0: a file without it)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -317,7 +317,7 @@ TEST_CASE("phased-pages: the share of a compute-bound row's tail by the cores, b
     }
 }
 
-TEST_CASE("phased-pages: a latency-bound row waits behind a share of the other cores' rows (pg_queue, by hand)",
+TEST_CASE("phased-pages: a latency-bound row waits behind a share of one other core's row (pg_queue, by hand)",
           "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;
@@ -337,8 +337,15 @@ TEST_CASE("phased-pages: a latency-bound row waits behind a share of the other c
     const PhasedMeshModel m(c, true, true, true, true);
     // Two cores: the latency path waits behind half of the other core's 18: 30 + 18 + 9.
     CHECK(m.core_cycles(p, CoreContext{2, 2}, asip, mesh) == Approx(2 + 30 + 18 + 9));
-    // Four cores: 30 + 18 + 0.5 x 3 x 18 = 75 > 4 x 18 = 72.
-    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(2 + 75));
+    // Four cores: the wait stays that of one other core's row (30 + 18 + 9 = 57), and the round of
+    // the four, 4 x 18 = 72, bounds the row (the uncapped form, 0.5 x 3 x 18, would give 75).
+    CHECK(m.core_cycles(p, CoreContext{2, 4}, asip, mesh) == Approx(2 + 72));
+    // Three cores with pg_sync 0.5: the round is (1 + 0.5 x 2) x 18 = 36 < 57, so the wait bounds.
+    MeshCoefficients c3 = c;
+    c3.pg_sync = 0.5;
+    CHECK(PhasedMeshModel(c3, true, true, true, true).core_cycles(p, CoreContext{2, 3}, asip, mesh) == Approx(2 + 57));
+    // A fractional share of cores (k_ps = 1.5, e.g. 3 slices on 2 cores) waits behind half a row.
+    CHECK(m.core_cycles(p, CoreContext{2, 2, 1.5}, asip, mesh) == Approx(2 + 30 + 18 + 4.5));
     // One core: nobody to wait behind.
     CHECK(m.core_cycles(p, CoreContext{2, 1}, asip, mesh) == Approx(2 + 30 + 18));
     // The other phased models do not read it.
