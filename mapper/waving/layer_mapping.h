@@ -43,7 +43,8 @@ struct MapperOptions {
     // runs); the other layers are searched (or take `fixed`).
     std::vector<std::pair<std::string, SliceChoice>> fixed_layers;
     // Ranking by the model's cycles: candidates within (1 + near_tie) of the best estimate are
-    // tied, and the one with the fewest cores goes first (0: off).
+    // tied, and the one with the fewest cores, then the most even slices (slice_evenness), goes
+    // first (0: off).
     double near_tie = 0;
 };
 

@@ -13,7 +13,7 @@ struct MeshHwFigures {
     int hop_cycles = 0;           // NoC cycles per router hop: router pipeline stages + link latency
     int dram_if_outstanding = 0;  // requests a DRAM interface block holds at a time (its cap)
     int inject_depth = 0;         // packets an NI queues before it back-pressures its core
-    // A VC's stream of packets (used by `phased-engine` only): g = max(router_stages - 2, 0) NoC
+    // A VC's stream of packets (used by `phased-engine` and `phased-pages`): g = max(router_stages - 2, 0) NoC
     // cycles before the next head follows a tail (its RC and VA), the part of g that the credit loop
     // R = 1 + link_latency + credit_delay does not cover, max(0, g - (buffer_depth - R)), per hop
     // on which a packet waits for a credit, and buffer_depth (flits per VC buffer).

@@ -53,6 +53,7 @@ void MeshCoefficients::validate(const std::string& p) const {
     req(pg_tail_from, 1, 64, "pg_tail_from");
     req(pg_tail_full, 0, 64, "pg_tail_full");
     req(pg_queue, 0, 4, "pg_queue");
+    if (pg_port_packet != -1) req(pg_port_packet, 0, 100, "pg_port_packet");
     if (pg_tail_full != 0 && !(pg_tail_full > pg_tail_from))
         throw InputError(p + ".pg_tail_full: " + std::to_string(pg_tail_full) +
                          " must be 0 (the share (k - pg_tail_from) / (k - 1)) or above pg_tail_from (" +
@@ -331,7 +332,15 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
                             : miss * double(hw.dram.tRP + hw.dram.tRCD);
     const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
                           n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) + rows * ck.tck);
-    const double s_port = m_c.ph_port * double(std::max(x.flits_in, x.flits_out)) * ck.flit;
+    // The interface's port: ph_port NoC cycles per flit it sends (responses, acks: one stream from
+    // its terminal) and per flit it takes (requests), or with pg_port_packet (phased-pages) the
+    // flits it takes, which reach it over several inputs, at one per NoC cycle plus
+    // pg_port_packet x the packet gap (the ejection's output VC allocated again after a tail)
+    // per request packet.
+    const double taken = m_pages && m_c.pg_port_packet >= 0
+                             ? double(x.flits_out) + m_c.pg_port_packet * double(hw.packet_gap) * n
+                             : m_c.ph_port * double(x.flits_out);
+    const double s_port = std::max(m_c.ph_port * double(x.flits_in), taken) * ck.flit;
     return std::max(s_dram, s_port);
 }
 

@@ -87,6 +87,10 @@ struct MeshCoefficients {
     double pg_queue = 0.0;         // x one other core's shared-side time of a row that its latency path
                                    // waits behind: a row bound by its round trip takes
                                    // max(L0 + own + pg_queue min(k - 1, 1) s, sync s) (0: a file without it)
+    double pg_port_packet = -1.0;  // x the packet gap g (MeshHwFigures::packet_gap) per request packet
+                                   // the DRAM interface takes: its port's time is
+                                   // max(pg_port f_in, f_out + pg_port_packet g n) NoC cycles;
+                                   // -1 (a file without it): pg_port max(f_in, f_out)
 
     // Throws vp::InputError("<prefix>.<field>: ...").
     void validate(const std::string& prefix) const;

@@ -266,6 +266,12 @@ std::vector<int> slice_sizes(int n, int p) {  // Eq. 25 (+ the full dimension, s
 
 }  // namespace
 
+double slice_evenness(const ConvShape& s, int t_of, int t_ox) {
+    const int last_of = s.n_of - ((s.n_of + t_of - 1) / t_of - 1) * t_of;
+    const int last_ox = s.Q - ((s.Q + t_ox - 1) / t_ox - 1) * t_ox;
+    return double(last_of) / double(t_of) * double(last_ox) / double(t_ox);
+}
+
 namespace {
 
 // Fills m (slices, tilings, per-core work, estimates, energy) for slice set (t_of, t_ox) with
@@ -442,11 +448,16 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
         if (a.set != b.set) return a.set < b.set;
         return a.k < b.k;
     });
-    if (by_cycles && opt.near_tie > 0) {  // near ties: the fewest cores first, the rest in rank order
+    if (by_cycles && opt.near_tie > 0) {
+        // Near ties: the fewest cores first, then the most even slices (slice_evenness), the rest
+        // in rank order.
         const double band = all.front().score * (1 + opt.near_tie);
+        auto even = [&](const Entry& e) {
+            return slice_evenness(s, tofs[std::size_t(e.set) / toxs.size()], toxs[std::size_t(e.set) % toxs.size()]);
+        };
         std::size_t pick = 0;
         for (std::size_t r = 1; r < all.size() && all[r].score <= band; ++r)
-            if (all[r].k < all[pick].k) pick = r;
+            if (all[r].k < all[pick].k || (all[r].k == all[pick].k && even(all[r]) > even(all[pick]))) pick = r;
         std::rotate(all.begin(), all.begin() + std::ptrdiff_t(pick), all.begin() + std::ptrdiff_t(pick) + 1);
     }
     const std::size_t keep = std::min(all.size(), std::size_t(std::max(opt.keep_candidates, 1)));

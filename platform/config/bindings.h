@@ -241,6 +241,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
     v.field("pg_tail_from", c.pg_tail_from);
     v.field("pg_tail_full", c.pg_tail_full);
     v.field("pg_queue", c.pg_queue);
+    v.field("pg_port_packet", c.pg_port_packet);
 }
 
 template <typename V>

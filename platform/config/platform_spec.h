@@ -72,9 +72,9 @@ struct MeshMapperConfig {
     // none | "LAYER=T_of,T_ox,k;...": those layers with exactly that choice (whole-network refinement)
     std::string fixed_layers = "none";
     // Near ties: candidates estimated within this fraction of the best count as tied, and the
-    // one with the fewest cores is picked (0: the best estimate, ties by T_of, T_ox, k). The
-    // models that rank by Eq. 23 (`paper`) ignore it. Default 0.005 since 2026-12-05 (docs/mesh.md,
-    // "This version: the wait of a latency-bound row behind one other core, and near ties").
+    // one with the fewest cores, then the most even slices, is picked (0: the best estimate, ties
+    // by T_of, T_ox, k). The models that rank by Eq. 23 (`paper`) ignore it. Default 0.005 since
+    // 2026-12-05 (docs/mesh.md, "Calibration").
     double near_tie = 0.005;
     void validate(const std::string& prefix) const;
     mapper::waving::SliceChoice fixed() const;  // parsed fixed_slices (unset for none)

@@ -519,7 +519,8 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
         c.pg_own = x[8];
         c.pg_tail_from = x[9];
         c.pg_tail_full = x[9] + x[10];  // fitted as the ramp's width, so that it stays above pg_tail_from
-        c.pg_queue = x.size() > 11 ? x[11] : 0.0;
+        c.pg_port_packet = x[11];
+        c.pg_queue = x.size() > 12 ? x[12] : 0.0;
         return c;
     };
     auto g_estimate = [&](const Sample& s, const wv::MeshCoefficients& c) {
@@ -529,9 +530,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     auto g_residuals = residuals_with(g_coef, g_estimate);
     LeastSquares pg;
     pg.residuals = g_residuals;
-    pg.lo = {0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.3, 0.0, 0.0, 1.0, 1.0};
-    pg.hi = {2.0, 3.0, 3.0, 3.0, 5.0, 5000, 3.0, 1.0, 1.0, 8.0, 30.0};
-    std::vector<double> g0 = {1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 15};
+    pg.lo = {0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.3, 0.0, 0.0, 1.0, 1.0, 0.0};
+    pg.hi = {2.0, 3.0, 3.0, 3.0, 5.0, 5000, 3.0, 1.0, 1.0, 8.0, 30.0, 5.0};
+    std::vector<double> g0 = {1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 15, 1};
     // Starts: the phased fit with the page term off and at mid values, and a generic one (from the
     // physical values g0 the fit takes 15 times longer to the same optimum), each with the tail's
     // ramp from the first core to the 16th (x[10] is the ramp's width, pg_tail_full -
@@ -539,19 +540,19 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     // (the clamp makes the fit's surface flat in pg_tail_from and the width where no sample's k
     // lies between the start and the optimum).
     std::vector<std::vector<double>> g_starts = {
-        {p1[0], 0.0, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 1.0, 1.0, 15.0},
-        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 15.0},
-        {0.3, 0.2, 1.4, 1.3, 1.5, 0, 1.0, 0.3, 0.5, 1.0, 15.0},
-        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 3.0, 5.0},
-        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 4.5, 5.5}};
-    // pg_queue (x[11]) only with the latency-bound family in the design (shapes from kWideEnd on):
+        {p1[0], 0.0, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 1.0, 1.0, 15.0, 1.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 15.0, 1.0},
+        {0.3, 0.2, 1.4, 1.3, 1.5, 0, 1.0, 0.3, 0.5, 1.0, 15.0, 1.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 3.0, 5.0, 1.0},
+        {p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 4.5, 5.5, 1.0}};
+    // pg_queue (x[12]) only with the latency-bound family in the design (shapes from kWideEnd on):
     // no other sample tells it from 0, and without it the fit is the one before the term.
     if (o.shapes > kWideEnd) {
         pg.lo.push_back(0.0);
         pg.hi.push_back(1.0);
         g0.push_back(0.0);
         for (auto& st : g_starts) st.push_back(0.0);
-        g_starts.push_back({p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 8.0, 0.5});
+        g_starts.push_back({p1[0], 0.4, p1[2], p1[3], p1[4], p1[5], p1[6], p1[7], 0.4, 1.0, 8.0, 1.0, 0.5});
     }
     const std::vector<double> g1 = best_fit(pg, g_starts, fit_threads);
     after = g_coef(g1);
@@ -638,9 +639,9 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
                 ss.size(), 100 * sg0.median, 100 * sg1.median, 100 * sg0.mean, 100 * sg1.mean, 100 * sg0.worst,
                 100 * sg1.worst, rho_g);
     std::printf("coefficients: pg_turn=%.5g pg_collide=%.5g pg_port=%.5g pg_stream=%.5g pg_wait=%.5g pg_sync=%.5g "
-                "pg_layer_cycles=%.5g pg_bus=%.5g pg_tail=%.5g pg_own=%.5g pg_tail_from=%.5g pg_tail_full=%.5g pg_queue=%.5g\n",
+                "pg_layer_cycles=%.5g pg_bus=%.5g pg_tail=%.5g pg_own=%.5g pg_tail_from=%.5g pg_tail_full=%.5g pg_queue=%.5g pg_port_packet=%.5g\n",
                 after.pg_turn, after.pg_collide, after.pg_port, after.pg_stream, after.pg_wait, after.pg_sync,
-                after.pg_layer_cycles, after.pg_bus, after.pg_tail, after.pg_own, after.pg_tail_from, after.pg_tail_full, after.pg_queue);
+                after.pg_layer_cycles, after.pg_bus, after.pg_tail, after.pg_own, after.pg_tail_from, after.pg_tail_full, after.pg_queue, after.pg_port_packet);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("wall %.1f s\n", wall);
     YAML::Node f = fit_node(ss.size(), o.shapes, o.seed, s0, s1, rho);

@@ -357,6 +357,41 @@ TEST_CASE("phased-pages: a latency-bound row waits behind a share of one other c
     CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_queue"));
 }
 
+TEST_CASE("phased-pages: the DRAM interface's port takes a request packet per flit plus a share of the packet gap (pg_port_packet, by hand)",
+          "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
+    MeshMapParams mesh;                   // 1000 MHz NoC: a NoC cycle is 0.5 core cycles
+    mesh.hw = ddr3_1600();                // packet gap g = 2
+    // Ten 64-B writes on one core: 90 flits into the interface (9 each), 10 one-flit acks out. The
+    // DRAM side: 10 bursts x 4 tCK x 0.625 = 25 core cycles and a row change per 8 kB, less than
+    // the port.
+    const ProfileEntry e = entry(false, 10, 0, 10, 10, 90);
+    MeshCoefficients c;
+    // No pg_port_packet (-1, a file without it): pg_port (1) x max(10, 90) flits x 0.5 = 45.
+    CHECK(PhasedMeshModel(c, true, true, true, true).shared_time(e.x, 1, asip, mesh) == Approx(45.0));
+    // With it: the 90 flits taken at one per NoC cycle plus 1.5 x g = 3 NoC cycles per packet:
+    // (90 + 1.5 x 2 x 10) x 0.5 = 60.
+    c.pg_port_packet = 1.5;
+    CHECK(PhasedMeshModel(c, true, true, true, true).shared_time(e.x, 1, asip, mesh) == Approx(60.0));
+    // The flits the interface sends stay at pg_port per flit: 200 response flits bound the port.
+    c.pg_port = 1.2;
+    const ProfileEntry r = entry(false, 10, 10, 20, 200, 10);
+    CHECK(PhasedMeshModel(c, true, true, true, true).shared_time(r.x, 1, asip, mesh) == Approx(1.2 * 200 * 0.5));
+    // 0: one NoC cycle per flit taken, whatever pg_port.
+    c.pg_port_packet = 0;
+    CHECK(PhasedMeshModel(c, true, true, true, true).shared_time(e.x, 1, asip, mesh) == Approx(45.0));
+    // The other phased models do not read it (ph_port 1).
+    c.pg_port_packet = 1.5;
+    CHECK(PhasedMeshModel(c, true, true, true).shared_time(e.x, 1, asip, mesh) == Approx(45.0));
+    // -1 or [0, 100]; anything else names the key.
+    c.pg_port_packet = -0.5;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_port_packet"));
+    c.pg_port_packet = 101;
+    CHECK_THROWS_WITH(c.validate("mapper.coefficients"), Catch::Contains("mapper.coefficients.pg_port_packet"));
+    c.pg_port_packet = -1;
+    CHECK_NOTHROW(c.validate("mapper.coefficients"));
+}
+
 TEST_CASE("phased model: pipelined rows on one core by hand (DDR3-1600)", "[waving][mesh_model]") {
     vp::mapper::tiling::AsipParams asip;  // 500 MHz, 16 outstanding, 2 setup cycles
     MeshMapParams mesh;                   // 1000 MHz NoC, 1 header flit, 64-B payloads, write acks
