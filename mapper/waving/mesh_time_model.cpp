@@ -410,7 +410,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         : m_c.pg_tail_full > 0  ? std::clamp((keff - m_c.pg_tail_from) / (m_c.pg_tail_full - m_c.pg_tail_from), 0.0, 1.0)
                                 : std::clamp((keff - m_c.pg_tail_from) / (keff - 1.0), 0.0, 1.0);
     // phased-pages: the share of the other cores' shared-side time a row's round trip waits behind:
-    // of one other core's row at most (docs/mesh.md, "This version: the wait of a latency-bound row
+    // of one other core's row at most (docs/mesh.md, Calibration, "the wait of a latency-bound row
     // behind one other core"). With more cores the round of their rows, sync s, bounds such a row,
     // and the wait grown with k - 1 over-charged short layers on 4-14 cores.
     const double queue_share = m_pages ? m_c.pg_queue * std::clamp(keff - 1.0, 0.0, 1.0) : 0.0;

@@ -38,8 +38,8 @@ std::vector<int> core_counts(int n_cores, MapMode mode);
 // How even the slices of (T_of, T_ox) are: the smallest slice's share of a full one, (the last T_of
 // chunk / T_of) x (the last T_ox chunk / T_ox), 1 when both divide the layer. Near ties
 // (MapperOptions::near_tie) prefer, among the fewest cores, the most even slices: the cores then
-// finish together and write the same output rows at the same pace (docs/mesh.md, "This version:
-// the DRAM interface's port per request packet, and even slices among near ties").
+// finish together and write the same output rows at the same pace (docs/mesh.md, Calibration, "the
+// DRAM interface's port per request packet, and even slices among near ties").
 double slice_evenness(const tiling::ConvShape& s, int t_of, int t_ox);
 
 // Maps one layer. Throws vp::InputError if its smallest tile does not fit the SRAM.
