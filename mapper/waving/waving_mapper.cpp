@@ -267,9 +267,8 @@ std::vector<int> slice_sizes(int n, int p) {  // Eq. 25 (+ the full dimension, s
 }  // namespace
 
 double slice_evenness(const ConvShape& s, int t_of, int t_ox) {
-    const int last_of = s.n_of - ((s.n_of + t_of - 1) / t_of - 1) * t_of;
-    const int last_ox = s.Q - ((s.Q + t_ox - 1) / t_ox - 1) * t_ox;
-    return double(last_of) / double(t_of) * double(last_ox) / double(t_ox);
+    const Geometry g = make_geometry(s, t_of, t_ox);  // rem_*: the last, narrower chunk (0: none)
+    return double(g.rem_of ? g.rem_of : t_of) / double(t_of) * double(g.rem_ox ? g.rem_ox : t_ox) / double(t_ox);
 }
 
 namespace {
