@@ -92,6 +92,7 @@ struct LayerMapping {
     std::uint64_t dram_bytes = 0, dram_init_bytes = 0, dram_read_bytes = 0, dram_write_bytes = 0;
     std::uint64_t macs = 0, sram_words = 0;
     double est_cycles = 0;     // max(slowest core with DRAM, busiest DRAM interface's flits / clock ratio)
+    double bank_factor = 1.0;  // phased-pages: the cores' OpProfile::bank_factor (lockstep_bank_factor)
     EnergyEstimate energy;
 
     std::vector<RankedChoice> ranked;     // best candidates, best first (MapperOptions::keep_candidates)

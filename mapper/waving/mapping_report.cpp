@@ -74,6 +74,7 @@ nlohmann::json to_json(const LayerMapping& m) {
     }
     j["cores"] = cores;
     j["estimate"] = {{"cycles", m.est_cycles},
+                     {"bank_factor", m.bank_factor},
                      {"max_core_cycles_wo_dram", m.max_core_cycles_wo_dram},
                      {"flits", m.flits},
                      {"packets", m.packets},

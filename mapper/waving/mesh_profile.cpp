@@ -1,6 +1,7 @@
 #include "mapper/waving/mesh_profile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -204,7 +205,7 @@ std::uint64_t PageReplay::add(std::uint64_t addr, std::uint64_t n_segs, std::uin
 
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other, RunTotals* totals, const DramFigures* dram) {
+                 OpProfile* other, RunTotals* totals, const DramFigures* dram, BankSampler* sampler) {
     tiling::LoopNest nest(shape, run, t, asip);
     ProfileEntry pending;  // overlapped ops since the last entry
     pending.x = XferFeatures{};
@@ -225,6 +226,7 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
     nest.for_each([&](const tiling::Op& op) {
         if (totals) add_op(*totals, op, fmt);
         if (!op.is_dma()) {
+            if (sampler) sampler->end_entry();
             ProfileEntry e = pending;
             e.wait = false;
             e.compute = op.comp_cycles + op.pfetch_cycles;
@@ -235,6 +237,7 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
         }
         const XferFeatures f = op_features(op, fmt, burst_bytes);
         replay(op, f);
+        if (sampler) sampler->op(op, f.transfers);
         if (!op.wait) {
             pending.x += f;
             return;
@@ -252,10 +255,139 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
             credit(other);
         }
     });
+    if (sampler) sampler->end_entry();
     if (pending.x.dma_ops && other) {  // cannot happen (the drain is waited for); kept for safety
         pending.wait = true;
         other->add(pending);
     }
+}
+
+void BankSampler::op(const tiling::Op& op, std::uint64_t transfers) {
+    m_open = true;
+    // Only the loads: the reads a core waits for queue behind the row changes of the banks they
+    // fall on; the posted writes are served around them.
+    if (m_index % m_stride || !op.is_load()) return;  // not a kept entry, or a store
+    BankSample b;
+    b.addr = op.dram_addr;
+    b.seg_bytes = op.seg_bytes;
+    b.n_segs = op.n_segs;
+    b.seg_stride = op.seg_stride;
+    b.transfers = transfers;
+    b.tensor = op.kind == tiling::OpKind::LoadIfmap ? 0 : op.kind == tiling::OpKind::LoadFilter ? 1 : 2;
+    m_cur.push_back(b);
+}
+
+void BankSampler::end_entry() {
+    if (!m_open) return;  // no DMA op since the last Compute op
+    m_open = false;
+    const bool kept = m_index % m_stride == 0;
+    ++m_index;
+    if (!kept) return;
+    m_kept.push_back(std::move(m_cur));
+    m_cur.clear();
+    if (m_kept.size() > m_max) {  // keep every other entry: those at multiples of twice the stride
+        std::size_t w = 0;
+        for (std::size_t r = 0; r < m_kept.size(); r += 2, ++w)
+            if (w != r) m_kept[w] = std::move(m_kept[r]);  // not onto itself: a self-move empties it
+        m_kept.resize(w);
+        m_stride *= 2;
+    }
+}
+
+TensorOffsets tensor_offsets(const tiling::ConvShape& s, int group, int of0, int ox0, const tiling::AsipParams& asip) {
+    const std::uint64_t wb = std::uint64_t(asip.word_bytes()), g = std::uint64_t(group);
+    const std::uint64_t k = g * std::uint64_t(s.n_of) + std::uint64_t(of0);
+    return TensorOffsets{
+        (g * std::uint64_t(s.n_if) * std::uint64_t(s.padded_h) * std::uint64_t(s.padded_w) + std::uint64_t(ox0) * std::uint64_t(s.sx)) * wb,
+        k * std::uint64_t(s.n_if) * std::uint64_t(s.kx) * std::uint64_t(s.ky) * wb,
+        (k * std::uint64_t(s.P) * std::uint64_t(s.Q) + std::uint64_t(ox0)) * wb};
+}
+
+double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries, const std::vector<TensorOffsets>& cores,
+                            const DramFigures& dram) {
+    std::vector<unsigned> bits;
+    for (unsigned i = 0; i < 64; ++i)
+        if ((dram.bank_mask >> i) & 1u) bits.push_back(i);
+    const std::size_t k = cores.size();
+    if (k < 2 || bits.empty() || bits.size() > 12 || entries.empty()) return 1.0;
+    const std::size_t nb = std::size_t(1) << bits.size();
+    const std::uint64_t page_mask = dram.bank_mask | dram.row_mask;
+    const std::uint64_t grain = page_mask & (~page_mask + 1);  // a page changes only at multiples of it
+    const double bb = double(dram.burst_bytes ? dram.burst_bytes : 64);
+    auto bank_of = [&](std::uint64_t a) {
+        std::size_t idx = 0;
+        for (std::size_t i = 0; i < bits.size(); ++i) idx |= std::size_t((a >> bits[i]) & 1u) << i;
+        return idx;
+    };
+    // A page as one key: the bank above the row's index (bank bits <= 12, rows below 2^52).
+    const unsigned row_shift = dram.row_mask ? unsigned(__builtin_ctzll(dram.row_mask)) : 0;
+    const std::uint64_t row_bits = (std::uint64_t(1) << 52) - 1;
+    using Page = std::uint64_t;
+    auto page_of = [&](std::uint64_t a) {
+        return (std::uint64_t(bank_of(a)) << 52) | (((a & dram.row_mask) >> row_shift) & row_bits);
+    };
+    auto bank_of_page = [](Page p) { return std::size_t(p >> 52); };
+    std::vector<Page> own, all;
+    std::vector<char> seen(nb);
+    std::vector<double> rows(nb);
+    double num = 0, den = 0;
+    for (const std::vector<BankSample>& e : entries) {
+        double bursts = 0;
+        for (const BankSample& b : e) bursts += double(b.seg_bytes) * double(b.n_segs) / bb;
+        if (bursts <= 0) continue;
+        all.clear();
+        double pages = 0;     // the cores' pages, each core's counted once
+        bool spread = false;  // core 0's loads touch every bank: so do the others', as at random
+        for (std::size_t c = 0; c < k && !spread; ++c) {
+            own.clear();
+            for (const BankSample& b : e) {
+                const std::uint64_t used = std::min<std::uint64_t>(b.n_segs, 4);  // segments looked at, evenly spread
+                for (std::uint64_t i = 0; i < used; ++i) {
+                    std::uint64_t a = b.addr + cores[c][b.tensor] + (i * b.n_segs / used) * b.seg_stride;
+                    std::uint64_t n = b.seg_bytes;
+                    for (int pieces = 0; n && pieces < 16; ++pieces) {  // the segment's pages (at most 16)
+                        const std::uint64_t end = std::min(a + n, (a / grain + 1) * grain);
+                        own.push_back(page_of(a));
+                        n -= end - a;
+                        a = end;
+                    }
+                }
+            }
+            std::sort(own.begin(), own.end());
+            own.erase(std::unique(own.begin(), own.end()), own.end());
+            pages += double(own.size());
+            all.insert(all.end(), own.begin(), own.end());
+            if (c == 0) {
+                std::fill(seen.begin(), seen.end(), 0);
+                std::size_t banks = 0;
+                for (const Page& p : own) banks += seen[bank_of_page(p)] ? 0 : (seen[bank_of_page(p)] = 1);
+                spread = banks == nb;
+            }
+        }
+        if (spread) {  // the entry's row changes spread as the model assumes
+            num += bursts;
+            den += bursts;
+            continue;
+        }
+        // In place: the rows per bank, pages the cores share counted once; the mean of a bank's rows
+        // over the rows (the load a row change meets), sum a_b^2 / sum a_b.
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        std::fill(rows.begin(), rows.end(), 0.0);
+        for (const Page& p : all) rows[bank_of_page(p)] += 1.0;
+        double sum = 0, sq = 0;
+        for (double a : rows) {
+            sum += a;
+            sq += a * a;
+        }
+        const double in_place = sq / sum;
+        // At random places the N pages of the cores share no row and fall on the B banks
+        // independently: a row meets itself and (N - 1) / B others on its bank.
+        const double random = 1.0 + (pages - 1.0) / double(nb);
+        num += bursts * random;
+        den += bursts * in_place;
+    }
+    return den > 0 ? std::min(1.0, num / den) : 1.0;
 }
 
 double interleaved_row_conflicts(const std::vector<std::vector<PageBursts>>& ent) {

@@ -9,6 +9,7 @@
 // bursts they touch (counted on the real addresses: a 64-B transfer that is not burst-aligned
 // reads two bursts), the flits into and out of the core, and the number of DMA descriptors.
 // Equal entries are merged with a count, so a profile has tens of entries, not one per row.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -47,6 +48,9 @@ struct OpProfile {
     // Row activations of the core's own access stream (its DRAM pages replayed in op order on one
     // open row per bank) and the transfers they were counted over; 0 and 0 without DRAM figures.
     double activations = 0, requests = 0;
+    // How much fewer DRAM banks the active cores' concurrent requests fall on than if the cores sat at
+    // random places in DRAM (lockstep_bank_factor; 1: as random, the default; <= 1). Not merged by add.
+    double bank_factor = 1.0;
     void add(const ProfileEntry& e);       // merges with the last entry when equal
     void add(const OpProfile& o, std::uint64_t times = 1);
     void compact();                        // merges equal entries anywhere (sorted, deterministic)
@@ -85,6 +89,44 @@ private:
     std::uint64_t m_first_opens = 0;
 };
 
+// The loads of one slice run's walk, kept for lockstep_bank_factor: an entry is the DMA ops
+// between two Compute ops (what the core has in flight together); at most max_entries entries are
+// kept, spread evenly over the walk (every stride-th entry; the stride doubles when they are full).
+struct BankSample {
+    std::uint64_t addr = 0, seg_bytes = 0, n_segs = 0, seg_stride = 0;
+    std::uint64_t transfers = 0;
+    std::uint8_t tensor = 0;  // 0: ifmap, 1: weights, 2: ofmap (partial sums and outputs)
+};
+class BankSampler {
+public:
+    explicit BankSampler(std::size_t max_entries = 16) : m_max(max_entries) {}
+    void op(const tiling::Op& op, std::uint64_t transfers);  // a DMA op of the current entry
+    void end_entry();                                          // a Compute op
+    const std::vector<std::vector<BankSample>>& entries() const { return m_kept; }
+
+private:
+    std::size_t m_max;
+    std::uint64_t m_index = 0, m_stride = 1;  // entries seen; every m_stride-th is kept
+    bool m_open = false;                      // the current entry has a DMA op
+    std::vector<BankSample> m_cur;
+    std::vector<std::vector<BankSample>> m_kept;
+};
+
+// Byte offsets of a core's tensors (ifmap, weights, ofmap) when its first slice is (group, of0, ox0)
+// instead of (0, 0, 0): the loop nest's addresses are linear in them (tiling::LoopNest).
+using TensorOffsets = std::array<std::uint64_t, 3>;
+TensorOffsets tensor_offsets(const tiling::ConvShape& shape, int group, int of0, int ox0, const tiling::AsipParams& asip);
+
+// The k active cores run the same loop nest in lockstep, core c at its offsets. For each sampled
+// entry, the DRAM pages (bank and row bits of `dram`) the cores' loads touch: the most rows one
+// bank holds is how many row changes that bank serves in turn while the others wait. The factor
+// is that count with every core's banks rotated at random (the mean of a few fixed pseudo-random
+// rotations; what PhasedMeshModel::activation_price assumes) over the count in place, weighted by
+// the entries' bursts, at most 1: below 1 when the cores' strides alias their loads onto the same
+// banks in different rows. 1 for k < 2 or without bank bits.
+double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries, const std::vector<TensorOffsets>& cores,
+                            const DramFigures& dram);
+
 // Features of one DMA op: transfers, bursts (burst_bytes from the DRAM figures; 64 if unset), flits.
 XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned burst_bytes);
 
@@ -93,7 +135,8 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
 // `totals`, if not null, gets measure_run's totals of the same walk (one walk for both).
 void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, const tiling::Tiling& t,
                  const tiling::AsipParams& asip, const PacketFormat& fmt, unsigned burst_bytes, OpProfile* filters,
-                 OpProfile* other, RunTotals* totals = nullptr, const DramFigures* dram = nullptr);
+                 OpProfile* other, RunTotals* totals = nullptr, const DramFigures* dram = nullptr,
+                 BankSampler* sampler = nullptr);
 
 // Row conflicts of a layer's cores running the same loop nest in lockstep (a measurement aid for
 // `vp-calibrate --row-conflicts`; no time model uses it). Each core's runs are walked as

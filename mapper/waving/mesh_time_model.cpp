@@ -288,7 +288,7 @@ MeshCoefficients PhasedMeshModel::with_page_coefficients(MeshCoefficients c) {
 }
 
 double PhasedMeshModel::activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n,
-                                         double w) {
+                                         double w, double bank_factor) {
     const DramFigures& d = hw.dram;
     // Requests queued per channel: the interface's cap, or all the k cores may keep in flight.
     const double k = double(std::max(active, 1));
@@ -296,7 +296,9 @@ double PhasedMeshModel::activation_price(const MeshHwFigures& hw, const tiling::
                      double(std::max(1u, d.channels));
     // Banks those requests fall on (uniformly at random), of B per channel.
     const double banks = double(std::max(1u, d.ranks) * std::max(1u, d.banks));
-    const double b = std::min(banks, banks * (1.0 - std::pow(1.0 - 1.0 / banks, std::max(q, 1.0))));
+    // Fewer when the active cores' strides put their concurrent bursts on few banks (bank_factor).
+    const double b = std::max(1.0, std::min(banks, banks * (1.0 - std::pow(1.0 - 1.0 / banks, std::max(q, 1.0)))) *
+                                       std::clamp(bank_factor, 0.0, 1.0));
     // One bank's turn for a conflicting burst (ACT to ACT for a read, ACT to the write's precharge
     // done for a write), shared by b banks; the four-activation window and ACT to ACT of two banks
     // per rank; the burst itself.
@@ -307,7 +309,7 @@ double PhasedMeshModel::activation_price(const MeshHwFigures& hw, const tiling::
 }
 
 double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
-                                    const MeshMapParams& mesh, double own_act) const {
+                                    const MeshMapParams& mesh, double own_act, double bank_factor) const {
     if (!x.transfers) return 0.0;
     const MeshHwFigures& hw = mesh.hw;
     const Clocks ck = clocks_of(asip, mesh);
@@ -328,7 +330,7 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     // the queued requests keep busy; the other phased models miss x (tRP + tRCD).
     const double rows = m_pages && own_act >= 0 && hw.dram.open_page
                             ? (own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide) *
-                                  activation_price(hw, asip, active, n, w)
+                                  activation_price(hw, asip, active, n, w, bank_factor)
                             : miss * double(hw.dram.tRP + hw.dram.tRCD);
     const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
                           n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) + rows * ck.tck);
@@ -421,7 +423,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
             const double n = double(e.x.transfers);
             const double f = double(std::max(e.x.flits_in, e.x.flits_out));
             const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
-            const double s = shared_time(e.x, c.active, asip, mesh, own_act);
+            const double s = shared_time(e.x, c.active, asip, mesh, own_act, p.bank_factor);
             if (m_pipelined && !e.wait && c.active == 1) {
                 // One core: two prefetches in flight (the replay contract), a row costs half its
                 // own time + latency on average; see pipelined_row.
@@ -447,7 +449,7 @@ double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipPara
     if (!mesh.hw.valid()) return 0.0;
     const double own_act = m_pages && p.requests > 0 ? p.activations / p.requests : -1.0;
     double t = 0;
-    for (const ProfileEntry& e : p.entries) t += shared_time(e.x, active, asip, mesh, own_act) * double(e.count);
+    for (const ProfileEntry& e : p.entries) t += shared_time(e.x, active, asip, mesh, own_act, p.bank_factor) * double(e.count);
     return t;
 }
 

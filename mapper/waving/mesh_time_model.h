@@ -305,7 +305,7 @@ public:
     double layer_overhead() const override { return m_c.ph_layer_cycles; }
     // The shared side's time for one entry's requests [core cycles] (for tests).
     double shared_time(const XferFeatures& x, int active, const tiling::AsipParams& asip,
-                       const MeshMapParams& mesh, double own_act = -1.0) const;
+                       const MeshMapParams& mesh, double own_act = -1.0, double bank_factor = 1.0) const;
 
     // A row with reads and writes on one active core: B = setups + compute, L = L0 + own
     // (+ t_w2r added here), own_w the write data's stream, s the shared side's time, `full` the
@@ -317,8 +317,10 @@ public:
     // `phased-pages`: the DRAM clocks a row activation adds to the data bus's time, for k active
     // cores' requests (n per entry) of which a share w writes: t(b) - BL/2 with
     // t(b) = max(cycle / b, tFAW / 4 / ranks, tRRD / ranks, BL/2), b the banks the requests queued
-    // at the DRAM keep busy (docs/mesh.md, "The models", `phased-pages`).
-    static double activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n, double w);
+    // at the DRAM keep busy (docs/mesh.md, "The models", `phased-pages`), times bank_factor
+    // (OpProfile::bank_factor: fewer banks when the cores' strides alias; at least one bank).
+    static double activation_price(const MeshHwFigures& hw, const tiling::AsipParams& asip, int active, double n, double w,
+                                   double bank_factor = 1.0);
 
 private:
     // c with the phased model's coefficients replaced by the pg_* ones (the page term's model).

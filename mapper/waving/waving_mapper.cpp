@@ -128,6 +128,30 @@ void for_each_segment(const Geometry& g, int a, int b, F&& f) {
     }
 }
 
+// OpProfile::bank_factor of k cores, each starting at its first slice (blocks of n / k slices,
+// as the assignment cuts them), from the entries `smp` sampled on the slice at the origin.
+double bank_factor_of(const ConvShape& s, const Geometry& g, int k, const BankSampler& smp,
+                      const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    if (k < 2 || smp.entries().empty()) return 1.0;
+    std::vector<TensorOffsets> offs;
+    const int n = g.n();
+    for (int c = 0; c < k; ++c) {
+        const int a = int(std::int64_t(c) * n / k);
+        const int row = a / g.s_ox, j0 = a - row * g.s_ox;
+        offs.push_back(tensor_offsets(s, row / g.s_of, (row % g.s_of) * g.t_of, j0 * g.t_ox, asip));
+    }
+    return lockstep_bank_factor(smp.entries(), offs, mesh.hw.dram);
+}
+
+// The loads of the slice at the origin (group 0, the first T_of x T_ox slice), sampled (BankSampler).
+BankSampler sample_origin(const ConvShape& s, const Geometry& g, const Tiling& t, const tiling::AsipParams& asip,
+                          const MeshMapParams& mesh) {
+    BankSampler smp;
+    const SliceRun run{0, 0, std::min(g.t_of, s.n_of), 0, std::min(g.t_ox, s.Q), g.t_ox};
+    profile_run(s, run, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, nullptr, nullptr, nullptr, nullptr, &smp);
+    return smp;
+}
+
 // One (T, k) of a slice set: Eq. 23 and, with a cycle-ranking model, the model's cycles.
 struct KScore {
     int k = 0;
@@ -156,6 +180,9 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
     ClassCost cls[2][2];
     // Profiles per class: the filter loads (once per stitched run) and the rest (per slice).
     OpProfile prof_filter[2][2], prof_other[2][2];
+    // phased-pages: the loads of the origin slice, for the cores' bank factor at each k.
+    BankSampler sampler;
+    const bool banks = model && model->replays_pages();
     for (int oc = 0; oc < (g.rem_of ? 2 : 1); ++oc)
         for (int xc = 0; xc < (g.rem_ox ? 2 : 1); ++xc) {
             const int w = oc ? g.rem_of : t_of, width = xc ? g.rem_ox : t_ox;
@@ -164,7 +191,8 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             RunTotals r;
             if (model) {  // one walk for the totals and the profiles
                 profile_run(s, run, t, asip, mesh.packet, mesh.hw.dram.burst_bytes, &prof_filter[oc][xc],
-                            &prof_other[oc][xc], &r, model->replays_pages() ? &mesh.hw.dram : nullptr);
+                            &prof_other[oc][xc], &r, model->replays_pages() ? &mesh.hw.dram : nullptr,
+                            banks && oc == 0 && xc == 0 ? &sampler : nullptr);
                 prof_filter[oc][xc].compact();
                 prof_other[oc][xc].compact();
             } else {
@@ -193,6 +221,11 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             if (v < 0) v = model->core_cycles(p, CoreContext{h, k, share}, asip, mesh);
             return v;
         };
+        if (banks) {
+            const double f = bank_factor_of(s, g, k, sampler, asip, mesh);
+            for (int oc = 0; oc < 2; ++oc)
+                for (int xc = 0; xc < 2; ++xc) prof_filter[oc][xc].bank_factor = prof_other[oc][xc].bank_factor = f;
+        }
         double shared_memo[8];
         std::fill(std::begin(shared_memo), std::end(shared_memo), -1.0);
         auto shr = [&](int which, const OpProfile& p) {
@@ -348,6 +381,8 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
     }
     m.cost = recompute_cost(m, mesh);  // Eq. 23
     if (model) {
+        m.bank_factor = model->replays_pages() ? layer_bank_factor(m, asip, mesh) : 1.0;
+        for (OpProfile& p : profiles) p.bank_factor = m.bank_factor;
         m.est_cycles = model_cycles(m, profiles, *model, asip, mesh);
     } else {
         // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.
@@ -481,7 +516,14 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     return m;
 }
 
+double layer_bank_factor(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    if (m.k < 2 || m.t_of < 1 || m.t_ox < 1) return 1.0;
+    const Geometry g = make_geometry(m.shape, m.t_of, m.t_ox);
+    return bank_factor_of(m.shape, g, m.k, sample_origin(m.shape, g, m.tiling_full, asip, mesh), asip, mesh);
+}
+
 std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    const double bank_factor = layer_bank_factor(m, asip, mesh);
     std::vector<OpProfile> out;
     for (const CoreWork& w : m.cores) {
         OpProfile p;
@@ -489,6 +531,7 @@ std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipPa
             profile_run(m.shape, w.runs[i], w.run_tilings[i], asip, mesh.packet, mesh.hw.dram.burst_bytes, &p, &p, nullptr,
                         &mesh.hw.dram);
         p.compact();
+        p.bank_factor = bank_factor;
         out.push_back(std::move(p));
     }
     return out;
