@@ -1,7 +1,6 @@
 #include "mapper/waving/mesh_profile.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <numeric>
 #include <tuple>

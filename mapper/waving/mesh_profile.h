@@ -48,8 +48,9 @@ struct OpProfile {
     // Row activations of the core's own access stream (its DRAM pages replayed in op order on one
     // open row per bank) and the transfers they were counted over; 0 and 0 without DRAM figures.
     double activations = 0, requests = 0;
-    // How much fewer DRAM banks the active cores' concurrent requests fall on than if the cores sat at
-    // random places in DRAM (lockstep_bank_factor; 1: as random, the default; <= 1). Not merged by add.
+    // How much more the active cores' concurrent loads pile up on the DRAM banks than if the cores
+    // sat at random places (lockstep_bank_factor; 1: as random, the default; <= 1): the banks in use
+    // are multiplied by it. Not merged by add.
     double bank_factor = 1.0;
     void add(const ProfileEntry& e);       // merges with the last entry when equal
     void add(const OpProfile& o, std::uint64_t times = 1);
@@ -118,12 +119,14 @@ using TensorOffsets = std::array<std::uint64_t, 3>;
 TensorOffsets tensor_offsets(const tiling::ConvShape& shape, int group, int of0, int ox0, const tiling::AsipParams& asip);
 
 // The k active cores run the same loop nest in lockstep, core c at its offsets. For each sampled
-// entry, the DRAM pages (bank and row bits of `dram`) the cores' loads touch: the most rows one
-// bank holds is how many row changes that bank serves in turn while the others wait. The factor
-// is that count with every core's banks rotated at random (the mean of a few fixed pseudo-random
-// rotations; what PhasedMeshModel::activation_price assumes) over the count in place, weighted by
-// the entries' bursts, at most 1: below 1 when the cores' strides alias their loads onto the same
-// banks in different rows. 1 for k < 2 or without bank bits.
+// entry, the DRAM pages (bank and row bits of `dram`) the cores' loads touch (at most 4 segments of
+// an op, 16 pages of a segment): with a_b the rows on bank b (a page two cores share counts once),
+// a row change meets sum a_b^2 / sum a_b rows on its bank; at random places the cores' N pages
+// (each core's counted once) would fall on the B banks independently, 1 + (N - 1) / B, as
+// PhasedMeshModel::activation_price assumes. The factor is the second over the first, weighted by
+// the entries' bursts (one core's), at most 1: below 1 when the cores' strides alias their loads
+// onto the same banks in different rows. An entry whose loads of core 0 touch every bank counts as
+// at random. 1 for k < 2 or without bank bits.
 double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries, const std::vector<TensorOffsets>& cores,
                             const DramFigures& dram);
 
