@@ -304,31 +304,22 @@ TensorOffsets tensor_offsets(const tiling::ConvShape& s, int group, int of0, int
 
 double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries, const std::vector<TensorOffsets>& cores,
                             const DramFigures& dram) {
-    std::vector<unsigned> bits;
-    for (unsigned i = 0; i < 64; ++i)
-        if ((dram.bank_mask >> i) & 1u) bits.push_back(i);
+    const int bank_bits = __builtin_popcountll(dram.bank_mask);
     const std::size_t k = cores.size();
-    if (k < 2 || bits.empty() || bits.size() > 12 || entries.empty()) return 1.0;
-    const std::size_t nb = std::size_t(1) << bits.size();
+    if (k < 2 || bank_bits == 0 || bank_bits > 12 || entries.empty()) return 1.0;
+    const std::size_t nb = std::size_t(1) << bank_bits;
+    // A page is its address under the bank and row masks (disjoint bits), as lockstep_row_conflicts
+    // keys them; its bank is the page under the bank mask.
     const std::uint64_t page_mask = dram.bank_mask | dram.row_mask;
     const std::uint64_t grain = page_mask & (~page_mask + 1);  // a page changes only at multiples of it
     const double bb = double(dram.burst_bytes ? dram.burst_bytes : 64);
-    auto bank_of = [&](std::uint64_t a) {
-        std::size_t idx = 0;
-        for (std::size_t i = 0; i < bits.size(); ++i) idx |= std::size_t((a >> bits[i]) & 1u) << i;
-        return idx;
+    // The number of distinct values in v (sorted in place).
+    auto distinct = [](std::vector<std::uint64_t>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return v.size();
     };
-    // A page as one key: the bank above the row's index (bank bits <= 12, rows below 2^52).
-    const unsigned row_shift = dram.row_mask ? unsigned(__builtin_ctzll(dram.row_mask)) : 0;
-    const std::uint64_t row_bits = (std::uint64_t(1) << 52) - 1;
-    using Page = std::uint64_t;
-    auto page_of = [&](std::uint64_t a) {
-        return (std::uint64_t(bank_of(a)) << 52) | (((a & dram.row_mask) >> row_shift) & row_bits);
-    };
-    auto bank_of_page = [](Page p) { return std::size_t(p >> 52); };
-    std::vector<Page> own, all;
-    std::vector<char> seen(nb);
-    std::vector<double> rows(nb);
+    std::vector<std::uint64_t> own, all, banks;
     double num = 0, den = 0;
     for (const std::vector<BankSample>& e : entries) {
         double bursts = 0;
@@ -346,21 +337,18 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
                     std::uint64_t n = b.seg_bytes;
                     for (int pieces = 0; n && pieces < 16; ++pieces) {  // the segment's pages (at most 16)
                         const std::uint64_t end = std::min(a + n, (a / grain + 1) * grain);
-                        own.push_back(page_of(a));
+                        own.push_back(a & page_mask);
                         n -= end - a;
                         a = end;
                     }
                 }
             }
-            std::sort(own.begin(), own.end());
-            own.erase(std::unique(own.begin(), own.end()), own.end());
-            pages += double(own.size());
+            pages += double(distinct(own));
             all.insert(all.end(), own.begin(), own.end());
             if (c == 0) {
-                std::fill(seen.begin(), seen.end(), 0);
-                std::size_t banks = 0;
-                for (const Page& p : own) banks += seen[bank_of_page(p)] ? 0 : (seen[bank_of_page(p)] = 1);
-                spread = banks == nb;
+                banks.clear();
+                for (std::uint64_t p : own) banks.push_back(p & dram.bank_mask);
+                spread = distinct(banks) == nb;
             }
         }
         if (spread) {  // the entry's row changes spread as the model assumes
@@ -368,18 +356,18 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
             den += bursts;
             continue;
         }
-        // In place: the rows per bank, pages the cores share counted once; the mean of a bank's rows
-        // over the rows (the load a row change meets), sum a_b^2 / sum a_b.
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        std::fill(rows.begin(), rows.end(), 0.0);
-        for (const Page& p : all) rows[bank_of_page(p)] += 1.0;
-        double sum = 0, sq = 0;
-        for (double a : rows) {
-            sum += a;
-            sq += a * a;
+        // In place: a_b rows on bank b, pages the cores share counted once; a row change meets
+        // sum a_b^2 / sum a_b rows on its bank.
+        const std::size_t n_pages = distinct(all);
+        banks.clear();
+        for (std::uint64_t p : all) banks.push_back(p & dram.bank_mask);
+        std::sort(banks.begin(), banks.end());
+        double sq = 0;
+        for (std::size_t i = 0, j = 0; i < banks.size(); i = j) {
+            while (j < banks.size() && banks[j] == banks[i]) ++j;
+            sq += double(j - i) * double(j - i);
         }
-        const double in_place = sq / sum;
+        const double in_place = sq / double(n_pages);
         // At random places the N pages of the cores share no row and fall on the B banks
         // independently: a row meets itself and (N - 1) / B others on its bank.
         const double random = 1.0 + (pages - 1.0) / double(nb);

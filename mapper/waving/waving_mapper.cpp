@@ -137,8 +137,9 @@ double bank_factor_of(const ConvShape& s, const Geometry& g, int k, const BankSa
     const int n = g.n();
     for (int c = 0; c < k; ++c) {
         const int a = int(std::int64_t(c) * n / k);
-        const int row = a / g.s_ox, j0 = a - row * g.s_ox;
-        offs.push_back(tensor_offsets(s, row / g.s_of, (row % g.s_of) * g.t_of, j0 * g.t_ox, asip));
+        for_each_segment(g, a, a + 1, [&](int grp, int of, int j0, int) {
+            offs.push_back(tensor_offsets(s, grp, of * g.t_of, j0 * g.t_ox, asip));
+        });
     }
     return lockstep_bank_factor(smp.entries(), offs, mesh.hw.dram);
 }

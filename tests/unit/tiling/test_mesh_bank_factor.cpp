@@ -11,6 +11,7 @@
 
 #include "mapper/waving/mesh_profile.h"
 #include "mapper/waving/mesh_time_model.h"
+#include "mapper/workload/layer.h"
 
 using namespace vp::mapper;
 using namespace vp::mapper::waving;
@@ -156,4 +157,42 @@ TEST_CASE("activation price: the bank factor divides the banks in use", "[waving
     CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 14, 64, 0.0, 0.5) == Approx(38.0 / (0.5 * b16) - 4.0));
     // At least one bank: a factor of 0.01 leaves one bank, 38 - 4.
     CHECK(PhasedMeshModel::activation_price(mesh.hw, asip, 14, 64, 0.0, 0.01) == Approx(34.0));
+}
+
+TEST_CASE("tensor offsets: a slice's loop nest is the origin slice's shifted by them", "[waving][banks]") {
+    // The offsets restate the loop nest's address formulas; walk both nests and compare every DMA op
+    // (the last case depthwise: one output channel per group).
+    tiling::AsipParams asip;
+    struct Case {
+        int groups, C, H, R, stride, dilation;
+    };
+    for (const Case& c : {Case{2, 8, 12, 3, 1, 1}, Case{4, 16, 14, 5, 2, 1}, Case{4, 16, 10, 3, 1, 2}, Case{8, 8, 10, 3, 1, 2}}) {
+        Layer l;
+        l.name = "conv";
+        l.C = l.K = c.C;
+        l.groups = c.groups;
+        l.H = l.W = c.H;
+        l.R = l.S = c.R;
+        l.stride_h = l.stride_w = c.stride;
+        l.dilation_h = l.dilation_w = c.dilation;
+        l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = c.dilation * (c.R / 2);
+        tiling::ConvShape s;
+        REQUIRE(tiling::ConvShape::from_layer(l, &s));
+        REQUIRE(s.Q >= 4);
+        const int of = s.n_of / 2, w = s.n_of - of, x = 2, wx = 2;
+        const tiling::SliceRun origin{0, 0, w, 0, wx, wx};
+        const tiling::SliceRun moved{c.groups - 1, of, of + w, x, x + wx, wx};
+        const tiling::Tiling t{w, std::min(2, s.n_if), wx};
+        std::vector<tiling::Op> a, b;
+        tiling::LoopNest(s, origin, t, asip).for_each([&](const tiling::Op& op) { if (op.is_dma()) a.push_back(op); });
+        tiling::LoopNest(s, moved, t, asip).for_each([&](const tiling::Op& op) { if (op.is_dma()) b.push_back(op); });
+        REQUIRE(a.size() == b.size());
+        const TensorOffsets o = tensor_offsets(s, c.groups - 1, of, x, asip);
+        INFO("groups " << c.groups << ", " << c.R << "x" << c.R << " stride " << c.stride << " dilation " << c.dilation);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            REQUIRE(a[i].kind == b[i].kind);
+            const int tensor = a[i].kind == tiling::OpKind::LoadIfmap ? 0 : a[i].kind == tiling::OpKind::LoadFilter ? 1 : 2;
+            CHECK(b[i].dram_addr - a[i].dram_addr == o[std::size_t(tensor)]);
+        }
+    }
 }
