@@ -319,42 +319,62 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
         v.erase(std::unique(v.begin(), v.end()), v.end());
         return v.size();
     };
+    // Calls f(page) for the pages of n bytes from a (at most 16).
+    auto pages_of = [&](std::uint64_t a, std::uint64_t n, auto&& f) {
+        for (int pieces = 0; n && pieces < 16; ++pieces) {
+            const std::uint64_t end = std::min(a + n, (a / grain + 1) * grain);
+            f(a & page_mask);
+            n -= end - a;
+            a = end;
+        }
+    };
     std::vector<std::uint64_t> own, all, banks;
+    // The bank bits' positions, to index a page's bank in [0, nb).
+    std::vector<int> bank_pos;
+    for (int i = 0; i < 64; ++i)
+        if (dram.bank_mask >> i & 1) bank_pos.push_back(i);
+    std::vector<std::uint8_t> seen(nb);
+    // Whether core 0's loads of an entry touch every bank, looking at up to 256 segments of each op
+    // (evenly spread): a load whose segments stride over the banks spreads its row changes as at
+    // random, however the cores' offsets place them.
+    auto touches_every_bank = [&](const std::vector<BankSample>& e) {
+        std::fill(seen.begin(), seen.end(), 0);
+        std::size_t count = 0;
+        for (const BankSample& b : e) {
+            const std::uint64_t used = std::min<std::uint64_t>(b.n_segs, 256);
+            for (std::uint64_t i = 0; i < used && count < nb; ++i)
+                pages_of(b.addr + cores[0][b.tensor] + (i * b.n_segs / used) * b.seg_stride, b.seg_bytes,
+                         [&](std::uint64_t p) {
+                             std::size_t bank = 0;
+                             for (std::size_t j = 0; j < bank_pos.size(); ++j) bank |= std::size_t(p >> bank_pos[j] & 1) << j;
+                             count += !seen[bank];
+                             seen[bank] = 1;
+                         });
+        }
+        return count == nb;
+    };
     double num = 0, den = 0;
     for (const std::vector<BankSample>& e : entries) {
         double bursts = 0;
         for (const BankSample& b : e) bursts += double(b.seg_bytes) * double(b.n_segs) / bb;
         if (bursts <= 0) continue;
-        all.clear();
-        double pages = 0;     // the cores' pages, each core's counted once
-        bool spread = false;  // core 0's loads touch every bank: so do the others', as at random
-        for (std::size_t c = 0; c < k && !spread; ++c) {
-            own.clear();
-            for (const BankSample& b : e) {
-                const std::uint64_t used = std::min<std::uint64_t>(b.n_segs, 4);  // segments looked at, evenly spread
-                for (std::uint64_t i = 0; i < used; ++i) {
-                    std::uint64_t a = b.addr + cores[c][b.tensor] + (i * b.n_segs / used) * b.seg_stride;
-                    std::uint64_t n = b.seg_bytes;
-                    for (int pieces = 0; n && pieces < 16; ++pieces) {  // the segment's pages (at most 16)
-                        const std::uint64_t end = std::min(a + n, (a / grain + 1) * grain);
-                        own.push_back(a & page_mask);
-                        n -= end - a;
-                        a = end;
-                    }
-                }
-            }
-            pages += double(distinct(own));
-            all.insert(all.end(), own.begin(), own.end());
-            if (c == 0) {
-                banks.clear();
-                for (std::uint64_t p : own) banks.push_back(p & dram.bank_mask);
-                spread = distinct(banks) == nb;
-            }
-        }
-        if (spread) {  // the entry's row changes spread as the model assumes
+        if (touches_every_bank(e)) {  // the entry's row changes spread as the model assumes
             num += bursts;
             den += bursts;
             continue;
+        }
+        all.clear();
+        double pages = 0;  // the cores' pages, each core's counted once
+        for (std::size_t c = 0; c < k; ++c) {
+            own.clear();
+            for (const BankSample& b : e) {
+                const std::uint64_t used = std::min<std::uint64_t>(b.n_segs, 4);  // segments looked at, evenly spread
+                for (std::uint64_t i = 0; i < used; ++i)
+                    pages_of(b.addr + cores[c][b.tensor] + (i * b.n_segs / used) * b.seg_stride, b.seg_bytes,
+                             [&](std::uint64_t p) { own.push_back(p); });
+            }
+            pages += double(distinct(own));
+            all.insert(all.end(), own.begin(), own.end());
         }
         // In place: a_b rows on bank b, pages the cores share counted once; a row change meets
         // sum a_b^2 / sum a_b rows on its bank.

@@ -125,8 +125,8 @@ TensorOffsets tensor_offsets(const tiling::ConvShape& shape, int group, int of0,
 // (each core's counted once) would fall on the B banks independently, 1 + (N - 1) / B, as
 // PhasedMeshModel::activation_price assumes. The factor is the second over the first, weighted by
 // the entries' bursts (one core's), at most 1: below 1 when the cores' strides alias their loads
-// onto the same banks in different rows. An entry whose loads of core 0 touch every bank counts as
-// at random. 1 for k < 2 or without bank bits.
+// onto the same banks in different rows. An entry whose loads of core 0 touch every bank (up to 256
+// segments of an op looked at) counts as at random. 1 for k < 2 or without bank bits.
 double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries, const std::vector<TensorOffsets>& cores,
                             const DramFigures& dram);
 

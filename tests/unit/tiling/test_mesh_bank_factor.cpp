@@ -88,6 +88,32 @@ TEST_CASE("bank factor: an entry whose loads cover every bank counts as at rando
     CHECK(lockstep_bank_factor(mixed, cores_at(8, 65536), d) == Approx((1.875 + 1024.0) / (8.0 + 1024.0)));
 }
 
+TEST_CASE("bank factor: a strided load's banks are counted over its segments, not only the priced ones", "[waving][banks]") {
+    const DramFigures d = row_bank_col();
+    // A filter load of 64 segments of 64 B, 8 KB + 64 B apart: segment i on bank i mod 8. The 4
+    // segments the in-place count looks at (0, 16, 32, 48) all sit on bank 0, but the load touches
+    // every bank, so its row changes spread as at random: neutral, whatever the cores' offsets.
+    BankSample b;
+    b.addr = 0;
+    b.seg_bytes = 64;
+    b.n_segs = 64;
+    b.seg_stride = 8192 + 64;
+    b.transfers = 64;
+    b.tensor = 1;
+    const std::vector<std::vector<BankSample>> load = {{b}};
+    std::vector<TensorOffsets> cores;
+    for (int c = 0; c < 8; ++c) cores.push_back(TensorOffsets{0, std::uint64_t(c) * 65536, 0});
+    CHECK(lockstep_bank_factor(load, cores, d) == 1.0);
+    // With 8 segments, 64 KB + 64 B apart (all on bank 0, in rows 0..7), nothing spreads: each core
+    // is 8 rows on bank 0, the 8 cores' 4 looked-at rows each in rows c + {0, 2, 4, 6} (shared
+    // between cores: 14 distinct), at random 1 + (4 * 8 - 1) / 8.
+    b.n_segs = 8;
+    b.seg_stride = 65536 + 64;
+    b.transfers = 8;
+    const double f = lockstep_bank_factor({{b}}, cores, d);
+    CHECK(f == Approx((1.0 + 31.0 / 8.0) / 14.0));
+}
+
 TEST_CASE("bank sampler: keeps at most its entries, every stride-th, loads only", "[waving][banks]") {
     BankSampler s(16);
     for (int e = 0; e < 100; ++e) {
