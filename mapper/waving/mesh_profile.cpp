@@ -99,30 +99,33 @@ XferFeatures op_features(const tiling::Op& op, const PacketFormat& fmt, unsigned
     return x;
 }
 
-PageReplay::PageReplay(const DramFigures& dram) : m_bank_mask(dram.bank_mask), m_row_mask(dram.row_mask) {
-    const std::uint64_t page_mask = m_bank_mask | m_row_mask;
-    m_chunk = page_mask & (~page_mask + 1);
+BankIndex::BankIndex(std::uint64_t bank_mask) : m_mask(bank_mask) {
     for (unsigned i = 0; i < 64; ++i)
-        if ((m_bank_mask >> i) & 1u) m_bank_bits.push_back(i);
-    if (!m_chunk || m_bank_bits.size() > 16) {  // no mapping known (or an absurd one): count nothing
+        if ((bank_mask >> i) & 1u) m_bits.push_back(i);
+    m_contiguous = m_bits.empty() || m_bits.back() - m_bits.front() + 1 == m_bits.size();
+    m_shift = m_bits.empty() ? 0 : m_bits.front();
+}
+
+std::size_t BankIndex::gather(std::uint64_t a) const {
+    std::size_t idx = 0;
+    for (std::size_t i = 0; i < m_bits.size(); ++i) idx |= std::size_t((a >> m_bits[i]) & 1u) << i;
+    return idx;
+}
+
+PageReplay::PageReplay(const DramFigures& dram) : m_bank(dram.bank_mask), m_row_mask(dram.row_mask) {
+    const std::uint64_t page_mask = dram.bank_mask | m_row_mask;
+    m_chunk = page_mask & (~page_mask + 1);
+    if (!m_chunk || m_bank.bits() > 16) {  // no mapping known (or an absurd one): count nothing
         m_chunk = 0;
         return;
     }
-    m_contiguous = m_bank_bits.empty() || m_bank_bits.back() - m_bank_bits.front() + 1 == m_bank_bits.size();
     m_shift = unsigned(__builtin_ctzll(m_chunk));
-    m_bank_shift = m_bank_bits.empty() ? 0 : m_bank_bits.front();
     const std::uint64_t low = page_mask | (m_chunk - 1);
     m_injective = (low & (low + 1)) == 0;
-    const std::size_t banks = std::size_t(1) << m_bank_bits.size();
+    const std::size_t banks = std::size_t(1) << m_bank.bits();
     m_open.assign(banks, kClosed);
     m_seen.assign(banks, 0);
     m_left.assign(banks, 0);
-}
-
-std::size_t PageReplay::gather_bank(std::uint64_t a) const {
-    std::size_t idx = 0;
-    for (std::size_t i = 0; i < m_bank_bits.size(); ++i) idx |= std::size_t((a >> m_bank_bits[i]) & 1u) << i;
-    return idx;
 }
 
 std::uint64_t PageReplay::add(std::uint64_t addr, std::uint64_t n_segs, std::uint64_t seg_bytes, std::uint64_t seg_stride) {
@@ -329,10 +332,7 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
         }
     };
     std::vector<std::uint64_t> own, all, banks;
-    // The bank bits' positions, to index a page's bank in [0, nb).
-    std::vector<int> bank_pos;
-    for (int i = 0; i < 64; ++i)
-        if (dram.bank_mask >> i & 1) bank_pos.push_back(i);
+    const BankIndex bank_of(dram.bank_mask);
     std::vector<std::uint8_t> seen(nb);
     // Whether core 0's loads of an entry touch every bank, looking at up to 256 segments of each op
     // (evenly spread): a load whose segments stride over the banks spreads its row changes as at
@@ -345,8 +345,7 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
             for (std::uint64_t i = 0; i < used && count < nb; ++i)
                 pages_of(b.addr + cores[0][b.tensor] + (i * b.n_segs / used) * b.seg_stride, b.seg_bytes,
                          [&](std::uint64_t p) {
-                             std::size_t bank = 0;
-                             for (std::size_t j = 0; j < bank_pos.size(); ++j) bank |= std::size_t(p >> bank_pos[j] & 1) << j;
+                             const std::size_t bank = bank_of(p);
                              count += !seen[bank];
                              seen[bank] = 1;
                          });

@@ -57,6 +57,24 @@ struct OpProfile {
     void compact();                        // merges equal entries anywhere (sorted, deterministic)
 };
 
+// The index in [0, 2^bits()) of an address's bank: its bits under `bank_mask` gathered (a shift
+// where they are contiguous).
+class BankIndex {
+public:
+    explicit BankIndex(std::uint64_t bank_mask);
+    std::size_t bits() const { return m_bits.size(); }
+    std::size_t operator()(std::uint64_t a) const {
+        return m_contiguous ? std::size_t((a & m_mask) >> m_shift) : gather(a);
+    }
+
+private:
+    std::size_t gather(std::uint64_t a) const;
+    std::uint64_t m_mask;
+    std::vector<unsigned> m_bits;
+    unsigned m_shift = 0;
+    bool m_contiguous = true;
+};
+
 // Row activations of one core's access stream: its DMA segments replayed in order on one open
 // row per bank (the bank and row bits of DramFigures' masks; no masks: nothing is counted). An
 // address range is walked in chunks (the lowest bit of the masks: a page changes only there), and
@@ -76,14 +94,11 @@ public:
 
 private:
     static constexpr std::uint64_t kClosed = ~std::uint64_t(0);
-    std::size_t bank_of(std::uint64_t a) const {
-        return m_contiguous ? std::size_t((a & m_bank_mask) >> m_bank_shift) : gather_bank(a);
-    }
-    std::size_t gather_bank(std::uint64_t a) const;  // the bank bits gathered into an index
-    std::uint64_t m_bank_mask = 0, m_row_mask = 0, m_chunk = 0;
-    unsigned m_shift = 0, m_bank_shift = 0;            // log2(chunk), the lowest bank bit
-    std::vector<unsigned> m_bank_bits;
-    bool m_contiguous = true, m_injective = false;
+    std::size_t bank_of(std::uint64_t a) const { return m_bank(a); }
+    BankIndex m_bank;
+    std::uint64_t m_row_mask = 0, m_chunk = 0;
+    unsigned m_shift = 0;  // log2(chunk)
+    bool m_injective = false;
     std::vector<std::uint64_t> m_open;           // the open row per bank (kClosed: none)
     std::vector<std::uint32_t> m_seen, m_left;   // per bank: the op (epoch) that last saw / left it
     std::uint32_t m_epoch = 0;
