@@ -239,7 +239,7 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
         }
         const XferFeatures f = op_features(op, fmt, burst_bytes);
         replay(op, f);
-        if (sampler) sampler->op(op, f.transfers);
+        if (sampler) sampler->op(op);
         if (!op.wait) {
             pending.x += f;
             return;
@@ -264,7 +264,7 @@ void profile_run(const tiling::ConvShape& shape, const tiling::SliceRun& run, co
     }
 }
 
-void BankSampler::op(const tiling::Op& op, std::uint64_t transfers) {
+void BankSampler::op(const tiling::Op& op) {
     m_open = true;
     // Only the loads: the reads a core waits for queue behind the row changes of the banks they
     // fall on; the posted writes are served around them.
@@ -274,7 +274,6 @@ void BankSampler::op(const tiling::Op& op, std::uint64_t transfers) {
     b.seg_bytes = op.seg_bytes;
     b.n_segs = op.n_segs;
     b.seg_stride = op.seg_stride;
-    b.transfers = transfers;
     b.tensor = op.kind == tiling::OpKind::LoadIfmap ? 0 : op.kind == tiling::OpKind::LoadFilter ? 1 : 2;
     m_cur.push_back(b);
 }
@@ -331,9 +330,10 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
             a = end;
         }
     };
-    std::vector<std::uint64_t> own, all, banks;
+    std::vector<std::uint64_t> own, all;
     const BankIndex bank_of(dram.bank_mask);
     std::vector<std::uint8_t> seen(nb);
+    std::vector<std::size_t> rows(nb);
     // Whether core 0's loads of an entry touch every bank, looking at up to 256 segments of each op
     // (evenly spread): a load whose segments stride over the banks spreads its row changes as at
     // random, however the cores' offsets place them.
@@ -378,14 +378,10 @@ double lockstep_bank_factor(const std::vector<std::vector<BankSample>>& entries,
         // In place: a_b rows on bank b, pages the cores share counted once; a row change meets
         // sum a_b^2 / sum a_b rows on its bank.
         const std::size_t n_pages = distinct(all);
-        banks.clear();
-        for (std::uint64_t p : all) banks.push_back(p & dram.bank_mask);
-        std::sort(banks.begin(), banks.end());
+        std::fill(rows.begin(), rows.end(), 0);
+        for (std::uint64_t p : all) ++rows[bank_of(p)];
         double sq = 0;
-        for (std::size_t i = 0, j = 0; i < banks.size(); i = j) {
-            while (j < banks.size() && banks[j] == banks[i]) ++j;
-            sq += double(j - i) * double(j - i);
-        }
+        for (std::size_t a : rows) sq += double(a) * double(a);
         const double in_place = sq / double(n_pages);
         // At random places the N pages of the cores share no row and fall on the B banks
         // independently: a row meets itself and (N - 1) / B others on its bank.

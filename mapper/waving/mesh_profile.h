@@ -110,14 +110,13 @@ private:
 // kept, spread evenly over the walk (every stride-th entry; the stride doubles when they are full).
 struct BankSample {
     std::uint64_t addr = 0, seg_bytes = 0, n_segs = 0, seg_stride = 0;
-    std::uint64_t transfers = 0;
     std::uint8_t tensor = 0;  // 0: ifmap, 1: weights, 2: ofmap (partial sums and outputs)
 };
 class BankSampler {
 public:
     explicit BankSampler(std::size_t max_entries = 16) : m_max(max_entries) {}
-    void op(const tiling::Op& op, std::uint64_t transfers);  // a DMA op of the current entry
-    void end_entry();                                          // a Compute op
+    void op(const tiling::Op& op);  // a DMA op of the current entry
+    void end_entry();               // a Compute op
     const std::vector<std::vector<BankSample>>& entries() const { return m_kept; }
 
 private:

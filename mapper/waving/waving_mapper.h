@@ -51,10 +51,11 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                            const EnergyParams& energy, const MapperOptions& opt);
 
-// The profile (mesh_profile.h) of every active core's runs, in m.cores order, with the row
-// activations of its pages replayed (OpProfile::activations; each run from closed rows).
 // OpProfile::bank_factor of the layer's k cores (phased-pages; 1 for one core).
 double layer_bank_factor(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh);
+// The profile (mesh_profile.h) of every active core's runs, in m.cores order, with the row
+// activations of its pages replayed (OpProfile::activations; each run from closed rows) and the
+// layer's bank factor.
 std::vector<OpProfile> core_profiles(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh);
 // A time model's estimate of a mapped layer from its core profiles: slowest core + overhead.
 double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profiles, const MeshTimeModel& model,

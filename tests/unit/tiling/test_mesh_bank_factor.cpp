@@ -32,7 +32,6 @@ std::vector<std::vector<BankSample>> one_load(std::uint64_t bytes = 64) {
     b.addr = 0;
     b.seg_bytes = bytes;
     b.n_segs = 1;
-    b.transfers = 1;
     b.tensor = 0;
     return {{b}};
 }
@@ -98,7 +97,6 @@ TEST_CASE("bank factor: a strided load's banks are counted over its segments, no
     b.seg_bytes = 64;
     b.n_segs = 64;
     b.seg_stride = 8192 + 64;
-    b.transfers = 64;
     b.tensor = 1;
     const std::vector<std::vector<BankSample>> load = {{b}};
     std::vector<TensorOffsets> cores;
@@ -109,7 +107,6 @@ TEST_CASE("bank factor: a strided load's banks are counted over its segments, no
     // between cores: 14 distinct), at random 1 + (4 * 8 - 1) / 8.
     b.n_segs = 8;
     b.seg_stride = 65536 + 64;
-    b.transfers = 8;
     const double f = lockstep_bank_factor({{b}}, cores, d);
     CHECK(f == Approx((1.0 + 31.0 / 8.0) / 14.0));
 }
@@ -122,10 +119,10 @@ TEST_CASE("bank sampler: keeps at most its entries, every stride-th, loads only"
         load.dram_addr = std::uint64_t(e);
         load.seg_bytes = 64;
         load.n_segs = 1;
-        s.op(load, 1);
+        s.op(load);
         tiling::Op store = load;
         store.kind = tiling::OpKind::StoreOfmap;
-        s.op(store, 1);
+        s.op(store);
         s.end_entry();
         s.end_entry();  // a second Compute op with no DMA op between: not an entry
     }
