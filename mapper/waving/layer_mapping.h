@@ -23,6 +23,10 @@ namespace vp::mapper::waving {
 // WholeLayer: no slicing, one core runs the whole layer with the single-core optimum
 // (the paper's 3x1 single-core experiment, Fig. 3).
 enum class MapMode { Waving, AllCores, WholeLayer };
+// Which core runs which block of slices (core_placement.h): RouteShare lets place_blocks sort
+// unequal blocks onto the cores by their route share of the DRAM interface when its fluid
+// makespan gains; Waving keeps block i on the i-th nearest core.
+enum class Placement { RouteShare, Waving };
 const char* to_string(MapMode m);
 
 // A (T, k) choice: slice parameters T = (T_of, T_ox) and active cores k.
@@ -46,6 +50,7 @@ struct MapperOptions {
     // tied, and the one with the fewest cores, then the most even slices (slice_evenness), goes
     // first (0: off).
     double near_tie = 0;
+    Placement placement = Placement::RouteShare;
 };
 
 // One ranked (T, k) candidate of a layer.
@@ -86,6 +91,9 @@ struct LayerMapping {
     int k = 0;                 // active cores
     double cost = 0;           // Eq. 23
     std::vector<CoreWork> cores;
+    // Which core runs which block (place_blocks): false the waving order (block i on the i-th
+    // nearest core), true the blocks sorted onto the cores by route share.
+    bool placed_by_share = false;
 
     std::uint64_t max_core_cycles_wo_dram = 0;  // first term of Eq. 23
     std::uint64_t flits = 0, packets = 0, flit_hops = 0;

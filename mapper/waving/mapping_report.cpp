@@ -44,6 +44,7 @@ nlohmann::json to_json(const LayerMapping& m) {
     j["tiling"] = tiling_json(m.tiling_full, m.cost_full, s);
     if (m.has_rem_of) j["tiling_last_of_slice"] = tiling_json(m.tiling_rem, m.cost_rem, s);
     j["k"] = m.k;
+    j["placement"] = m.placed_by_share ? "route-share" : "waving";
     j["cost_eq23"] = m.cost;
     nlohmann::json cores = nlohmann::json::array();
     for (const CoreWork& w : m.cores) {

@@ -9,6 +9,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/tiling/tiling_cost.h"
+#include "mapper/waving/core_placement.h"
 #include "mapper/waving/mesh_profile.h"
 
 namespace vp::mapper::waving {
@@ -337,16 +338,16 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
     m.macs = m.sram_words = 0;
     const MeshTimeModel* model = opt.model && opt.model->ranks_by_cycles() ? opt.model.get() : nullptr;
 
-    // Build the assignment and measure every core's runs with the loop nest.
+    // Build the assignment and measure every block's runs with the loop nest; then place the
+    // blocks on the k cores of the waving order (place_blocks).
     std::vector<std::uint64_t> if_flits(mesh.dram_ifs.size(), 0);
     double max_core = 0;
     std::vector<OpProfile> profiles;  // with a model: every core's, for model_cycles
+    std::vector<double> compute, shared;
+    // The cores' bank factor (phased-pages) depends on the blocks, not on where they run.
+    const double bank_factor = model && model->replays_pages() ? layer_bank_factor(m, asip, mesh) : 1.0;
     for (int a = 0; a < m.k; ++a) {
         CoreWork w;
-        w.core = order[std::size_t(a)];
-        w.node = cores[std::size_t(w.core)];
-        w.dram_if = nearest_dram_if(mesh, w.node);
-        w.hops = hops(w.node, mesh.dram_ifs[std::size_t(w.dram_if)]);
         w.first_slice = int(std::int64_t(a) * m.n_slices / m.k);
         w.end_slice = int(std::int64_t(a + 1) * m.n_slices / m.k);
         OpProfile prof;
@@ -361,12 +362,29 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
                             model->replays_pages() ? &mesh.hw.dram : nullptr);
             else w.totals += measure_run(s, r, t, asip, mesh.packet);
         });
-        w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
-        max_core = std::max(max_core, w.cycles_with_dram);
+        compute.push_back(double(w.totals.compute_cycles()));
         if (model) {
             prof.compact();
+            prof.bank_factor = bank_factor;
+            shared.push_back(model->shared_cycles(prof, asip, mesh, m.k));
             profiles.push_back(std::move(prof));
         }
+        m.cores.push_back(std::move(w));
+    }
+    std::vector<MeshNode> active;
+    for (int a = 0; a < m.k; ++a) active.push_back(cores[std::size_t(order[std::size_t(a)])]);
+    std::vector<int> place(std::size_t(m.k));
+    std::iota(place.begin(), place.end(), 0);
+    if (model && opt.placement == Placement::RouteShare) place = place_blocks(active, mesh.dram_ifs, compute, shared);
+    m.placed_by_share = !std::is_sorted(place.begin(), place.end());
+    for (int a = 0; a < m.k; ++a) {
+        CoreWork& w = m.cores[std::size_t(a)];
+        w.core = order[std::size_t(place[std::size_t(a)])];
+        w.node = cores[std::size_t(w.core)];
+        w.dram_if = nearest_dram_if(mesh, w.node);
+        w.hops = hops(w.node, mesh.dram_ifs[std::size_t(w.dram_if)]);
+        w.cycles_with_dram = cycles_with_dram(w.totals, ctx.bw_dram, asip.word_bytes());
+        max_core = std::max(max_core, w.cycles_with_dram);
         m.max_core_cycles_wo_dram = std::max(m.max_core_cycles_wo_dram, w.totals.compute_cycles());
         m.flits += w.totals.noc.flits;
         m.packets += w.totals.noc.packets;
@@ -378,12 +396,10 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
         m.macs += w.totals.macs;
         m.sram_words += w.totals.sram_reads + w.totals.sram_writes;
         if_flits[std::size_t(w.dram_if)] += w.totals.noc.flits;
-        m.cores.push_back(std::move(w));
     }
     m.cost = recompute_cost(m, mesh);  // Eq. 23
     if (model) {
-        m.bank_factor = model->replays_pages() ? layer_bank_factor(m, asip, mesh) : 1.0;
-        for (OpProfile& p : profiles) p.bank_factor = m.bank_factor;
+        m.bank_factor = bank_factor;
         m.est_cycles = model_cycles(m, profiles, *model, asip, mesh);
     } else {
         // The busiest DRAM interface ejects/injects one flit per NoC cycle at best.

@@ -253,6 +253,9 @@ void bind(V& v, MeshMapperConfig& m) {
     v.field("fixed_slices", m.fixed_slices);
     v.field("fixed_layers", m.fixed_layers);
     v.field("near_tie", m.near_tie);
+    v.choice("placement", m.placement,
+             Choices<mapper::waving::Placement>{{"route-share", mapper::waving::Placement::RouteShare},
+                                                {"waving", mapper::waving::Placement::Waving}});
     v.choice("objective", m.objective,
              Choices<mapper::tiling::Objective>{{"min-comp", mapper::tiling::Objective::MinComp},
                                                 {"min-dram", mapper::tiling::Objective::MinDram}});

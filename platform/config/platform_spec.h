@@ -76,6 +76,11 @@ struct MeshMapperConfig {
     // by T_of, T_ox, k). The models that rank by Eq. 23 (`paper`) ignore it. Default 0.005 since
     // 2026-12-05 (docs/mesh.md, "Calibration").
     double near_tie = 0.005;
+    // route-share (default since 2026-12-06): unequal blocks of slices sorted onto the cores by
+    // their share of the DRAM interface when a fluid model of the routers' round robin says the
+    // layer finishes sooner; waving: block i on the i-th nearest core, the placement before
+    // (docs/mesh.md, "Placement of unequal blocks").
+    mapper::waving::Placement placement = mapper::waving::Placement::RouteShare;
     void validate(const std::string& prefix) const;
     mapper::waving::SliceChoice fixed() const;  // parsed fixed_slices (unset for none)
     std::vector<std::pair<std::string, mapper::waving::SliceChoice>> fixed_by_layer() const;  // parsed fixed_layers

@@ -130,6 +130,10 @@ wv::MapperOptions mesh_mapper_options(const config::PlatformSpec& spec) {
     opt.fixed = spec.mapper.fixed();
     opt.fixed_layers = spec.mapper.fixed_by_layer();
     opt.near_tie = spec.mapper.near_tie;
+    opt.placement = spec.mapper.placement;
+    // place_blocks' fluid model follows XY routes and round robin per router input; with another
+    // routing or arbitration the waving order stays.
+    if (spec.noc.routing != "xy" || spec.noc.arbitration != "round_robin") opt.placement = wv::Placement::Waving;
     return opt;
 }
 
