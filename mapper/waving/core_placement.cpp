@@ -41,8 +41,8 @@ int find(const Tree& t, const MeshNode& n) {
 }
 
 int find_or_add(Tree& t, const MeshNode& n) {
-    for (std::size_t i = 0; i < t.nodes.size(); ++i)
-        if (t.nodes[i] == n) return int(i);
+    const int i = find(t, n);
+    if (i >= 0) return i;
     t.nodes.push_back(n);
     t.parent.push_back(-1);
     t.children.emplace_back();
@@ -54,7 +54,7 @@ Tree build_tree(const std::vector<MeshNode>& cores, const MeshNode& to) {
     Tree t;
     t.root = find_or_add(t, to);
     for (std::size_t c = 0; c < cores.size(); ++c) {
-        int at = find_or_add(t, cores[c]);
+        const int at = find_or_add(t, cores[c]);
         t.core_at[std::size_t(at)] = int(c);
         MeshNode r = cores[c];
         while (!(r == to)) {
@@ -106,7 +106,9 @@ std::vector<double> route_shares(const std::vector<MeshNode>& active, const std:
         const Tree t = build_tree(mine, dram_ifs[f]);
         // Inputs with traffic per router: its local core, and each child subtree (every router
         // of the tree is on some core's route, so every child carries traffic).
-        auto inputs = [&](int r) { return double(t.children[std::size_t(r)].size()) + (t.core_at[std::size_t(r)] >= 0 ? 1.0 : 0.0); };
+        auto inputs = [&](int r) {
+            return double(t.children[std::size_t(r)].size()) + (t.core_at[std::size_t(r)] >= 0 ? 1.0 : 0.0);
+        };
         for (std::size_t c = 0; c < mine.size(); ++c) {
             int r = find(t, mine[c]);
             double s = 1.0;
@@ -129,7 +131,9 @@ double fluid_makespan(const std::vector<MeshNode>& nodes, const MeshNode& dram_i
     for (std::size_t i = 0; i < k; ++i)
         if (compute[i] <= 0 && shared[i] <= 0) done[i] = 1;
     // A core's demand when its compute bounds it (capacity per cycle), and its speed (job per cycle).
-    auto demand = [&](std::size_t i) { return compute[i] > 0 ? shared[i] / compute[i] : std::numeric_limits<double>::infinity(); };
+    auto demand = [&](std::size_t i) {
+        return compute[i] > 0 ? shared[i] / compute[i] : std::numeric_limits<double>::infinity();
+    };
     const std::size_t nr = t.nodes.size();
     std::vector<double> sub(nr), alloc(k);
     std::vector<int> order;  // routers children first
@@ -202,8 +206,10 @@ std::vector<int> place_blocks(const std::vector<MeshNode>& nodes, const std::vec
     std::vector<int> blocks(k), ranks(k), place(k);
     std::iota(blocks.begin(), blocks.end(), 0);
     std::iota(ranks.begin(), ranks.end(), 0);
-    std::stable_sort(blocks.begin(), blocks.end(), [&](int a, int b) { return compute[std::size_t(a)] > compute[std::size_t(b)]; });
-    std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) { return phi[std::size_t(a)] > phi[std::size_t(b)]; });
+    std::stable_sort(blocks.begin(), blocks.end(),
+                     [&](int a, int b) { return compute[std::size_t(a)] > compute[std::size_t(b)]; });
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [&](int a, int b) { return phi[std::size_t(a)] > phi[std::size_t(b)]; });
     for (std::size_t i = 0; i < k;) {
         std::size_t j = i;
         while (j < k && compute[std::size_t(blocks[j])] == compute[std::size_t(blocks[i])]) ++j;

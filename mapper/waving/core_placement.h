@@ -4,7 +4,6 @@
 // one slice more) may sit on any of them, and where they sit matters: the routers arbitrate round
 // robin among their inputs, so a core whose route to the interface merges with many others gets a
 // small share of it while the shared side is busy (docs/mesh.md, "Placement of unequal blocks").
-#include <cstdint>
 #include <vector>
 
 #include "mapper/waving/mesh_map_params.h"
