@@ -9,13 +9,6 @@ namespace vp::mapper::waving {
 
 namespace {
 
-int nearest(const std::vector<MeshNode>& ifs, const MeshNode& n) {
-    int best = 0;
-    for (int i = 1; i < int(ifs.size()); ++i)
-        if (hops(n, ifs[std::size_t(i)]) < hops(n, ifs[std::size_t(best)])) best = i;
-    return best;
-}
-
 // The next router from `r` towards `to` under XY routing (X first).
 MeshNode next_hop(MeshNode r, const MeshNode& to) {
     if (r.x != to.x) r.x += to.x > r.x ? 1 : -1;
@@ -98,7 +91,7 @@ std::vector<double> route_shares(const std::vector<MeshNode>& active, const std:
         std::vector<MeshNode> mine;
         std::vector<std::size_t> which;
         for (std::size_t i = 0; i < active.size(); ++i)
-            if (nearest(dram_ifs, active[i]) == int(f)) {
+            if (nearest_of(dram_ifs, active[i]) == int(f)) {
                 mine.push_back(active[i]);
                 which.push_back(i);
             }

@@ -18,6 +18,14 @@ inline int hops(const MeshNode& a, const MeshNode& b) {  // XY routing: Manhatta
     return (a.x > b.x ? a.x - b.x : b.x - a.x) + (a.y > b.y ? a.y - b.y : b.y - a.y);
 }
 
+// Index of the node of `nodes` nearest to n in hops (ties: lower index; 0 when empty).
+inline int nearest_of(const std::vector<MeshNode>& nodes, const MeshNode& n) {
+    int best = 0;
+    for (int i = 1; i < int(nodes.size()); ++i)
+        if (hops(n, nodes[std::size_t(i)]) < hops(n, nodes[std::size_t(best)])) best = i;
+    return best;
+}
+
 // NoC packet format. F(p) = header_flits + ceil(payload_bits / flit_bits) (Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect, Eq. 23).
 struct PacketFormat {
     static constexpr int kDefaultFlitBits = 64;           // bits, ASSUMPTION

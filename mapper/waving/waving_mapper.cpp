@@ -65,12 +65,7 @@ double NetworkMapping::total_energy_pj() const {
     return t;
 }
 
-int nearest_dram_if(const MeshMapParams& mesh, const MeshNode& n) {
-    int best = 0;
-    for (int i = 1; i < int(mesh.dram_ifs.size()); ++i)
-        if (hops(n, mesh.dram_ifs[i]) < hops(n, mesh.dram_ifs[best])) best = i;
-    return best;
-}
+int nearest_dram_if(const MeshMapParams& mesh, const MeshNode& n) { return nearest_of(mesh.dram_ifs, n); }
 
 std::vector<int> waving_order(const MeshMapParams& mesh) {
     const std::vector<MeshNode> cores = mesh.resolved_cores();
