@@ -35,6 +35,7 @@ read -r -a nets <<< "${NETWORKS:-lenet5 lenet_caffe resnet20 alexnet squeezenet1
 read -r -a extra <<< "${RUN_ARGS:-}"
 base=${BASE:-phased-pages}  # the unrefined mode refine_layers.csv compares the refined one with (the default model)
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/layers.csv"  # empty when MODES has neither the base mode nor refined
 csv=$out/trust.csv
 echo "config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s,network_kept,changed_layers_slower,refined_network_sims" > "$csv"
 for c in "${cfgs[@]}"; do for net in "${nets[@]}"; do
