@@ -16,37 +16,25 @@ check() {  # check NAME EXPECTED_RC PATTERN -- ARGS...
   else echo "ok: $name"; fi
 }
 hdr="config,network,mode,refine_k,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,rho_candidates,sim_cycles,est_cycles,wall_s,network_kept,changed_layers_slower,refined_network_sims"
-trust() {  # trust FILE: rows "config network median worst rho sim" on stdin
+trust() {  # trust FILE "ROW" ...: each ROW "network median worst rho sim_cycles" on mesh-4x4
+  local f=$1; shift
   { echo "$hdr"
-    while read -r c n med wor rho sim; do
-      echo "$c,$n,phased-pages,-,10,$med,$wor,$rho,10,$sim,$sim,1,-,-,-"
-      echo "$c,$n,refined,4,10,0,0,1,10,1,1,1,1,0,1"   # refined rows are ignored
-    done; } > "$1"
+    for row in "$@"; do
+      read -r n med wor rho sim <<< "$row"
+      echo "mesh-4x4,$n,phased-pages,-,10,$med,$wor,$rho,10,$sim,$sim,1,-,-,-"
+      echo "mesh-4x4,$n,refined,4,10,0,0,1,10,1,1,1,1,0,1"   # refined rows are ignored
+    done; } > "$f"
 }
 # Base: 2 networks, triples met 3 + 1 = 4 (b misses its median and worst).
-trust "$tmp/base.csv" <<'EOF'
-mesh-4x4 a 4.0 14.0 0.95 1000
-mesh-4x4 b 6.0 16.0 0.91 2000
-EOF
+trust "$tmp/base.csv" "a 4.0 14.0 0.95 1000" "b 6.0 16.0 0.91 2000"
 # Same triples, one traded for another (4 -> 4), b 0.5 % slower exactly: holds.
-trust "$tmp/trade.csv" <<'EOF'
-mesh-4x4 a 4.0 15.5 0.95 1000
-mesh-4x4 b 5.0 16.0 0.91 2010
-EOF
+trust "$tmp/trade.csv" "a 4.0 15.5 0.95 1000" "b 5.0 16.0 0.91 2010"
 # One triple fewer (a's rho lost): clause 1 fails first even though clause 3 fails too.
-trust "$tmp/lose.csv" <<'EOF'
-mesh-4x4 a 4.0 14.0 0.89 1000
-mesh-4x4 b 6.0 16.0 0.91 2011
-EOF
+trust "$tmp/lose.csv" "a 4.0 14.0 0.89 1000" "b 6.0 16.0 0.91 2011"
 # Triples kept, b 0.55 % slower: clause 3 fails.
-trust "$tmp/slow.csv" <<'EOF'
-mesh-4x4 a 4.0 14.0 0.95 999
-mesh-4x4 b 6.0 16.0 0.91 2011
-EOF
+trust "$tmp/slow.csv" "a 4.0 14.0 0.95 999" "b 6.0 16.0 0.91 2011"
 # A row missing from the candidate.
-trust "$tmp/short.csv" <<'EOF'
-mesh-4x4 a 4.0 14.0 0.95 1000
-EOF
+trust "$tmp/short.csv" "a 4.0 14.0 0.95 1000"
 # Random networks: median of |x| over 5 layers; base median 3.00 %, 1 layer above 15 %.
 rnd() { { echo "seed,layer,k,est_cycles,sim_cycles,sim_over_est_minus_1"; i=0
           for x in "$@"; do echo "7,l$i,2,100,100,$x"; i=$((i + 1)); done; } ; }
