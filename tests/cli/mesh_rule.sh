@@ -33,6 +33,8 @@ trust "$tmp/trade.csv" "a 4.0 15.5 0.95 1000" "b 5.0 16.0 0.91 2010"
 trust "$tmp/lose.csv" "a 4.0 14.0 0.89 1000" "b 6.0 16.0 0.91 2011"
 # Triples kept, b 0.55 % slower: clause 3 fails.
 trust "$tmp/slow.csv" "a 4.0 14.0 0.95 999" "b 6.0 16.0 0.91 2011"
+# rho undefined (one layer: "null" from trust.sh) counts as not met.
+trust "$tmp/null_a.csv" "a 4.0 14.0 null 1000" "b 6.0 16.0 0.91 2000"
 # A row missing from the candidate.
 trust "$tmp/short.csv" "a 4.0 14.0 0.95 1000"
 # Random networks: median of |x| over 5 layers; base median 3.00 %, 1 layer above 15 %.
@@ -63,6 +65,8 @@ check "+0.55 % fails clause 3" 1 "mesh-4x4 b: 2000 -> 2011 cycles (+0.55 %)" -- 
   --random "$tmp/r_base.csv" "$tmp/r_base.csv" --in-sample 2.0 0.999
 check "in-sample rho 0.989 fails" 1 "rejected (clause 4 is" -- "$tmp/base.csv" "$tmp/base.csv" \
   --random "$tmp/r_base.csv" "$tmp/r_base.csv" --in-sample 2.0 0.989
+check "an undefined rho is not met" 1 "mesh-4x4 a rho >= 0.9: 0.950 -> undefined (lost)" -- "$tmp/base.csv" "$tmp/null_a.csv"
+check "a rho defined again is gained" 3 "3 -> 4 of 6 triples met: holds" -- "$tmp/null_a.csv" "$tmp/base.csv"
 check "unchecked clauses: exit 3" 3 "not every clause was checked" -- "$tmp/base.csv" "$tmp/base.csv"
 check "different rows: exit 2" 2 "different (mesh, network) rows: mesh-4x4 b" -- "$tmp/base.csv" "$tmp/short.csv"
 check "missing file: exit 2" 2 "rule.py: $tmp/none.csv" -- "$tmp/base.csv" "$tmp/none.csv"
