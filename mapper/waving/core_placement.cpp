@@ -47,18 +47,15 @@ Tree build_tree(const std::vector<MeshNode>& cores, const MeshNode& to) {
     Tree t;
     t.root = find_or_add(t, to);
     for (std::size_t c = 0; c < cores.size(); ++c) {
-        const int at = find_or_add(t, cores[c]);
-        t.core_at[std::size_t(at)] = int(c);
-        MeshNode r = cores[c];
-        while (!(r == to)) {
-            const MeshNode nx = next_hop(r, to);
-            const int up = find_or_add(t, nx);
-            const int cur = find_or_add(t, r);
-            if (t.parent[std::size_t(cur)] < 0) {
-                t.parent[std::size_t(cur)] = up;
-                t.children[std::size_t(up)].push_back(cur);
-            }
-            r = nx;
+        int cur = find_or_add(t, cores[c]);
+        t.core_at[std::size_t(cur)] = int(c);
+        // Up the route until a router already linked: the rest of its route is in the tree.
+        for (MeshNode r = cores[c]; !(r == to) && t.parent[std::size_t(cur)] < 0;) {
+            r = next_hop(r, to);
+            const int up = find_or_add(t, r);
+            t.parent[std::size_t(cur)] = up;
+            t.children[std::size_t(up)].push_back(cur);
+            cur = up;
         }
     }
     return t;
@@ -123,9 +120,12 @@ double fluid_makespan(const std::vector<MeshNode>& nodes, const MeshNode& dram_i
     std::vector<char> done(k, 0);
     for (std::size_t i = 0; i < k; ++i)
         if (compute[i] <= 0 && shared[i] <= 0) done[i] = 1;
-    // A core's demand when its compute bounds it (capacity per cycle), and its speed (job per cycle).
-    auto demand = [&](std::size_t i) {
-        return compute[i] > 0 ? shared[i] / compute[i] : std::numeric_limits<double>::infinity();
+    // A core's demand while it has work (capacity per cycle, at most all of it): shared / compute,
+    // what its compute lets it use.
+    auto demand = [&](int c) {
+        if (c < 0 || done[std::size_t(c)]) return 0.0;
+        const std::size_t i = std::size_t(c);
+        return compute[i] > 0 ? std::min(shared[i] / compute[i], 1.0) : 1.0;
     };
     const std::size_t nr = t.nodes.size();
     std::vector<double> sub(nr), alloc(k);
@@ -144,9 +144,7 @@ double fluid_makespan(const std::vector<MeshNode>& nodes, const MeshNode& dram_i
     for (;;) {
         // Subtree demands, leaves up.
         for (int r : order) {
-            double d = 0;
-            const int c = t.core_at[std::size_t(r)];
-            if (c >= 0 && !done[std::size_t(c)]) d += std::min(demand(std::size_t(c)), 1.0);
+            double d = demand(t.core_at[std::size_t(r)]);
             for (int ch : t.children[std::size_t(r)]) d += sub[std::size_t(ch)];
             sub[std::size_t(r)] = d;
         }
@@ -158,7 +156,7 @@ double fluid_makespan(const std::vector<MeshNode>& nodes, const MeshNode& dram_i
             std::vector<double> d;
             const int c = t.core_at[std::size_t(r)];
             const bool local = c >= 0 && !done[std::size_t(c)];
-            if (local) d.push_back(std::min(demand(std::size_t(c)), 1.0));
+            if (local) d.push_back(demand(c));
             for (int ch : t.children[std::size_t(r)]) d.push_back(sub[std::size_t(ch)]);
             const std::vector<double> g = water_fill(d, cap[std::size_t(r)]);
             std::size_t j = 0;
