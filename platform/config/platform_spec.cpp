@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "mapper/common/errors.h"
@@ -186,6 +187,43 @@ std::string resolve_relative(std::string f, const std::string& config_path) {
         loc += ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
     throw InputError(loc + ": " + msg);
 }
+
+// The values of a coefficient set as YAML scalars by key (for naming the keys an override changed).
+template <typename C>
+std::map<std::string, std::string> coefficient_texts(C& c) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    YamlWriter w(out);
+    bind(w, c);
+    out << YAML::EndMap;
+    std::map<std::string, std::string> m;
+    for (const auto& kv : YAML::Load(out.c_str())) m[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    return m;
+}
+
+// The keys of `section.coefficients` written in the configuration (or with --set) override the
+// values a calibration file loaded into `c`: a calibrated model with one coefficient changed (a
+// sensitivity study, a sweep over it). Each key whose value differs from the file's is reported.
+template <typename C>
+void override_coefficients(const YAML::Node& root, const std::string& file, const char* section, const std::string& calib,
+                           C& c, std::vector<std::string>* warnings) {
+    const YamlCheck top(root, file, "");
+    if (!top.has(section)) return;
+    const YamlCheck sec = top.at(section);
+    if (!sec.is_map() || !sec.has("coefficients")) return;
+    const std::map<std::string, std::string> before = coefficient_texts(c);
+    YamlReader r(sec.at("coefficients"));
+    bind(r, c);
+    r.finish();
+    std::string changed;
+    for (const auto& [k, v] : coefficient_texts(c)) {
+        const auto it = before.find(k);
+        if (it != before.end() && it->second != v)
+            changed += (changed.empty() ? "" : "; ") + std::string(section) + ".coefficients." + k + " = " + v +
+                       " replaces " + it->second;
+    }
+    if (!changed.empty()) warnings->push_back(changed + " (the value of the calibration file " + calib + ")");
+}
 }  // namespace
 
 std::string platform_names() {
@@ -253,18 +291,25 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     std::vector<std::string> warnings;
     if (spec.vta_compiler.calibration != "none") {
         spec.vta_compiler.calibration = resolve_relative(spec.vta_compiler.calibration, path);
-        if (spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated")
+        if (spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated") {
             spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec, &warnings);
+            override_coefficients(root, path, "vta_compiler", spec.vta_compiler.calibration, spec.vta_compiler.coefficients,
+                                  &warnings);
+        }
     }
     if (spec.tso.calibration != "none") {
         spec.tso.calibration = resolve_relative(spec.tso.calibration, path);
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated")
+        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
             spec.tso.coefficients = load_calibration(spec.tso.calibration, spec, &warnings);
+            override_coefficients(root, path, "tso", spec.tso.calibration, spec.tso.coefficients, &warnings);
+        }
     }
     if (spec.mapper.calibration != "none") {
         spec.mapper.calibration = resolve_relative(spec.mapper.calibration, path);
-        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper")
+        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper") {
             spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
+            override_coefficients(root, path, "mapper", spec.mapper.calibration, spec.mapper.coefficients, &warnings);
+        }
     }
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     return spec;
