@@ -215,6 +215,13 @@ void override_coefficients(const YAML::Node& root, const std::string& file, cons
     YamlReader r(sec.at("coefficients"));
     bind(r, c);
     r.finish();
+    try {  // the combination too (pg_tail_full above pg_tail_from: one from the file, one set)
+        c.validate(std::string(section) + ".coefficients");
+    } catch (const InputError& e) {
+        relocate(InputError(std::string(e.what()) + " (the configuration's " + section +
+                            ".coefficients over those of the calibration file " + calib + ")"),
+                 root, file);
+    }
     std::string changed;
     for (const auto& [k, v] : coefficient_texts(c)) {
         const auto it = before.find(k);

@@ -4,7 +4,8 @@
 # (vta_compiler.coefficients): the estimate changes, a warning names the key, its value and the
 # file's; the file's other coefficients stay. A value equal to the file's changes nothing (no
 # warning, byte-identical outputs); re-running the resolved OUT/config.yaml, which lists every
-# coefficient, gives the same statistics and names only the key that differs from the file. A bad value is exit 2 naming the key. (Before, such keys were dropped
+# coefficient, gives the same statistics and names only the key that differs from the file. A set
+# value that breaks a constraint with a value of the file is exit 2 too. A bad value is exit 2 naming the key. (Before, such keys were dropped
 # silently whenever a calibration file was loaded.)
 set -u
 vp_run=$1; root=$2; bindir=$3
@@ -40,6 +41,13 @@ for spec in "nmp|configs/nmp.yaml|tso|bus_scale|configs/calibration/nmp-ddr3-160
   ok "$name: a negative value is exit 2" '[ $? -eq 2 ]'
   ok "$name: ... naming the key" 'grep -q "$sec.coefficients.$key" "$tmp/$name.bad.err"'
 done
+
+# The combination is checked: pg_tail_full (8.1 in the file) must stay above a pg_tail_from set to 10.
+"$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/lenet5.json" --out "$tmp/combo.json" --quiet \
+  --set mapper.coefficients.pg_tail_from=10 2> "$tmp/combo.err"
+ok "mesh: a set value that breaks a file's value is exit 2" '[ $? -eq 2 ]'
+ok "mesh: ... naming both keys and the file" \
+  'grep -q "pg_tail_full: .* above pg_tail_from (10.*calibration file .*mesh-ddr3-1600.yaml" "$tmp/combo.err"'
 
 # mesh: the set value is the one the model ran with, the file's others stay (mapping.json
 # gives the model's coefficients per run).
