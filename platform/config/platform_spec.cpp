@@ -204,9 +204,27 @@ std::map<std::string, std::string> coefficient_texts(C& c) {
 // The keys of `section.coefficients` written in the configuration (or with --set) override the
 // values a calibration file loaded into `c`: a calibrated model with one coefficient changed (a
 // sensitivity study, a sweep over it). Each key whose value differs from the file's is reported.
+// The mesh models each take one set of `mapper.coefficients`: for a key of another set, the note
+// saying so (the value is replaced all the same, and the chosen model does not use it).
+std::string mesh_set_note(const std::string& model, const std::string& key) {
+    auto set_of = [](const std::string& m) -> std::string {
+        if (m == "phased-pages") return "pg_*";
+        if (m.rfind("phased", 0) == 0) return "ph_*";
+        if (m == "queueing") return "mva_*";
+        if (m == "calibrated") return "unprefixed (calibrated)";
+        return "no";
+    };
+    const std::string set = key.rfind("pg_", 0) == 0    ? "pg_*"
+                            : key.rfind("ph_", 0) == 0  ? "ph_*"
+                            : key.rfind("mva_", 0) == 0 ? "mva_*"
+                                                        : "unprefixed (calibrated)";
+    if (set == set_of(model)) return "";
+    return " (a coefficient of the " + set + " set; mesh_model " + model + " takes the " + set_of(model) + " set)";
+}
+
 template <typename C>
 void override_coefficients(const YAML::Node& root, const std::string& file, const char* section, const std::string& calib,
-                           C& c, std::vector<std::string>* warnings) {
+                           C& c, std::vector<std::string>* warnings, const std::string& mesh_model = "") {
     const YamlCheck top(root, file, "");
     if (!top.has(section)) return;
     const YamlCheck sec = top.at(section);
@@ -227,7 +245,7 @@ void override_coefficients(const YAML::Node& root, const std::string& file, cons
         const auto it = before.find(k);
         if (it != before.end() && it->second != v)
             changed += (changed.empty() ? "" : "; ") + std::string(section) + ".coefficients." + k + " = " + v +
-                       " replaces " + it->second;
+                       " replaces " + it->second + (mesh_model.empty() ? "" : mesh_set_note(mesh_model, k));
     }
     if (!changed.empty()) warnings->push_back(changed + " (the value of the calibration file " + calib + ")");
 }
@@ -315,7 +333,8 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         spec.mapper.calibration = resolve_relative(spec.mapper.calibration, path);
         if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper") {
             spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
-            override_coefficients(root, path, "mapper", spec.mapper.calibration, spec.mapper.coefficients, &warnings);
+            override_coefficients(root, path, "mapper", spec.mapper.calibration, spec.mapper.coefficients, &warnings,
+                                  spec.mapper.mesh_model);
         }
     }
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";

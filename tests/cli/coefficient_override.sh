@@ -42,6 +42,18 @@ for spec in "nmp|configs/nmp.yaml|tso|bus_scale|configs/calibration/nmp-ddr3-160
   ok "$name: ... naming the key" 'grep -q "$sec.coefficients.$key" "$tmp/$name.bad.err"'
 done
 
+# A key of another model's set: replaced all the same, the warning says which set the model takes,
+# and phased-pages (which takes pg_tail for its tail) gives the same mapping with ph_tail changed.
+"$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/lenet5.json" --out "$tmp/otherset.json" --quiet \
+  --set mapper.coefficients.ph_tail=0.9 2> "$tmp/otherset.err"
+ok "mesh: another set's key: exit 0" '[ $? -eq 0 ]'
+ok "mesh: ... the warning names the set the model takes" \
+  'grep -q "ph_tail = 0.9 replaces .*(a coefficient of the ph_\* set; mesh_model phased-pages takes the pg_\* set)" "$tmp/otherset.err"'
+ok "mesh: ... and the mapping is the default one" 'cmp -s "$tmp/mesh.base.json" "$tmp/otherset.json"'
+"$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/lenet5.json" --out "$tmp/ownset.json" --quiet \
+  --set mapper.mesh_model=queueing --set mapper.coefficients.mva_bus_scale=2 2> "$tmp/ownset.err"
+ok "mesh: the chosen model's own set: no set note" '! grep -q "a coefficient of the" "$tmp/ownset.err" && grep -q "mva_bus_scale = 2 replaces" "$tmp/ownset.err"'
+
 # The combination is checked: pg_tail_full (8.1 in the file) must stay above a pg_tail_from set to 10.
 "$vp_map" "$root/configs/mesh-4x4.yaml" "$root/workloads/lenet5.json" --out "$tmp/combo.json" --quiet \
   --set mapper.coefficients.pg_tail_from=10 2> "$tmp/combo.err"
