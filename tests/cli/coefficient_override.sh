@@ -8,12 +8,10 @@
 # value that breaks a constraint with a value of the file is exit 2 too. A bad value is exit 2 naming the key. (Before, such keys were dropped
 # silently whenever a calibration file was loaded.)
 set -u
-vp_run=$1; root=$2; bindir=$3
-vp_map=$bindir/vp-map
+vp_run=$1; root=$2; vp_map=$3/vp-map; py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1"; fi; }
-py=/usr/bin/python3
 # file_value FILE KEY: the coefficient KEY of a calibration file, as written there.
 file_value() { sed -n "s/^ *$2: *\([^ ]*\)$/\1/p" "$1" | head -1; }
 
