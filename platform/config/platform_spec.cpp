@@ -201,9 +201,6 @@ std::map<std::string, std::string> coefficient_texts(C& c) {
     return m;
 }
 
-// The keys of `section.coefficients` written in the configuration (or with --set) override the
-// values a calibration file loaded into `c`: a calibrated model with one coefficient changed (a
-// sensitivity study, a sweep over it). Each key whose value differs from the file's is reported.
 // The mesh models each take one set of `mapper.coefficients`: for a key of another set, the note
 // saying so (the value is replaced all the same, and the chosen model does not use it).
 std::string mesh_set_note(const std::string& model, const std::string& key) {
@@ -222,6 +219,9 @@ std::string mesh_set_note(const std::string& model, const std::string& key) {
     return " (a coefficient of the " + set + " set; mesh_model " + model + " takes the " + set_of(model) + " set)";
 }
 
+// The keys of `section.coefficients` written in the configuration (or with --set) override the
+// values a calibration file loaded into `c`: a calibrated model with one coefficient changed (a
+// sensitivity study, a sweep over it). Each key whose value differs from the file's is reported.
 template <typename C>
 void override_coefficients(const YAML::Node& root, const std::string& file, const char* section, const std::string& calib,
                            C& c, std::vector<std::string>* warnings, const std::string& mesh_model = "") {
@@ -245,9 +245,9 @@ void override_coefficients(const YAML::Node& root, const std::string& file, cons
         const auto it = before.find(k);
         if (it != before.end() && it->second != v)
             changed += (changed.empty() ? "" : "; ") + std::string(section) + ".coefficients." + k + " = " + v +
-                       " replaces " + it->second + (mesh_model.empty() ? "" : mesh_set_note(mesh_model, k));
+                       " replaces the file's " + it->second + (mesh_model.empty() ? "" : mesh_set_note(mesh_model, k));
     }
-    if (!changed.empty()) warnings->push_back(changed + " (the value of the calibration file " + calib + ")");
+    if (!changed.empty()) warnings->push_back(changed + " (calibration file " + calib + ")");
 }
 }  // namespace
 
