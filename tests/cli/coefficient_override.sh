@@ -4,9 +4,9 @@
 # (vta_compiler.coefficients): the estimate changes, a warning names the key, its value and the
 # file's; the file's other coefficients stay. A value equal to the file's changes nothing (no
 # warning, byte-identical outputs); re-running the resolved OUT/config.yaml, which lists every
-# coefficient, gives the same statistics and names only the key that differs from the file. A set
-# value that breaks a constraint with a value of the file is exit 2 too. A bad value is exit 2 naming the key. (Before, such keys were dropped
-# silently whenever a calibration file was loaded.)
+# coefficient, gives the same statistics and names only the key that differs from the file. A bad
+# value is exit 2 naming the key, and so is a set value that breaks a constraint with one of the
+# file's. (Before, such keys were dropped silently whenever a calibration file was loaded.)
 set -u
 vp_run=$1; root=$2; vp_map=$3/vp-map; py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -59,8 +59,8 @@ ok "mesh: a set value that breaks a file's value is exit 2" '[ $? -eq 2 ]'
 ok "mesh: ... naming both keys and the file" \
   'grep -q "pg_tail_full: .* above pg_tail_from (10.*calibration file .*mesh-ddr3-1600.yaml" "$tmp/combo.err"'
 
-# mesh: the set value is the one the model ran with, the file's others stay (mapping.json
-# gives the model's coefficients per run).
+# mesh: the resolved configuration holds the set value and the file's others (what the model ran
+# with).
 "$vp_run" "$root/configs/mesh-4x4.yaml" "$root/workloads/lenet5.json" --out "$tmp/mesh.run" --quiet \
   --set mapper.coefficients.pg_tail=0.5 2> "$tmp/mesh.run.err"
 ok "mesh run: exit 0" '[ $? -eq 0 ]'
