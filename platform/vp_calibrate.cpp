@@ -242,7 +242,10 @@ tso::TsoCoefficients fit(const std::vector<Sample>& ss, const tso::NmpParams& hw
 int run(const std::string& config, const std::vector<std::string>& sets, const std::string& out, int n_shapes,
         std::uint64_t seed, unsigned jobs, const std::string& refit, const std::string& row_conflicts) {
     const auto t0 = std::chrono::steady_clock::now();
-    config::PlatformSpec spec = config::load_platform(config, sets);
+    // The configuration's own calibration files are not read: this run writes one, possibly for
+    // a DRAM preset that has none yet (its samples are simulated with fixed choices, and the
+    // fits start from the models' default coefficients).
+    config::PlatformSpec spec = config::load_platform_uncalibrated(config, sets);
     // No --shapes: the size of the design the committed calibration files were fitted on, so
     // that the default run reproduces their sample set (nmp 80, mesh 56, vta 40).
     if (n_shapes == 0)

@@ -264,8 +264,34 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     return parse_platform(read_input_file(path, "a YAML platform configuration"), path, overrides, allow_unused);
 }
 
+PlatformSpec load_platform_uncalibrated(const std::string& path, const std::vector<std::string>& overrides) {
+    return parse_platform(read_input_file(path, "a YAML platform configuration"), path, overrides, false, false);
+}
+
+std::string expand_calibration_path(const std::string& value, const std::string& key, const std::string& dram_preset) {
+    static const std::string kPreset = "{dram.preset}";
+    std::string out;
+    for (std::size_t pos = 0; pos < value.size();) {
+        const std::size_t open = value.find('{', pos);
+        if (open == std::string::npos) {
+            out += value.substr(pos);
+            break;
+        }
+        out += value.substr(pos, open - pos);
+        if (value.compare(open, kPreset.size(), kPreset) != 0) {
+            const std::size_t close = value.find('}', open);
+            throw InputError(key + ": \"" + value + "\": unknown placeholder \"" +
+                             value.substr(open, close == std::string::npos ? std::string::npos : close - open + 1) +
+                             "\" (the only one is {dram.preset}, the configuration's DRAM preset)");
+        }
+        out += dram_preset;
+        pos = open + kPreset.size();
+    }
+    return out;
+}
+
 PlatformSpec parse_platform(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
-                            bool allow_unused) {
+                            bool allow_unused, bool calibrations) {
     YAML::Node root = load_yaml_text(text, path);
     if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
     for (const auto& o : overrides) apply_override(root, o);
@@ -314,8 +340,30 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     // A file made for another platform or DRAM preset is an error; any other difference from
     // its made_for section is a warning (calibration.h).
     std::vector<std::string> warnings;
+    if (!calibrations) spec.vta_compiler.calibration = spec.tso.calibration = spec.mapper.calibration = "none";
+    // "{dram.preset}" in a calibration path: the file made for this configuration's preset. A
+    // preset without one is named, with the two ways out.
+    auto expand = [&](std::string& value, const std::string& key, bool used) {
+        if (value == "none") return;
+        try {
+            const std::string file = expand_calibration_path(value, key, spec.dram.preset);
+            const bool templated = file != value;
+            value = resolve_relative(file, path);
+            std::error_code ec;
+            if (used && templated && !std::filesystem::exists(value, ec))
+                throw InputError(key + ": no calibration file for dram.preset = " + spec.dram.preset + ": " + value +
+                                 " does not exist (write it with vp-calibrate " + path + " --set dram.preset=" +
+                                 spec.dram.preset + " --out " + value + ", or set " + key +
+                                 ": none for the model's default coefficients)");
+        } catch (const InputError& e) {
+            relocate(e, root, path);
+        }
+    };
+    expand(spec.vta_compiler.calibration, "vta_compiler.calibration",
+           spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated");
+    expand(spec.tso.calibration, "tso.calibration", spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated");
+    expand(spec.mapper.calibration, "mapper.calibration", spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper");
     if (spec.vta_compiler.calibration != "none") {
-        spec.vta_compiler.calibration = resolve_relative(spec.vta_compiler.calibration, path);
         if (spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated") {
             spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec, &warnings);
             override_coefficients(root, path, "vta_compiler", spec.vta_compiler.calibration, spec.vta_compiler.coefficients,
@@ -323,14 +371,12 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         }
     }
     if (spec.tso.calibration != "none") {
-        spec.tso.calibration = resolve_relative(spec.tso.calibration, path);
         if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
             spec.tso.coefficients = load_calibration(spec.tso.calibration, spec, &warnings);
             override_coefficients(root, path, "tso", spec.tso.calibration, spec.tso.coefficients, &warnings);
         }
     }
     if (spec.mapper.calibration != "none") {
-        spec.mapper.calibration = resolve_relative(spec.mapper.calibration, path);
         if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper") {
             spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
             override_coefficients(root, path, "mapper", spec.mapper.calibration, spec.mapper.coefficients, &warnings,

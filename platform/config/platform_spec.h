@@ -113,8 +113,16 @@ struct PlatformSpec {
 PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& overrides,
                            bool allow_unused = false);
 // The same from the file's text; `path` names it in errors and anchors relative paths.
+// calibrations = false: the calibration files (tso.calibration, mapper.calibration,
+// vta_compiler.calibration) are neither read nor checked and the three keys are set to "none"
+// (vp-calibrate, which writes such a file, possibly for a DRAM preset that has none yet).
 PlatformSpec parse_platform(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
-                            bool allow_unused = false);
+                            bool allow_unused = false, bool calibrations = true);
+PlatformSpec load_platform_uncalibrated(const std::string& path, const std::vector<std::string>& overrides);
+// A calibration key's value with "{dram.preset}" replaced by the configuration's DRAM preset, so
+// that one configuration names a file per preset (configs/nmp.yaml: calibration/nmp-{dram.preset}.yaml).
+// Any other "{...}" is an InputError naming `key`.
+std::string expand_calibration_path(const std::string& value, const std::string& key, const std::string& dram_preset);
 // "dram, nmp, mesh, vta, noc": every platform, for messages.
 std::string platform_names();
 // The resolved configuration as YAML (every parameter, defaults included).
