@@ -83,7 +83,8 @@ refine_random_cases .layers '{"name": "fc1", "type": "fc", "in": 16, "out": 8}' 
 bad "calibration for another platform" "calibration made for platform = nmp" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 bad "calibration for another preset" "calibration made for dram.preset" \
-  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400 \
+  --set "mapper.calibration=$root/configs/calibration/mesh-ddr3-1600.yaml"
 grep -v '^  pg_' "$root/configs/calibration/mesh-ddr3-1600.yaml" > "$tmp/cal_before_pages.yaml"
 bad "calibration without the pg_* coefficients" "no pg_\* coefficients for mapper.mesh_model phased-pages" \
   "$vp_map" "$cfg" "$tmp/net.json" --set "mapper.calibration=$tmp/cal_before_pages.yaml"

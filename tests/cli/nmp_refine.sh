@@ -128,7 +128,8 @@ bad "vp-map --refine -1" "expected a number of candidates K >= 1" "$vp_map" "$cf
 . "$root/tests/cli/lib/refine_random_cases.sh"
 refine_random_cases .convs '{"name": "fc1", "type": "fc", "in": 1, "out": 1}' 12 9
 bad "calibration for another preset" "calibration made for dram.preset" \
-  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400 \
+  --set "tso.calibration=$root/configs/calibration/nmp-ddr3-1600.yaml"
 sed 's/^platform: nmp/platform: mesh/' "$root/configs/calibration/nmp-ddr3-1600.yaml" > "$tmp/cal_mesh.yaml"
 sed "s|^\( *calibration:\).*|\1 $tmp/cal_mesh.yaml|" "$cfg" > "$tmp/cfg_mesh_cal.yaml"
 bad "calibration for another platform" "calibration made for platform = mesh" \

@@ -25,7 +25,7 @@ declare -A sample=(
   [vta_compiler]="vta_compiler.strategy=2" [dram]="dram.scheduler=fcfs"
 )
 # The nmp and vta configs' calibration files are made for their own DRAM and nmp / vta sections
-# (another preset is exit 2 by design): those cases run without them.
+# (another section is a warning): those cases run without them.
 sed 's|^\( *calibration:\).*|\1 none|' "$root/configs/nmp.yaml" > "$tmp/nmp.yaml"
 sed 's|^\( *calibration:\).*|\1 none|' "$root/configs/vta.yaml" > "$tmp/vta.yaml"
 # Likewise the mesh config's (made for its DRAM, NoC timing, packet format and core).

@@ -104,7 +104,8 @@ bad "--refine on an IR program" "names its STRATEGY itself" \
 bad "unknown estimate model" "unknown estimate model \\\"fast\\\" (known: calibrated, serial)" \
   "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set vta_compiler.estimate_model=fast
 bad "calibration for another preset" "calibration made for dram.preset" \
-  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400
+  "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --set dram.preset=ddr4-2400 \
+  --set "vta_compiler.calibration=$root/configs/calibration/vta-ddr3-1600.yaml"
 # Another vta section: the coefficients are advisory, a warning naming the key.
 "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/w" --quiet --set vta.dma_outstanding=4 2> "$tmp/e"
 ok "calibration for another vta: exit 0" '[ $? -eq 0 ]'
