@@ -420,7 +420,8 @@ void MeshPlatform::summary(std::ostream& os) const {
     os << "  energy         " << e * 1e-6 << " uJ simulated counts, " << m_map.total_energy_pj() * 1e-6
        << " uJ estimated\n";
     const refine::Trust tr = trust();
-    os << std::setprecision(1) << "  trust          " << m_map.model << " time model; |sim/est - 1| over " << tr.layers
+    os << std::setprecision(1) << "  trust          " << m_map.model << " time model"
+       << calibration_note(m_ctx.spec.mapper.calibration, m_ctx.spec.mapper.mesh_model != "paper") << "; |sim/est - 1| over " << tr.layers
        << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
        << "; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";

@@ -13,6 +13,12 @@
 
 namespace vp::platform {
 
+std::string calibration_note(const std::string& file, bool used) {
+    if (!used || file == "none") return "";
+    const auto slash = file.rfind('/');
+    return " (calibration " + (slash == std::string::npos ? file : file.substr(slash + 1)) + ")";
+}
+
 void dram_timing_summary(std::ostream& os, const stats::Registry& stats) {
     const stats::Group* g = nullptr;
     for (const stats::Group* c : stats.children())

@@ -241,7 +241,9 @@ void VtaPlatform::summary(std::ostream& os) const {
        << " ns/byte + " << m_opt.host_ns_per_program << " ns/program)\n";
     if (!m_driver) return;
     const refine::Trust tr = trust();
-    os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate, |sim/est - 1| over "
+    os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate"
+       << calibration_note(m_ctx.spec.vta_compiler.calibration, m_opt.estimate.model == mv::EstimateModel::Calibrated)
+       << ", |sim/est - 1| over "
        << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
        << "; Spearman rho over " << tr.candidates
        << (m_refine && !m_refine->cand_sim.empty() ? " refinement candidates " : " layers ")

@@ -2,8 +2,8 @@
 # One calibration file per DRAM preset: the shipped nmp, mesh and vta configurations name theirs as
 # calibration/<platform>-{dram.preset}.yaml, so `--set dram.preset=ddr4-2400` (a sweep over the
 # preset) runs the calibrated model with the file fitted for DDR4-2400, with no warning, and the
-# resolved OUT/config.yaml names that file. The run equals one that names the file explicitly and
-# differs from one without a calibration. A preset with no file is exit 2 naming the file and how
+# resolved OUT/config.yaml and the run summary name that file. The estimates equal those of a run
+# that names the file explicitly and differ from those without a calibration. A preset with no file is exit 2 naming the file and how
 # to write it; an unknown placeholder is exit 2 naming it; vp-calibrate runs on a configuration
 # whose file does not exist yet (it writes that file), after which vp-run finds it.
 set -u
@@ -21,11 +21,12 @@ wl=$root/workloads/lenet5.json
 for spec in "nmp|configs/nmp.yaml|tso" "mesh|configs/mesh-4x4.yaml|mapper" "vta|configs/vta.yaml|vta_compiler"; do
   IFS='|' read -r name cfg sec <<< "$spec"
   for p in ddr3-1600 ddr4-2400; do
-    "$vp_run" "$root/$cfg" "$wl" --out "$tmp/$name.$p" --quiet --set dram.preset=$p 2> "$tmp/$name.$p.err"
+    "$vp_run" "$root/$cfg" "$wl" --out "$tmp/$name.$p" --set dram.preset=$p > "$tmp/$name.$p.out" 2> "$tmp/$name.$p.err"
     ok "$name $p: exit 0" '[ $? -eq 0 ]'
     ok "$name $p: no warning" '! grep -q "warning" "$tmp/$name.$p.err"'
     ok "$name $p: config.yaml names calibration/$name-$p.yaml" \
       'grep -q "^  calibration: .*/configs/calibration/$name-$p.yaml$" "$tmp/$name.$p/config.yaml"'
+    ok "$name $p: the summary names it" 'grep -q "(calibration $name-$p.yaml)" "$tmp/$name.$p.out"'
   done
   estimates "$tmp/$name.ddr4-2400" > "$tmp/$name.ddr4.est"
   ok "$name: estimates recorded" '[ -s "$tmp/$name.ddr4.est" ]'
@@ -33,8 +34,9 @@ for spec in "nmp|configs/nmp.yaml|tso" "mesh|configs/mesh-4x4.yaml|mapper" "vta|
     --set "$sec.calibration=$root/configs/calibration/$name-ddr4-2400.yaml"
   ok "$name: the same estimates as with the file named explicitly" \
     'estimates "$tmp/$name.explicit" | cmp -s - "$tmp/$name.ddr4.est"'
-  "$vp_run" "$root/$cfg" "$wl" --out "$tmp/$name.none" --quiet --set dram.preset=ddr4-2400 --set "$sec.calibration=none"
+  "$vp_run" "$root/$cfg" "$wl" --out "$tmp/$name.none" --set dram.preset=ddr4-2400 --set "$sec.calibration=none" > "$tmp/$name.none.out"
   ok "$name: other estimates than without a calibration" '! estimates "$tmp/$name.none" | cmp -s - "$tmp/$name.ddr4.est"'
+  ok "$name: ... and no calibration named in the summary" '! grep -q "(calibration " "$tmp/$name.none.out"'
 
   # The configuration copied without its calibration folder.
   mkdir -p "$tmp/$name.copy"
