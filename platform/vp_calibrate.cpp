@@ -335,8 +335,9 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     config::PlatformSpec child = spec;
     child.tso.dram_model = "calibrated";
     // --refit: samples stored in the earlier file keep their simulated cycles; the rest run.
+    const YAML::Node machine = config::calibration_key(spec);
     const refine::StoredSamples stored = refine::read_stored_samples(
-        refit, "samples_simulated", "a calibration file written by this vp-calibrate?", seed);
+        refit, "samples_simulated", "a calibration file written by this vp-calibrate?", seed, &machine);
     std::vector<std::string> keys, fingerprints;
     for (const Sample& s : ss) {
         keys.push_back(sample_key(s));

@@ -253,7 +253,8 @@ int mesh_calibrate(const config::PlatformSpec& spec, const MeshCalibrateOptions&
     };
     // --refit: the samples and simulated cycles of an earlier run of the same design (same seed:
     // another draws other shapes under the same names) come first.
-    const StoredSamples stored = read_stored_samples(o.refit, "samples", "not a mesh calibration file?", o.seed);
+    const YAML::Node machine = config::mesh_calibration_key(spec);
+    const StoredSamples stored = read_stored_samples(o.refit, "samples", "not a mesh calibration file?", o.seed, &machine);
     for (const std::string& k : stored.keys) {
         const auto slash = k.find('/');
         wv::SliceChoice c;

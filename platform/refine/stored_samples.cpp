@@ -8,12 +8,13 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/common/input_file.h"
+#include "platform/config/calibration.h"
 #include "platform/config/yaml_check.h"
 
 namespace vp::refine {
 
 StoredSamples read_stored_samples(const std::string& path, const std::string& list, const std::string& hint,
-                                  std::optional<std::uint64_t> seed) {
+                                  std::optional<std::uint64_t> seed, const YAML::Node* machine) {
     StoredSamples s;
     if (path.empty()) return s;
     s.path = path;
@@ -40,6 +41,16 @@ StoredSamples read_stored_samples(const std::string& path, const std::string& li
         if (found != std::to_string(*seed))
             throw InputError(where + ": made with fit.seed = " + found + ", but this design has --seed " +
                              std::to_string(*seed));
+    }
+    if (machine) {
+        YAML::Node made = doc.IsMap() && doc["made_for"].IsMap() ? YAML::Clone(doc["made_for"]) : YAML::Node(YAML::NodeType::Map);
+        made["platform"] = doc.IsMap() && doc["platform"] ? YAML::Clone(doc["platform"]) : YAML::Node("(absent)");
+        std::string want, have;
+        const std::string key = config::first_mismatch(made, *machine, "", want, have);
+        if (!key.empty())
+            throw InputError(where + ": made for " + key + " = " + want + ", but this configuration has " + key + " = " +
+                             have + ": its simulated cycles are another machine's (calibrate without --refit, or refit "
+                             "a file made for this configuration)");
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const YAML::Node e = entries[i];

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 namespace vp::refine {
 
 // The {key, sim, shape} entries of a calibration file's fit.<list>.
@@ -29,9 +31,13 @@ std::string shape_fingerprint(const std::string& layer_json);
 // Reads fit.<list> of the calibration file `path` ("": returns nothing stored). `hint` closes the
 // message when the list is missing (which file was expected). With `seed`, the file's fit.seed
 // must equal it: the keys name the design's shapes (cal0, cal1, ...), which another seed draws
-// differently. Bad input is an InputError naming the file, the entry and what was expected.
+// differently. With `machine` (the configuration's calibration key: config::calibration_key,
+// config::mesh_calibration_key), the file's platform and made_for must equal it: its cycles were
+// simulated on that machine, and another DRAM preset, timing or core section would fit this
+// configuration's coefficients to another machine's cycles. Bad input is an InputError naming the
+// file, the entry (or the key and both values) and what was expected.
 StoredSamples read_stored_samples(const std::string& path, const std::string& list, const std::string& hint,
-                                  std::optional<std::uint64_t> seed = std::nullopt);
+                                  std::optional<std::uint64_t> seed = std::nullopt, const YAML::Node* machine = nullptr);
 
 // Splits the design's samples (by key): the stored ones take their cycles into `cycles` (the same
 // size as `keys`, 0 for the others) after check_shape with `shapes` (the samples' fingerprints,

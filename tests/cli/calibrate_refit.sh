@@ -4,7 +4,8 @@
 # simulated cycles: the simulation is deterministic), and the refit gives the same coefficients as
 # the original fit. One synthetic shape each (a few small single-layer simulations). A file of
 # another --seed, a sample stored for another layer under the same name, or a file without the
-# samples' layer fingerprints is exit 2 naming the reason; nmp also: one without stored samples.
+# samples' layer fingerprints, or a file made for another machine (another DRAM preset, another
+# DMA depth) is exit 2 naming the reason; nmp also: one without stored samples.
 # $1 = vp-run, $2 = source root.
 set -u
 vp_run=$1; root=$2
@@ -49,6 +50,16 @@ for p in mesh-4x4 nmp; do
   ok "$p: a sample of another layer is exit 2" "[ $? -eq 2 ]"
   ok "$p: ... naming both fingerprints" "grep -q 'was simulated on another layer (shape 0123456789abcdef)' '$t/s.txt'"
   ok "$p: ... and writes no file" "[ ! -e '$t/s2.yaml' ]"
+  # A file made for another machine: its cycles are not this configuration's (before, they were
+  # refitted without a word into a file labelled with this configuration).
+  "$cal" "$cfg" --shapes 1 --set dram.preset=ddr4-2400 --refit "$t/a.yaml" --out "$t/p.yaml" > "$t/p.txt" 2>&1
+  ok "$p: a file of another DRAM preset is exit 2" "[ \$? -eq 2 ]"
+  ok "$p: ... naming the key and both values" \
+    "grep -q 'made for dram.preset = ddr3-1600, but this configuration has dram.preset = ddr4-2400: its simulated cycles are another machine' '$t/p.txt'"
+  ok "$p: ... and writes no file" "[ ! -e '$t/p.yaml' ]"
+  case $p in nmp) other=nmp.dma_max_outstanding; v=16 ;; *) other=core.dma_max_outstanding; v=2 ;; esac
+  "$cal" "$cfg" --shapes 1 --set "$other=$v" --refit "$t/a.yaml" --out "$t/q.yaml" > "$t/q.txt" 2>&1
+  ok "$p: a file of another $other is exit 2 naming it" "[ \$? -eq 2 ] && grep -q 'made for $other = .*, but this configuration has $other = $v' '$t/q.txt'"
   grep -v '^      shape: ' "$t/a.yaml" > "$t/o.yaml"
   "$cal" "$cfg" --shapes 1 --refit "$t/o.yaml" --out "$t/o2.yaml" > "$t/o.txt" 2>&1
   ok "$p: a file without fingerprints is exit 2 saying so" "[ $? -eq 2 ] && grep -q 'has no shape fingerprint' '$t/o.txt'"
