@@ -146,7 +146,19 @@ void check_made_for(const YAML::Node& root, const YAML::Node& cur, const std::st
             h["dram"]["preset"] = cur["dram"]["preset"];
         }
         const std::string key = first_mismatch(w, h, "", want, have);
-        if (!key.empty()) throw InputError(describe(key, want, have) + " (run vp-calibrate for this configuration)");
+        if (key.empty()) continue;
+        // Another preset: name the file made for it when one lies next to this one under the
+        // same name with the preset replaced (as configs/calibration/ has them).
+        std::string sibling;
+        const std::size_t at = path.rfind(want);
+        if (key == "dram.preset" && at != std::string::npos && path.find('/', at) == std::string::npos) {
+            const std::string other = path.substr(0, at) + have + path.substr(at + want.size());
+            std::error_code ec;
+            if (std::filesystem::exists(other, ec))
+                sibling = " (" + other + " exists: name it, or write the path with {dram.preset} in place of the "
+                          "preset, as configs/*.yaml do, to take each preset's file)";
+        }
+        throw InputError(describe(key, want, have) + (sibling.empty() ? " (run vp-calibrate for this configuration)" : sibling));
     }
     // Any other key (queue depth, scheduler, DMA depth, VC count, buffer sizes, ...): the models
     // take those figures from the configuration itself and the fitted coefficients are

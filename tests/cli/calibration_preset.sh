@@ -3,9 +3,11 @@
 # calibration/<platform>-{dram.preset}.yaml, so `--set dram.preset=ddr4-2400` (a sweep over the
 # preset) runs the calibrated model with the file fitted for DDR4-2400, with no warning, and the
 # resolved OUT/config.yaml and the run summary name that file. The estimates equal those of a run
-# that names the file explicitly and differ from those without a calibration. A preset with no file is exit 2 naming the file and how
-# to write it; an unknown placeholder is exit 2 naming it; vp-calibrate runs on a configuration
-# whose file does not exist yet (it writes that file), after which vp-run finds it.
+# that names the file explicitly and differ from those without a calibration. The resolved file
+# with the other preset is exit 2 naming that preset's file next to it. A preset with no file is
+# exit 2 naming the file and how to write it; an unknown placeholder is exit 2 naming it;
+# vp-calibrate runs on a configuration whose file does not exist yet (it writes that file), after
+# which vp-run finds it.
 set -u
 vp_run=$1; root=$2; bindir=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -28,6 +30,13 @@ for spec in "nmp|configs/nmp.yaml|tso" "mesh|configs/mesh-4x4.yaml|mapper" "vta|
       'grep -q "^  calibration: .*/configs/calibration/$name-$p.yaml$" "$tmp/$name.$p/config.yaml"'
     ok "$name $p: the summary names it" 'grep -q "(calibration $name-$p.yaml)" "$tmp/$name.$p.out"'
   done
+  # The resolved configuration names the DDR4 file itself: another preset with it is exit 2, and
+  # the message names the other preset's file next to it.
+  "$vp_run" "$tmp/$name.ddr4-2400/config.yaml" "$wl" --out "$tmp/$name.r" --quiet --set dram.preset=ddr3-1600 \
+    2> "$tmp/$name.r.err"
+  ok "$name: config.yaml of a DDR4 run with ddr3-1600: exit 2" '[ $? -eq 2 ]'
+  ok "$name: ... naming the DDR3 file next to it" \
+    'grep -q "calibration made for dram.preset = ddr4-2400, but .* has dram.preset = ddr3-1600 (.*/configs/calibration/$name-ddr3-1600.yaml exists: name it, or write the path with {dram.preset}" "$tmp/$name.r.err"'
   estimates "$tmp/$name.ddr4-2400" > "$tmp/$name.ddr4.est"
   ok "$name: estimates recorded" '[ -s "$tmp/$name.ddr4.est" ]'
   "$vp_run" "$root/$cfg" "$wl" --out "$tmp/$name.explicit" --quiet --set dram.preset=ddr4-2400 \
