@@ -88,7 +88,15 @@ int main(int argc, char** argv) {
             if (!f) throw std::runtime_error("cannot write " + tmp);
         }
         if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);
-        if (!quiet) std::cout << rep.table << "mapping written to " << out << "\n";
+        if (!quiet) {
+            // The calibration file the time model used (one per DRAM preset, docs/configuration.md).
+            const std::string cal =
+                spec.kind == config::PlatformKind::Nmp && spec.tso.dram_model == "calibrated"   ? spec.tso.calibration
+                : spec.kind == config::PlatformKind::Mesh && spec.mapper.mesh_model != "paper" ? spec.mapper.calibration
+                                                                                                : std::string("none");
+            std::cout << rep.table << (cal == "none" ? std::string() : "calibration: " + cal + "\n") << "mapping written to "
+                      << out << "\n";
+        }
         return 0;
     } catch (const InputError& e) {
         std::cerr << "vp-map: error: " << e.what() << "\n";

@@ -2,7 +2,7 @@
 # One calibration file per DRAM preset: the shipped nmp, mesh and vta configurations name theirs as
 # calibration/<platform>-{dram.preset}.yaml, so `--set dram.preset=ddr4-2400` (a sweep over the
 # preset) runs the calibrated model with the file fitted for DDR4-2400, with no warning, and the
-# resolved OUT/config.yaml and the run summary name that file. The estimates equal those of a run
+# resolved OUT/config.yaml, the run summary and vp-map's table name that file. The estimates equal those of a run
 # that names the file explicitly and differ from those without a calibration. The resolved file
 # with the other preset is exit 2 naming that preset's file next to it. A preset with no file is
 # exit 2 naming the file and how to write it; an unknown placeholder is exit 2 naming it;
@@ -61,6 +61,14 @@ for spec in "nmp|configs/nmp.yaml|tso" "mesh|configs/mesh-4x4.yaml|mapper" "vta|
   ok "$name: unknown placeholder: exit 2" '[ $? -eq 2 ]'
   ok "$name: ... naming it" 'grep -q "$sec.calibration: \"cal-{dram.size}.yaml\": unknown placeholder \"{dram.size}\"" "$tmp/$name.u.err"'
 done
+
+# vp-map names the file too.
+"$bindir/vp-map" "$root/configs/nmp.yaml" "$wl" --out "$tmp/m.json" --set dram.preset=ddr4-2400 > "$tmp/m.out"
+ok "vp-map nmp: names the DDR4 file" 'grep -q "^calibration: .*/configs/calibration/nmp-ddr4-2400.yaml$" "$tmp/m.out"'
+"$bindir/vp-map" "$root/configs/mesh-4x4.yaml" "$wl" --out "$tmp/m.json" > "$tmp/m.out"
+ok "vp-map mesh: names the DDR3 file" 'grep -q "^calibration: .*/configs/calibration/mesh-ddr3-1600.yaml$" "$tmp/m.out"'
+"$bindir/vp-map" "$root/configs/nmp.yaml" "$wl" --out "$tmp/m.json" --set tso.dram_model=burst > "$tmp/m.out"
+ok "vp-map nmp burst: no calibration named" '! grep -q "^calibration:" "$tmp/m.out"'
 
 # vp-calibrate writes the missing file (a design of one shape: the mechanism, not a fit), and the
 # copied configuration then runs with it.
