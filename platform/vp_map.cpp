@@ -90,10 +90,7 @@ int main(int argc, char** argv) {
         if (std::rename(tmp.c_str(), out.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + out);
         if (!quiet) {
             // The calibration file the time model used (one per DRAM preset, docs/configuration.md).
-            const std::string cal =
-                spec.kind == config::PlatformKind::Nmp && spec.tso.dram_model == "calibrated"   ? spec.tso.calibration
-                : spec.kind == config::PlatformKind::Mesh && spec.mapper.mesh_model != "paper" ? spec.mapper.calibration
-                                                                                                : std::string("none");
+            const std::string cal = config::calibration_in_use(spec);
             std::cout << rep.table << (cal == "none" ? std::string() : "calibration: " + cal + "\n") << "mapping written to "
                       << out << "\n";
         }

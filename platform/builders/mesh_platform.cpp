@@ -421,7 +421,7 @@ void MeshPlatform::summary(std::ostream& os) const {
        << " uJ estimated\n";
     const refine::Trust tr = trust();
     os << std::setprecision(1) << "  trust          " << m_map.model << " time model"
-       << calibration_note(m_ctx.spec.mapper.calibration, m_ctx.spec.mapper.mesh_model != "paper") << "; |sim/est - 1| over " << tr.layers
+       << calibration_note(m_ctx.spec) << "; |sim/est - 1| over " << tr.layers
        << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
        << "; Spearman rho over " << tr.candidates << (m_refine ? " refinement candidates " : " layers ")
        << std::setprecision(3) << tr.rho_text() << "\n";

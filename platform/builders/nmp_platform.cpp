@@ -175,7 +175,7 @@ void NmpPlatform::summary(std::ostream& os) const {
     os << std::fixed << std::setprecision(2);
     os << "  NMP            " << hw.n_tle << " TLE x " << hw.n_tlt << " TLT, " << m_map.convs.size() << " layers ("
        << m_map.unique_shapes << " distinct), TSO, time model " << mapper::tso::model_of(m_map.options)->name()
-       << calibration_note(m_ctx.spec.tso.calibration, m_ctx.spec.tso.dram_model == "calibrated") << "\n";
+       << calibration_note(m_ctx.spec) << "\n";
     os << "  MACs           " << m_nmp->macs() << " (" << std::setprecision(1)
        << double(m_nmp->macs()) / sim_s * 1e-9 << " GMAC/s of " << roof * 1e-9 << " GMAC/s roof)\n";
     os << std::setprecision(3) << "  time           " << sim_s * 1e3 << " ms simulated, " << est_s * 1e3

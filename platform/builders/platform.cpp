@@ -13,8 +13,9 @@
 
 namespace vp::platform {
 
-std::string calibration_note(const std::string& file, bool used) {
-    if (!used || file == "none") return "";
+std::string calibration_note(const config::PlatformSpec& spec) {
+    const std::string file = config::calibration_in_use(spec);
+    if (file == "none") return "";
     const auto slash = file.rfind('/');
     return " (calibration " + (slash == std::string::npos ? file : file.substr(slash + 1)) + ")";
 }

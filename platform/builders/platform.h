@@ -77,9 +77,10 @@ protected:
 // rate tFAW and tRRD allow, bus turnarounds ("  DRAM timing    ..."; nothing without a `dram` group).
 void dram_timing_summary(std::ostream& os, const stats::Registry& stats);
 
-// " (calibration FILE)", FILE the name of the calibration file a calibrated model used, or "" when
-// it used none: the summary says which file ran (one per DRAM preset, docs/configuration.md).
-std::string calibration_note(const std::string& file, bool used);
+// " (calibration FILE)", FILE the name of the calibration file the platform's time model read
+// (config::calibration_in_use), or "" when it read none: the summary says which file ran (one per
+// DRAM preset, docs/configuration.md).
+std::string calibration_note(const config::PlatformSpec& spec);
 
 // Builds the platform named by spec.kind; throws InputError when the workload does not fit it.
 std::unique_ptr<Platform> build_platform(RunContext& ctx);

@@ -242,7 +242,7 @@ void VtaPlatform::summary(std::ostream& os) const {
     if (!m_driver) return;
     const refine::Trust tr = trust();
     os << std::setprecision(1) << "  trust          " << mv::to_string(m_opt.estimate.model) << " estimate"
-       << calibration_note(m_ctx.spec.vta_compiler.calibration, m_opt.estimate.model == mv::EstimateModel::Calibrated)
+       << calibration_note(m_ctx.spec)
        << ", |sim/est - 1| over "
        << tr.layers << " layers: median " << 100 * tr.median_abs_err << " %, worst " << tr.worst_text()
        << "; Spearman rho over " << tr.candidates

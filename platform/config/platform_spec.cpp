@@ -264,6 +264,27 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     return parse_platform(read_input_file(path, "a YAML platform configuration"), path, overrides, allow_unused);
 }
 
+namespace {
+// Whether the platform reads the calibration key of `section`'s platform: its kind is `section`
+// and its time model is one that a calibration file feeds.
+bool reads_calibration(const PlatformSpec& s, PlatformKind section) {
+    if (s.kind != section) return false;
+    switch (section) {
+    case PlatformKind::Nmp: return s.tso.dram_model == "calibrated";
+    case PlatformKind::Mesh: return s.mapper.mesh_model != "paper";
+    case PlatformKind::Vta: return s.vta_compiler.estimate_model == "calibrated";
+    default: return false;
+    }
+}
+}  // namespace
+
+std::string calibration_in_use(const PlatformSpec& spec) {
+    if (reads_calibration(spec, PlatformKind::Nmp)) return spec.tso.calibration;
+    if (reads_calibration(spec, PlatformKind::Mesh)) return spec.mapper.calibration;
+    if (reads_calibration(spec, PlatformKind::Vta)) return spec.vta_compiler.calibration;
+    return "none";
+}
+
 PlatformSpec load_platform_uncalibrated(const std::string& path, const std::vector<std::string>& overrides) {
     return parse_platform(read_input_file(path, "a YAML platform configuration"), path, overrides, false, false);
 }
@@ -343,8 +364,9 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     if (!calibrations) spec.vta_compiler.calibration = spec.tso.calibration = spec.mapper.calibration = "none";
     // "{dram.preset}" in a calibration path: the file made for this configuration's preset. A
     // preset without one is named, with the two ways out.
-    auto expand = [&](std::string& value, const std::string& key, bool used) {
+    auto expand = [&](std::string& value, const std::string& key, PlatformKind section) {
         if (value == "none") return;
+        const bool used = reads_calibration(spec, section);
         try {
             const std::string file = expand_calibration_path(value, key, spec.dram.preset);
             const bool templated = file != value;
@@ -359,29 +381,20 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
             relocate(e, root, path);
         }
     };
-    expand(spec.vta_compiler.calibration, "vta_compiler.calibration",
-           spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated");
-    expand(spec.tso.calibration, "tso.calibration", spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated");
-    expand(spec.mapper.calibration, "mapper.calibration", spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper");
-    if (spec.vta_compiler.calibration != "none") {
-        if (spec.kind == PlatformKind::Vta && spec.vta_compiler.estimate_model == "calibrated") {
-            spec.vta_compiler.coefficients = load_vta_calibration(spec.vta_compiler.calibration, spec, &warnings);
-            override_coefficients(root, path, "vta_compiler", spec.vta_compiler.calibration, spec.vta_compiler.coefficients,
-                                  &warnings);
-        }
-    }
-    if (spec.tso.calibration != "none") {
-        if (spec.kind == PlatformKind::Nmp && spec.tso.dram_model == "calibrated") {
-            spec.tso.coefficients = load_calibration(spec.tso.calibration, spec, &warnings);
-            override_coefficients(root, path, "tso", spec.tso.calibration, spec.tso.coefficients, &warnings);
-        }
-    }
-    if (spec.mapper.calibration != "none") {
-        if (spec.kind == PlatformKind::Mesh && spec.mapper.mesh_model != "paper") {
-            spec.mapper.coefficients = load_mesh_calibration(spec.mapper.calibration, spec, &warnings);
-            override_coefficients(root, path, "mapper", spec.mapper.calibration, spec.mapper.coefficients, &warnings,
-                                  spec.mapper.mesh_model);
-        }
+    expand(spec.vta_compiler.calibration, "vta_compiler.calibration", PlatformKind::Vta);
+    expand(spec.tso.calibration, "tso.calibration", PlatformKind::Nmp);
+    expand(spec.mapper.calibration, "mapper.calibration", PlatformKind::Mesh);
+    // Only the file the platform's model reads is loaded (calibration_in_use).
+    const std::string file = calibration_in_use(spec);
+    if (file != "none" && spec.kind == PlatformKind::Vta) {
+        spec.vta_compiler.coefficients = load_vta_calibration(file, spec, &warnings);
+        override_coefficients(root, path, "vta_compiler", file, spec.vta_compiler.coefficients, &warnings);
+    } else if (file != "none" && spec.kind == PlatformKind::Nmp) {
+        spec.tso.coefficients = load_calibration(file, spec, &warnings);
+        override_coefficients(root, path, "tso", file, spec.tso.coefficients, &warnings);
+    } else if (file != "none" && spec.kind == PlatformKind::Mesh) {
+        spec.mapper.coefficients = load_mesh_calibration(file, spec, &warnings);
+        override_coefficients(root, path, "mapper", file, spec.mapper.coefficients, &warnings, spec.mapper.mesh_model);
     }
     for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     return spec;

@@ -123,6 +123,10 @@ PlatformSpec load_platform_uncalibrated(const std::string& path, const std::vect
 // that one configuration names a file per preset (configs/nmp.yaml: calibration/nmp-{dram.preset}.yaml).
 // Any other "{...}" is an InputError naming `key`.
 std::string expand_calibration_path(const std::string& value, const std::string& key, const std::string& dram_preset);
+// The calibration file the chosen platform's time model reads, or "none": tso.calibration for
+// nmp's calibrated model, mapper.calibration for the mesh models but `paper`,
+// vta_compiler.calibration for the VTA's calibrated estimate.
+std::string calibration_in_use(const PlatformSpec& spec);
 // "dram, nmp, mesh, vta, noc": every platform, for messages.
 std::string platform_names();
 // The resolved configuration as YAML (every parameter, defaults included).
