@@ -234,6 +234,64 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
     return n;
 }
 
+// WS lockstep (docs/nmp.md, "Tried: the WS lockstep from the last batch of an IN load"): each DMA
+// engine keeps `dma_max_outstanding` requests, and a request it re-issues after a response queues
+// behind the other engines' requests, so the DRAM serves the TLEs in rounds of O transactions per
+// TLE, and every TLE ends an IN load in the round of its last, partial batch. When every active
+// TLE needs the same number of rounds and the TLEs leave the load closer together than the first
+// transaction's unloaded latency (the bursts of the last batches but the largest, on the one data
+// bus), the first TLE's re-issued requests queue behind the others' again and the rounds form in
+// the same order at the next load: the TLEs stay in step. Checked on every IN load but the layer's
+// last (only the stores follow it), with the transactions cut on the real addresses.
+bool ws_lockstep_holds(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) {
+    if (c.schedule != TltSchedule::WS || c.slicing == TleSlicing::IFM_CH) return false;
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const DramFigures& d = hw.dram;
+    const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const std::uint64_t O = std::max<std::uint64_t>(1, std::uint64_t(hw.dma_max_outstanding));
+    struct Load {
+        std::uint64_t rounds = 0, last_bursts = 0, first_bursts = 0;
+    };
+    std::vector<std::vector<Load>> loads;  // per active TLE, its IN loads in walk order
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        std::vector<Load> mine;
+        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            if (op.kind != OpKind::LoadIn) return;
+            std::vector<std::uint64_t> bursts;
+            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+                bursts.push_back((a + len - 1) / B - a / B + 1);
+            });
+            if (bursts.empty()) return;
+            Load l;
+            l.rounds = (bursts.size() + O - 1) / O;
+            for (std::size_t i = std::size_t((l.rounds - 1) * O); i < bursts.size(); ++i) l.last_bursts += bursts[i];
+            l.first_bursts = bursts.front();
+            mine.push_back(l);
+        });
+        if (!mine.empty()) loads.push_back(std::move(mine));
+    }
+    if (loads.size() < 2) return false;
+    for (const auto& l : loads)
+        if (l.size() != loads.front().size()) return false;
+    const std::size_t n = loads.front().size();
+    if (n < 2) return false;
+    const double t_b = d.burst_cycles * d.tck_ns * refresh_stretch(d);  // ns
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        std::uint64_t sum = 0, largest = 0, first = ~std::uint64_t(0);
+        for (const auto& l : loads) {
+            if (l[i].rounds != loads.front()[i].rounds) return false;
+            sum += l[i].last_bursts;
+            largest = std::max(largest, l[i].last_bursts);
+            first = std::min(first, l[i].first_bursts);
+        }
+        const double unloaded = (0.5 + double(d.CL) + double(first) * d.burst_cycles) * d.tck_ns;
+        if (double(sum - largest) * t_b >= unloaded) return false;
+    }
+    return true;
+}
+
 std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
                                             std::size_t crit) {
     const DramFigures& d = hw.dram;
@@ -335,7 +393,10 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     // Lockstep (TsoCoefficients::lockstep_transfers): the share of the other TLEs still in step
     // with the critical one at its i-th transfer, e^(-i / tau); those transfer whenever it does
     // (p = 1), the rest with the probability of the duty model (sh.p).
-    const double step_decay = m_c.lockstep_transfers > 0 ? std::exp(-1.0 / m_c.lockstep_transfers) : 0.0;
+    // A layer whose IN loads keep the TLEs in step (ws_lockstep_holds) does not decay.
+    const double step_decay = m_c.lockstep_transfers <= 0            ? 0.0
+                              : ws_lockstep_holds(conv, hw, c) ? 1.0
+                                                                : std::exp(-1.0 / m_c.lockstep_transfers);
     // Queue ahead (TsoCoefficients::queue_scale): the other TLEs keep up to min(O, their
     // transactions per transfer) transactions queued, each of the critical TLE's average
     // bursts per transaction (the TLEs run the same kind of tile sequence).

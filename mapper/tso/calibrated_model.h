@@ -52,6 +52,11 @@ namespace vp::mapper::tso {
 // 1.5x the bursts of an aligned one, so TLEs with equal work can differ.
 std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c);
 
+// Whether the active TLEs stay in step through a WS layer (no decay of the lockstep): every IN
+// load but the last takes every TLE the same rounds of `dma_max_outstanding` transactions, and
+// their last batches end within the first transaction's unloaded latency of each other.
+bool ws_lockstep_holds(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c);
+
 // Row activations the first transaction of each of TLE `crit`'s DRAM transfers waits for, in
 // tCK (index = its DRAM transfers in walk order): tRP + tRCD when its bank holds another open
 // row (a conflict), tRCD when the bank is closed (or under the closed-page policy), 0 on a row

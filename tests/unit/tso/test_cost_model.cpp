@@ -590,3 +590,86 @@ TEST_CASE("calibrated screen_below_n equals screen_below candidate by candidate"
         }
     }
 }
+
+namespace {
+
+ChoiceCost ws_choice(const ConvShape& c, const NmpParams& hw, TleSlicing p, int t_m, int t_n, int t_r, int t_c) {
+    ConvCostModel m(c, hw, p);
+    ChoiceCost ch;
+    ch.found = true;
+    ch.slicing = p;
+    ch.schedule = TltSchedule::WS;
+    ch.tile = Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
+    ch.counts = m.counts(TltSchedule::WS, ch.tile);
+    return ch;
+}
+
+}  // namespace
+
+TEST_CASE("ws_lockstep_holds: the lockstep states measured in simulation traces", "[tso][calibrated]") {
+    // Validation against recorded measurements (docs/nmp.md, "Tried: the WS lockstep from the
+    // last batch of an IN load" and "DenseNet-121's 16-bit 1x1 convs of dense block 2"): each
+    // layer simulated alone after a warm-up copy of itself on configs/nmp.yaml, the four TLEs'
+    // IN load start times read from the trace. "Lockstep" = the TLEs start every IN load within
+    // 15 ns of each other to the layer's end; the others drift apart by hundreds of ns to us.
+    const NmpParams hw = tso_test::seed_hw();
+    REQUIRE(hw.dma_max_outstanding == 8);
+    REQUIRE(hw.txn_bytes() == 128);
+    struct Case {
+        int C, K, map, bytes;
+        TleSlicing p;
+        int t_m, t_n, t_r, t_c;
+        bool lockstep;
+    };
+    const Case cases[] = {
+        // MobileNetV2 features.3.conv.2 (144 -> 24, 56 x 56, 1x1), OFM / WS
+        {144, 24, 56, 1, TleSlicing::OFM, 3, 7, 14, 56, true},
+        {144, 24, 56, 1, TleSlicing::OFM, 3, 3, 14, 56, false},
+        {144, 24, 56, 1, TleSlicing::OFM, 3, 4, 14, 56, false},
+        {144, 24, 56, 2, TleSlicing::OFM, 3, 5, 14, 56, true},
+        {144, 24, 56, 2, TleSlicing::OFM, 3, 3, 14, 56, false},
+        // ResNet-50 res2c_branch2a (256 -> 64, 56 x 56, 1x1), OFM / WS; T_N = 6 stays in step
+        // for five loads only, then drifts into the pipeline
+        {256, 64, 56, 1, TleSlicing::OFM, 8, 7, 14, 56, true},
+        {256, 64, 56, 1, TleSlicing::OFM, 8, 6, 14, 56, false},
+        {256, 64, 56, 1, TleSlicing::OFM, 8, 3, 14, 56, false},
+        // DenseNet-121 dense block 2, layer 9 conv1 (384 -> 128, 28 x 28, 1x1), 16 bit, KS&OFM / WS
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 3, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 4, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 5, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 6, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 7, 14, 28, true},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 8, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 9, 14, 28, false},
+        {384, 128, 28, 2, TleSlicing::KS_OFM, 8, 10, 14, 28, false},
+    };
+    for (const Case& k : cases) {
+        const ConvShape c = make_conv_shape(tso_test::square_conv(k.C, k.K, k.map, 1), k.bytes);
+        const ChoiceCost ch = ws_choice(c, hw, k.p, k.t_m, k.t_n, k.t_r, k.t_c);
+        INFO("C " << k.C << " K " << k.K << " map " << k.map << " bytes " << k.bytes << " tile " << k.t_m << ","
+                  << k.t_n << "," << k.t_r << "," << k.t_c);
+        CHECK(ws_lockstep_holds(c, hw, ch) == k.lockstep);
+    }
+
+    // Only WS walks are judged, and one active TLE has nobody to be in step with.
+    const ConvShape c = make_conv_shape(tso_test::square_conv(144, 24, 56, 1), 1);
+    ChoiceCost is = ws_choice(c, hw, TleSlicing::OFM, 3, 7, 14, 56);
+    is.schedule = TltSchedule::IS;
+    CHECK_FALSE(ws_lockstep_holds(c, hw, is));
+    NmpParams one = hw;
+    one.n_tle = 1;
+    CHECK_FALSE(ws_lockstep_holds(c, one, ws_choice(c, one, TleSlicing::OFM, 3, 7, 14, 56)));
+
+    // The replay charges a layer in step throughout when the criterion holds: with a decaying
+    // lockstep (tau = 26 transfers) the estimate of the locked tile equals that of a lockstep
+    // that never decays, and the drifting tile's does not.
+    TsoCoefficients decay, never;
+    decay.lockstep_transfers = 26.0;
+    never.lockstep_transfers = 1e9;
+    const ChoiceCost locked = ws_choice(c, hw, TleSlicing::OFM, 3, 7, 14, 56);
+    const ChoiceCost drifts = ws_choice(c, hw, TleSlicing::OFM, 3, 4, 14, 56);
+    CHECK(CalibratedModel(decay).replay(c, hw, locked).total_s ==
+          Approx(CalibratedModel(never).replay(c, hw, locked).total_s).epsilon(1e-6));
+    CHECK(CalibratedModel(decay).replay(c, hw, drifts).total_s <
+          CalibratedModel(never).replay(c, hw, drifts).total_s * 0.999);
+}
