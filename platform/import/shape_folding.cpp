@@ -55,17 +55,20 @@ void check_positive_attrs(onnx::InferenceContext& ctx, const std::string& op) {
 }
 
 // LayerNormalization's shape inference (libonnx 1.12) takes the axis as given and reads the input's
-// dims from it: an axis outside [-rank, rank) reads past the shape (a crash, found by fuzzing).
+// dims from it: an axis outside [-rank, rank) reads past the shape (a crash, found by fuzzing), and
+// so does the default axis -1 on an input of rank 0 (found by fuzzing too).
 bool axis_within_rank(const std::string& op, const std::string& domain) {
     return (domain.empty() || domain == "ai.onnx") && op == "LayerNormalization";
 }
 
 void check_axis(onnx::InferenceContext& ctx, const std::string& op) {
+    if (!onnx::hasInputShape(ctx, 0)) return;
     const onnx::AttributeProto* a = ctx.getAttribute("axis");
-    if (!a || !onnx::hasInputShape(ctx, 0)) return;
+    const std::int64_t axis = a ? a->i() : -1;  // ONNX's default
     const std::int64_t r = ctx.getInputType(0)->tensor_type().shape().dim_size();
-    if (a->i() < -r || a->i() >= r)
-        fail_shape_inference(op, ": attribute axis is ", a->i(), ", outside [-", r, ", ", r - 1, "] for an input of rank ", r);
+    if (r == 0) fail_shape_inference(op, ": the input has rank 0 (a scalar); it normalizes over axes of a tensor of rank 1 or more");
+    if (axis < -r || axis >= r)
+        fail_shape_inference(op, ": attribute axis is ", axis, ", outside [-", r, ", ", r - 1, "] for an input of rank ", r);
 }
 
 // The standard schemas, with the inference of the ops above preceded by the checks that ONNX's

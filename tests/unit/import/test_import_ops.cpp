@@ -794,6 +794,14 @@ TEST_CASE("LayerNormalization: training outputs, a computed scale and the batch 
     // An axis outside the rank: libonnx 1.12's own inference would read past the shape (found by fuzzing).
     CHECK_THROWS_WITH(import_onnx(build(9, false, false).save("ln_axis.onnx"), {}),
                       Catch::Contains("LayerNormalization: attribute axis is 9, outside [-4, 3]"));
+    {
+        // A scalar input with the default axis -1 and the training outputs: libonnx 1.12 writes
+        // the mean's dim -1 (a crash, found by fuzzing).
+        Model s(17);
+        s.input("x", {}).init("g", {1}).init("b", {1}).output("y").output("mu").output("inv");
+        s.node("LayerNormalization", {"x", "g", "b"}, {"y", "mu", "inv"}, "ln");
+        CHECK_THROWS_WITH(import_onnx(s.save("ln_scalar.onnx"), {}), Catch::Contains("LayerNormalization: the input has rank 0"));
+    }
     for (auto [m, what] : {std::pair{build(0, false, false), "batch axis"}, std::pair{build(-1, true, false), "inverse deviation output"},
                            std::pair{build(-1, false, true), "not a constant"}}) {
         try {
