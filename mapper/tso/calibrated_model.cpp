@@ -259,15 +259,15 @@ bool ws_lockstep_holds(const ConvShape& conv, const NmpParams& hw, const ChoiceC
         std::vector<Load> mine;
         walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
             if (op.kind != OpKind::LoadIn) return;
-            std::vector<std::uint64_t> bursts;
+            Load l;  // rounds counts the transactions until the end, last_bursts restarts every O of them
             for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-                bursts.push_back((a + len - 1) / B - a / B + 1);
+                const std::uint64_t nb = (a + len - 1) / B - a / B + 1;
+                if (l.rounds == 0) l.first_bursts = nb;
+                if (l.rounds++ % O == 0) l.last_bursts = 0;
+                l.last_bursts += nb;
             });
-            if (bursts.empty()) return;
-            Load l;
-            l.rounds = (bursts.size() + O - 1) / O;
-            for (std::size_t i = std::size_t((l.rounds - 1) * O); i < bursts.size(); ++i) l.last_bursts += bursts[i];
-            l.first_bursts = bursts.front();
+            if (l.rounds == 0) return;
+            l.rounds = (l.rounds + O - 1) / O;
             mine.push_back(l);
         });
         if (!mine.empty()) loads.push_back(std::move(mine));

@@ -302,16 +302,22 @@ ConvShape one_channel_3x3() {
     return make_conv_shape(l, 1);
 }
 
-// OFM / IS with one tile per TLE (T_R 8, T_C 30).
-ChoiceCost ofm_is_one_tile(const ConvShape& c, const NmpParams& hw) {
-    ConvCostModel m(c, hw, TleSlicing::OFM);
+// The choice (slicing p, schedule q, tile T_M, T_N, T_R, T_C) with its counts.
+ChoiceCost choice_of(const ConvShape& c, const NmpParams& hw, TleSlicing p, TltSchedule q, int t_m, int t_n, int t_r,
+                     int t_c) {
+    ConvCostModel m(c, hw, p);
     ChoiceCost ch;
     ch.found = true;
-    ch.slicing = TleSlicing::OFM;
-    ch.schedule = TltSchedule::IS;
-    ch.tile = Tile{1, 1, 8, 30, m.t_h(8), m.t_l(30)};
-    ch.counts = m.counts(TltSchedule::IS, ch.tile);
+    ch.slicing = p;
+    ch.schedule = q;
+    ch.tile = Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
+    ch.counts = m.counts(q, ch.tile);
     return ch;
+}
+
+// OFM / IS with one tile per TLE (T_R 8, T_C 30).
+ChoiceCost ofm_is_one_tile(const ConvShape& c, const NmpParams& hw) {
+    return choice_of(c, hw, TleSlicing::OFM, TltSchedule::IS, 1, 1, 8, 30);
 }
 
 }  // namespace
@@ -594,14 +600,7 @@ TEST_CASE("calibrated screen_below_n equals screen_below candidate by candidate"
 namespace {
 
 ChoiceCost ws_choice(const ConvShape& c, const NmpParams& hw, TleSlicing p, int t_m, int t_n, int t_r, int t_c) {
-    ConvCostModel m(c, hw, p);
-    ChoiceCost ch;
-    ch.found = true;
-    ch.slicing = p;
-    ch.schedule = TltSchedule::WS;
-    ch.tile = Tile{t_m, t_n, t_r, t_c, m.t_h(t_r), m.t_l(t_c)};
-    ch.counts = m.counts(TltSchedule::WS, ch.tile);
-    return ch;
+    return choice_of(c, hw, p, TltSchedule::WS, t_m, t_n, t_r, t_c);
 }
 
 }  // namespace
