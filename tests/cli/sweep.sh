@@ -127,17 +127,59 @@ ok "a sweep file gives the ids of the equivalent command line" "[ -s '$tmp/file.
 bad() {
   local name=$1 want=$2; shift 2
   local err rc
+  rm -rf "$tmp/bad"  # a check that fails (runs the sweep) does not fail the next ones
   err=$("$sweep" "$@" --out "$tmp/bad" 2>&1); rc=$?
-  ok "bad input: $name" "[ $rc -eq 2 ] && [[ \"\$err\" == *'$want'* ]] && [ ! -e '$tmp/bad/points' ]"
+  ok "bad input: $name" "[ $rc -eq 2 ] && [[ \"\$err\" == *'$want'* ]] && [[ \"\$err\" != *Traceback* ]] && [ ! -e '$tmp/bad/points' ]"
 }
 bad "reversed geometric range" "geometric range" "$cfg" "$wl" --param dram.queue_depth=16:1:x2
 bad "unbalanced brackets" "unbalanced" "$cfg" "$wl" --param 'mesh.cores=[[2,0]'
 bad "a key given twice" "more than once" "$cfg" "$wl" --param dram.queue_depth=8 --set dram.queue_depth=4
 bad "missing config" "no such file" configs/nope.yaml "$wl" --param dram.queue_depth=8
 bad "bad value" "dram.queue_depth" "$cfg" "$wl" --param dram.queue_depth=8,0
-bad "vp-run argument vp-sweep sets" "vp-sweep sets it" "$cfg" "$wl" --param dram.queue_depth=8 -- --out x
+bad "vp-run argument vp-sweep sets" "vp-run argument --out: vp-sweep sets --out" "$cfg" "$wl" --param dram.queue_depth=8 -- --out x
+# vp-run's option parser takes abbreviations and short options with the value attached.
+bad "vp-run argument abbreviated" "vp-run argument --ou: an abbreviation of --out" "$cfg" "$wl" --param dram.queue_depth=8 -- --ou x
+bad "vp-run short option with its value" "vp-run argument -ox: -o is --out" "$cfg" "$wl" --param dram.queue_depth=8 -- -ox
+bad "vp-run --help (every point would be done, with no results)" "vp-run would print its help" \
+    "$cfg" "$wl" --param dram.queue_depth=8 -- --help
+# The time limit: a finite positive number of seconds (nan and inf would mean no limit).
+for t in nan inf 1e999 0 -1; do
+  bad "--point-timeout $t" "--point-timeout expects a positive number of seconds" "$cfg" "$wl" --param dram.queue_depth=8 \
+      --point-timeout $t
+done
 printf 'config: %s\nworkload: %s\nparams: {dram.queue_depth: [8]}\nparms: {}\n' "$cfg" "$wl" > "$tmp/bad.yaml"
 bad "unknown sweep-file key" "unknown key \"parms\"" --file "$tmp/bad.yaml"
+# Sweep files: UTF-8, no key twice in a mapping (at any level), the same checks of args: as on the
+# command line; the message names the file, the line and the key.
+printf 'config: %s\nworkload: %s # caf\xe9\n' "$cfg" "$wl" > "$tmp/latin1.yaml"
+bad "a sweep file that is not UTF-8" "latin1.yaml:2: not UTF-8 text (byte 0xe9" --file "$tmp/latin1.yaml"
+printf '{"config": "%s",\n "workload": "%s\xff"}\n' "$cfg" "$wl" > "$tmp/latin1.json"
+bad "a JSON sweep file that is not UTF-8" "latin1.json:2: not UTF-8 text" --file "$tmp/latin1.json"
+printf 'config: %s\nworkload: %s\nparams:\n  dram.queue_depth: [8, 16]\n  dram.queue_depth: [4]\n' "$cfg" "$wl" > "$tmp/dup.yaml"
+bad "a key twice under params:" 'dup.yaml:5: params: duplicate key "dram.queue_depth" (first on line 4, again on line 5)' \
+    --file "$tmp/dup.yaml"
+printf 'config: %s\nworkload: %s\nconfig: %s\n' "$cfg" "$wl" "$cfg" > "$tmp/dup_top.yaml"
+bad "a key twice at the top level" 'dup_top.yaml:3: top level: duplicate key "config" (first on line 1' --file "$tmp/dup_top.yaml"
+printf 'config: %s\nworkload: %s\nzip:\n  - dram.queue_depth: [8, 16]\n    dram.scheduler: [fcfs, frfcfs]\n    dram.queue_depth: [4, 2]\n' \
+  "$cfg" "$wl" > "$tmp/dup_zip.yaml"
+bad "a key twice in a zip" 'dup_zip.yaml:6: zip[0]: duplicate key "dram.queue_depth"' --file "$tmp/dup_zip.yaml"
+printf 'config: %s\nworkload: %s\nset: {sim.threads: 1, sim.threads: 2}\n' "$cfg" "$wl" > "$tmp/dup_set.yaml"
+bad "a key twice under set:" 'dup_set.yaml:3: set: duplicate key "sim.threads"' --file "$tmp/dup_set.yaml"
+printf '{"config": "%s", "workload": "%s",\n "params": {"dram.queue_depth": [8],\n   "dram.queue_depth": [16]}}\n' "$cfg" "$wl" \
+  > "$tmp/dup.json"
+bad "a key twice in a JSON sweep file" 'dup.json:3: duplicate key "dram.queue_depth" (first on line 2, again on line 3)' \
+    --file "$tmp/dup.json"
+printf '{"config": "%s", "workload": "%s", "params": {"dram.queue_depth": [8, NaN]}}\n' "$cfg" "$wl" > "$tmp/nan.json"
+bad "NaN in a JSON sweep file" "nan.json: NaN is not JSON" --file "$tmp/nan.json"
+printf 'config: %s\nworkload: %s\nargs: [--out, x]\n' "$cfg" "$wl" > "$tmp/args_out.yaml"
+bad "--out in a sweep file's args:" "args_out.yaml: args: vp-run argument --out: vp-sweep sets --out" --file "$tmp/args_out.yaml"
+printf 'config: %s\nworkload: %s\nargs: [-q]\n' "$cfg" "$wl" > "$tmp/args_q.yaml"
+bad "-q in a sweep file's args:" "args_q.yaml: args: vp-run argument -q" --file "$tmp/args_q.yaml"
+printf 'config: %s\nworkload: %s\nparams:\n  dram.queue_depth: &a [8, *a]\n' "$cfg" "$wl" > "$tmp/rec.yaml"
+bad "a recursive alias" "rec.yaml:4: params.dram.queue_depth[1]: recursive alias" --file "$tmp/rec.yaml"
+mkdir -p "$tmp/a_folder.yaml"
+bad "a sweep file that is a folder" "sweep file $tmp/a_folder.yaml: is a folder (expected a file)" --file "$tmp/a_folder.yaml"
+bad "a workload that is a folder" "workload $tmp/a_folder.yaml: is a folder" "$cfg" "$tmp/a_folder.yaml" --param dram.queue_depth=8
 bad "a sweep file given without --file" "looks like a sweep file: give it with --file" "$tmp/sweep.yaml"
 touch "$tmp/a_file"
 err=$("$sweep" "$cfg" "$wl" --param dram.queue_depth=8 --out "$tmp/a_file" 2>&1); rc=$?

@@ -103,5 +103,102 @@ class Identity(unittest.TestCase):
         self.assertNotEqual(self.point([]).id, self.point([], cfg=changed).id)
 
 
+class SweepFile(unittest.TestCase):
+    """Bad sweep files are SweepErrors (exit 2) naming the file, the line and the key."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        return path
+
+    def error(self, name, data):
+        path = self.write(name, data)
+        with self.assertRaises(SweepError) as cm:
+            space.load_sweep_file(path)
+        msg = str(cm.exception)
+        self.assertIn(path, msg)
+        return msg
+
+    def test_good_file(self):
+        doc = space.load_sweep_file(self.write("s.yaml", "config: c.yaml\nparams:\n  a.b: [1, 2]\n"))
+        self.assertEqual(doc, {"config": "c.yaml", "params": {"a.b": ["1", "2"]}})
+        doc = space.load_sweep_file(self.write("s.json", '\ufeff{"config": "c.yaml", "params": {"a.b": [1, 0.5]}}'))
+        self.assertEqual(doc, {"config": "c.yaml", "params": {"a.b": [1, 0.5]}})
+        # An alias used twice is not a duplicate.
+        doc = space.load_sweep_file(self.write("a.yaml", "set: &s {a.b: 1}\nparams: {x.y: [*s, *s]}\n"))
+        self.assertEqual(doc["params"]["x.y"], [{"a.b": "1"}, {"a.b": "1"}])
+
+    def test_not_utf8(self):
+        msg = self.error("s.yaml", b"config: c.yaml\nworkload: caf\xe9.json\n")
+        self.assertIn("s.yaml:2: not UTF-8 text (byte 0xe9", msg)
+        self.assertIn("not UTF-8", self.error("s.json", b'\xff\xfe{\x00}\x00'))  # UTF-16
+
+    def test_duplicate_keys_at_every_level(self):
+        cases = [
+            ("config: a\nconfig: b\n", 'top level: duplicate key "config" (first on line 1, again on line 2)', 2),
+            ("params:\n  a.b: [1]\n  a.b: [2]\n", 'params: duplicate key "a.b" (first on line 2, again on line 3)', 3),
+            ("set: {a.b: 1, a.b: 2}\n", 'set: duplicate key "a.b"', 1),
+            ("zip:\n  - {a.b: [1], c.d: [2]}\n  - a.b: [1]\n    a.b: [2]\n", 'zip[1]: duplicate key "a.b"', 4),
+            ("params:\n  a.b: [{x: 1, x: 2}]\n", 'params.a.b[0]: duplicate key "x"', 2),
+        ]
+        for text, want, line in cases:
+            msg = self.error("d.yaml", text)
+            self.assertIn("d.yaml:%d: %s" % (line, want), msg)
+        msg = self.error("d.json", '{"params": {"a.b": [1],\n  "a.b": [2]}}')
+        self.assertIn('d.json:2: duplicate key "a.b" (first on line 1, again on line 2)', msg)
+        msg = self.error("d.json", '{"params": {"a.b": [{"x": 1, "x": 2}]}}')
+        self.assertIn('duplicate key "x"', msg)
+
+    def test_json_non_finite_numbers(self):
+        for text in ('{"params": {"a.b": [NaN]}}', '{"params": {"a.b": [Infinity]}}', '{"params": {"a.b": [-Infinity]}}',
+                     '{"params": {"a.b": [1e999]}}'):
+            self.error("n.json", text)
+
+    def test_aliases(self):
+        self.assertIn("recursive alias", self.error("r.yaml", "params:\n  a.b: &a [1, *a]\n"))
+        laughs = "a: &a [x,x,x,x,x,x,x,x,x,x]\n" + "".join(
+            "%s: &%s [%s]\n" % (n, n, ",".join(["*" + p] * 10)) for p, n in zip("abcdef", "bcdefg"))
+        self.assertIn("aliases are expanded", self.error("l.yaml", laughs))
+        self.assertIn("nested too deeply", self.error("deep.yaml", "params: " + "[" * 500 + "]" * 500 + "\n"))
+        self.assertIn("nested too deeply", self.error("deep.json", '{"params": ' + "[" * 5000 + "]" * 5000 + "}"))
+
+    def test_args_items_are_scalars(self):
+        with self.assertRaises(SweepError):
+            space.space_from_file(Space(), {"args": [["--seed", "3"]]}, "f.yaml")
+
+
+class Options(unittest.TestCase):
+    def test_point_timeout_is_finite_and_positive(self):
+        from vpsweep import cli
+        for bad in (float("nan"), float("inf"), float("-inf"), 0.0, -1.0):
+            with self.assertRaises(SweepError, msg=bad):
+                cli.check_timeout(bad, "--point-timeout")
+        cli.check_timeout(None, "--point-timeout")
+        cli.check_timeout(0.5, "--point-timeout")
+
+    def test_vp_run_args_that_vp_sweep_sets(self):
+        from vpsweep import cli
+        for bad in (["--out", "x"], ["--out=x"], ["--ou", "x"], ["-o", "x"], ["-ox"], ["-qo", "x"], ["--set", "a=1"],
+                    ["-sa.b=1"], ["--quiet"], ["--check"], ["--allow-unused"], ["--help"], ["-h"], ["--vers"]):
+            with self.assertRaises(SweepError, msg=bad) as cm:
+                cli.check_vp_run_args(bad, "f.yaml: args: ")
+            self.assertTrue(str(cm.exception).startswith("f.yaml: args: vp-run argument " + bad[0]))
+        cli.check_vp_run_args(["--seed", "3", "--refine", "2", "--trace", "-1"], "")
+
+    def test_find_file_refuses_folders(self):
+        from vpsweep import cli
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(SweepError) as cm:
+                cli.find_file(d, os.path.join(d, "bin", "vp-run"), "sweep file")
+            self.assertIn("is a folder", str(cm.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

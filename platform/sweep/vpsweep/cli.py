@@ -11,6 +11,7 @@ Exit codes: 0 every point done, 2 bad input (nothing run), 3 a point failed, tim
 was killed or did not run, 1 internal error."""
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -25,7 +26,12 @@ from .space import CONFIG, WORKLOAD, Space, SweepError, load_sweep_file, parse_a
 from .space import space_from_file
 
 DATA_SUBDIR = os.path.join("share", "cnn-vp")
-RESERVED_ARGS = ("--out", "-o", "--set", "-s", "--quiet", "-q", "--check", "--allow-unused")
+# vp-run options that vp-sweep sets itself (or that would stop vp-run from running the point),
+# refused in the extra vp-run arguments: the long names and any abbreviation of them (vp-run's
+# option parser accepts unambiguous prefixes), and the short options, also in a cluster such
+# as -qo DIR or with the value attached (-oDIR).
+RESERVED_LONG = ("--out", "--set", "--quiet", "--check", "--allow-unused", "--help", "--version")
+RESERVED_SHORT = "osqh"  # vp-run's short options: -o --out, -s --set, -q --quiet, -h --help
 log = local.log
 
 
@@ -49,13 +55,51 @@ def find_vp_run(explicit):
 
 def find_file(path, vp_run, what):
     """A path as given, else under the installed data folder next to vp-run (PREFIX/share/cnn-vp),
-    as vp-run itself looks it up."""
-    if os.path.isfile(path):
-        return os.path.abspath(path)
+    as vp-run itself looks it up. It must be a readable file."""
     data = os.path.join(os.path.dirname(os.path.dirname(vp_run)), DATA_SUBDIR)
-    if not os.path.isabs(path) and os.path.isfile(os.path.join(data, path)):
-        return os.path.join(data, path)
-    raise SweepError("%s %s: no such file (also looked in %s)" % (what, path, data))
+    found = None
+    if os.path.isfile(path):
+        found = os.path.abspath(path)
+    elif not os.path.isabs(path) and os.path.isfile(os.path.join(data, path)):
+        found = os.path.join(data, path)
+    elif os.path.isdir(path):
+        raise SweepError("%s %s: is a folder (expected a file)" % (what, path))
+    elif os.path.exists(path):
+        raise SweepError("%s %s: not a regular file (expected a file)" % (what, path))
+    if found is None:
+        raise SweepError("%s %s: no such file (also looked in %s)" % (what, path, data))
+    try:
+        with open(found, "rb"):
+            pass
+    except OSError as e:
+        raise SweepError("%s %s: cannot read it: %s" % (what, path, e.strerror))
+    return found
+
+
+def check_vp_run_args(args, where):
+    """Refuses the vp-run options that vp-sweep sets (or that make vp-run not run the point),
+    spelt out, abbreviated or as short options."""
+    def why(opt):
+        if opt in ("--help", "--version"):
+            return "vp-run would print its %s instead of running the point" % opt[2:]
+        return "vp-sweep sets %s (use vp-sweep --set / --allow-unused / --out)" % opt
+
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if arg.startswith("--") and len(name) > 2:
+            hits = [r for r in RESERVED_LONG if r.startswith(name)]
+            if hits:
+                raise SweepError("%svp-run argument %s: %s%s" % (
+                    where, arg, "" if name in RESERVED_LONG else "an abbreviation of %s: " % hits[0], why(hits[0])))
+        elif len(arg) > 1 and arg[0] == "-" and arg[1] in RESERVED_SHORT:
+            opt = next(r for r in RESERVED_LONG if r[2] == arg[1])
+            raise SweepError("%svp-run argument %s: -%s is %s: %s" % (where, arg, arg[1], opt, why(opt)))
+
+
+def check_timeout(value, option):
+    """A time limit in seconds: a finite positive number (not nan, not inf)."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise SweepError("%s expects a positive number of seconds, found %s" % (option, value))
 
 
 # -- command line ---------------------------------------------------------------------------
@@ -106,6 +150,7 @@ def build_space(a, extra, vp_run):
     space = Space()
     if a.file:
         space_from_file(space, load_sweep_file(find_file(a.file, vp_run, "sweep file")), a.file)
+        check_vp_run_args(space.args, "%s: args: " % a.file)
     if len(a.files) > 2:
         raise SweepError("expected CONFIG [WORKLOAD], found %d positional arguments: %s"
                          % (len(a.files), " ".join(a.files)))
@@ -123,9 +168,7 @@ def build_space(a, extra, vp_run):
             k, v = parse_assignment(s, "--zip")
             cols.append((k, parse_values(v, "--zip %s" % k)))
         space.add_zip(cols, "--zip")
-    for arg in extra:
-        if arg in RESERVED_ARGS or any(arg.startswith(r + "=") for r in RESERVED_ARGS if r.startswith("--")):
-            raise SweepError("vp-run argument %s: vp-sweep sets it (use vp-sweep --set / --allow-unused)" % arg)
+    check_vp_run_args(extra, "")
     space.args.extend(extra)
     keys = space.keys()
     for k, what in ((CONFIG, "CONFIG"), (WORKLOAD, "WORKLOAD")):
@@ -215,8 +258,7 @@ def cmd_run(argv):
         raise SweepError("-j expects a positive integer")
     if a.points_per_task is not None and a.points_per_task < 1:
         raise SweepError("--points-per-task expects a positive integer")
-    if a.point_timeout is not None and a.point_timeout <= 0:
-        raise SweepError("--point-timeout expects a positive number of seconds")
+    check_timeout(a.point_timeout, "--point-timeout")
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         raise SweepError("--out %s: exists and is not a folder (give a folder path)" % a.out)
     vp_run = find_vp_run(a.vp_run)
@@ -327,12 +369,26 @@ def cmd_task(argv):
     p.add_argument("--point-timeout", type=float)
     p.add_argument("--vp-run")
     a = p.parse_args(argv)
+    check_timeout(a.point_timeout, "--point-timeout")
     sweep = SweepDir(a.dir)
-    meta, _, _ = sweep.read_definition()
+    try:
+        meta, _, _ = sweep.read_definition()
+    except OSError as e:
+        raise SweepError("%s: %s" % (a.dir, e.strerror))
     ids = list(a.point)
     if a.list:
-        with open(a.list) as f:
-            ids += [l.strip() for l in f if l.strip()]
+        try:
+            with open(a.list, encoding="utf-8") as f:
+                ids += [l.strip() for l in f if l.strip()]
+        except OSError as e:
+            raise SweepError("--list %s: %s" % (a.list, e.strerror))
+        except UnicodeDecodeError:
+            raise SweepError("--list %s: not UTF-8 text (expected one point id per line)" % a.list)
+    for pid in ids:
+        try:
+            sweep.read_point(pid)
+        except OSError:
+            raise SweepError("point %s: not a point of the sweep in %s (no readable point.json)" % (pid, sweep.root))
     stop = local.StopOnSignal().install()
     runner = PointRunner(sweep, a.vp_run or meta["vp_run"], a.point_timeout, stop.event)
     states = []

@@ -121,8 +121,13 @@ class SweepDir:
         meta = read_json(self.path("sweep.json"))
         if meta is None:
             raise FileNotFoundError(errno.ENOENT, "not a sweep folder (no readable sweep.json)", self.root)
-        with open(self.path("points.csv"), encoding="utf-8", newline="") as f:
-            rows = list(csv.reader(f))
+        try:
+            with open(self.path("points.csv"), encoding="utf-8", newline="") as f:
+                rows = list(csv.reader(f))
+        except (ValueError, csv.Error):  # not UTF-8, a NUL byte
+            rows = []
+        if not rows:
+            raise FileNotFoundError(errno.ENOENT, "not a sweep folder (no readable points.csv)", self.root)
         return meta, rows[0], rows[1:]
 
     def read_point(self, pid):

@@ -3,6 +3,8 @@ parameters, and YAML/JSON sweep files. Everything here is pure logic on strings;
 values are passed to vp-run as `--set key=value`, which parses them as YAML."""
 
 import json
+import json.decoder
+import json.scanner
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -209,6 +211,8 @@ class Space:
         return combos
 
 
+MAX_DEPTH = 100  # nesting levels of a sweep file (a few are needed)
+MAX_NODES = 1000000  # values of a sweep file, aliases expanded (a "billion laughs" file)
 SWEEP_FILE_KEYS = ("config", "workload", "set", "params", "zip", "args")
 
 
@@ -225,28 +229,27 @@ def load_sweep_file(path):
           - {mesh.width: [4, 8], mesh.height: [4, 8]}
         args: [--seed, 3]                    # extra vp-run arguments
 
-    Scalars are kept as text (no YAML 1.1 typing: "0:10:2" is a range, not a number)."""
+    Scalars are kept as text (no YAML 1.1 typing: "0:10:2" is a range, not a number). The file
+    must be UTF-8; a key given twice in a mapping, at any level, is an error (as in vp-run's
+    configs), and so are JSON's non-standard NaN and Infinity."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise SweepError("%s: cannot read the sweep file: %s" % (path, e.strerror))
-    doc = None
-    if path.endswith(".json"):
-        try:
-            doc = json.loads(text)
-        except ValueError as e:
-            raise SweepError("%s: JSON syntax error: %s" % (path, e))
-    else:
-        try:
-            import yaml
-        except ImportError:
-            raise SweepError("%s: reading YAML sweep files needs PyYAML (Debian: apt-get install "
-                             "python3-yaml); a .json sweep file works without it" % path)
-        try:
-            doc = yaml.load(text, Loader=yaml.BaseLoader)
-        except yaml.YAMLError as e:
-            raise SweepError("%s: YAML syntax error: %s" % (path, e))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise SweepError("%s:%d: not UTF-8 text (byte 0x%02x at offset %d); expected a YAML or JSON "
+                         "sweep file in UTF-8" % (path, line, data[e.start], e.start))
+    try:
+        if path.endswith(".json"):
+            doc = _load_json(text, path)
+        else:
+            doc = _load_yaml(text, path)
+    except RecursionError:
+        raise SweepError("%s: nested too deeply" % path)
     if not isinstance(doc, dict):
         raise SweepError("%s: expected a mapping with keys %s" % (path, ", ".join(SWEEP_FILE_KEYS)))
     for k in doc:
@@ -254,6 +257,117 @@ def load_sweep_file(path):
             raise SweepError("%s: unknown key \"%s\" (expected one of: %s)"
                              % (path, k, ", ".join(SWEEP_FILE_KEYS)))
     return doc
+
+
+def _duplicate(path, where, key, first, again):
+    return SweepError("%s:%d: %sduplicate key \"%s\" (first on line %d, again on line %d)"
+                      % (path, again, "" if where is None else "%s: " % (where or "top level"), key, first, again))
+
+
+def _load_yaml(text, path):
+    try:
+        import yaml
+    except ImportError:
+        raise SweepError("%s: reading YAML sweep files needs PyYAML (Debian: apt-get install "
+                         "python3-yaml); a .json sweep file works without it" % path)
+
+    class Loader(yaml.BaseLoader):
+        def construct_mapping(self, node, deep=False):
+            check(node, "")
+            return super().construct_mapping(node, deep)
+
+    def check(node, where):
+        """Duplicate keys, named by their path from the top (params.dram.preset)."""
+        seen = {}
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                continue  # a complex key: refused by the constructor
+            line = k.start_mark.line + 1
+            if k.value in seen:
+                raise _duplicate(path, where, k.value, seen[k.value], line)
+            seen[k.value] = line
+
+    sizes, on_path = {}, []
+
+    def walk(node, where):
+        """Checks every mapping once and returns the node count once aliases are expanded."""
+        if any(n is node for n in on_path):
+            raise SweepError("%s:%d: %s: recursive alias (the value contains itself)"
+                             % (path, node.start_mark.line + 1, where or "top level"))
+        if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            return 1
+        if id(node) in sizes:
+            return sizes[id(node)]  # an alias of a node already checked
+        if len(on_path) >= MAX_DEPTH:
+            raise SweepError("%s:%d: nested too deeply (at most %d levels)" % (path, node.start_mark.line + 1, MAX_DEPTH))
+        on_path.append(node)
+        n = 1
+        if isinstance(node, yaml.MappingNode):
+            check(node, where)
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    n += 1 + walk(v, "%s.%s" % (where, k.value) if where else k.value)
+        else:
+            for i, v in enumerate(node.value):
+                n += walk(v, "%s[%d]" % (where, i))
+        on_path.pop()
+        sizes[id(node)] = n
+        return n
+
+    loader = Loader(text)
+    loader.name = path  # error marks name the file, not "<unicode string>"
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        # Before constructing, so that the message names the key's path.
+        if walk(node, "") > MAX_NODES:
+            raise SweepError("%s: more than %d values once its aliases are expanded" % (path, MAX_NODES))
+        return loader.construct_document(node)
+    except yaml.YAMLError as e:
+        raise SweepError("%s: YAML syntax error: %s" % (path, e))
+    finally:
+        loader.dispose()
+
+
+def _load_json(text, path):
+    def line_of(pos):
+        return text.count("\n", 0, pos) + 1
+
+    def parse_object(s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo):
+        # The pure-Python scanner with the value positions recorded: a duplicate key is named
+        # with its line, as for YAML.
+        starts = []
+
+        def scan(s, idx):
+            starts.append(idx)
+            return scan_once(s, idx)
+
+        pairs, end = json.decoder.JSONObject(s_and_end, strict, scan, None, lambda p: p, memo)
+        seen = {}
+        for (k, _), pos in zip(pairs, starts):
+            if k in seen:
+                raise _duplicate(path, None, k, line_of(seen[k]), line_of(pos))
+            seen[k] = pos
+        return dict(pairs), end
+
+    def constant(name):
+        raise SweepError("%s: %s is not JSON (expected a number or a string such as \"%s\")"
+                         % (path, name, name.lower()))
+
+    def number(s):
+        v = float(s)
+        if v != v or v in (float("inf"), float("-inf")):
+            raise SweepError("%s: number %s is out of range (expected a finite number)" % (path, s))
+        return v
+
+    dec = json.JSONDecoder(parse_constant=constant, parse_float=number)
+    dec.parse_object = parse_object
+    dec.scan_once = json.scanner.py_make_scanner(dec)
+    try:
+        return dec.decode(text[1:] if text.startswith("\ufeff") else text)  # a UTF-8 BOM, as YAML allows
+    except ValueError as e:
+        raise SweepError("%s: JSON syntax error: %s" % (path, e))
 
 
 def file_values(v, where):
@@ -299,4 +413,8 @@ def space_from_file(space, doc, path):
     args = doc.get("args", [])
     if not isinstance(args, list):
         raise SweepError("%s: args: expected a list of vp-run arguments" % path)
-    space.args.extend(format_value(a, path) for a in args)
+    for i, a in enumerate(args):
+        if isinstance(a, (list, dict)):
+            raise SweepError("%s: args[%d]: expected a vp-run argument (a string or number), found a %s"
+                             % (path, i, "list" if isinstance(a, list) else "mapping"))
+        space.args.append(format_value(a, path))
