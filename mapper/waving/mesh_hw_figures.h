@@ -11,6 +11,7 @@ namespace vp::mapper::waving {
 struct MeshHwFigures {
     DramFigures dram;
     int hop_cycles = 0;           // NoC cycles per router hop: router pipeline stages + link latency
+    int link_cycles = 0;          // NoC cycles of a link (noc.link_latency; the NI's link to its router too)
     int dram_if_outstanding = 0;  // requests a DRAM interface block holds at a time (its cap)
     int inject_depth = 0;         // packets an NI queues before it back-pressures its core
     // A VC's stream of packets (used by `phased-engine` and `phased-pages`): g = max(router_stages - 2, 0) NoC

@@ -356,6 +356,20 @@ double PhasedMeshModel::packet_cycles(const MeshHwFigures& hw, double flits, int
     return flits + double(hw.packet_gap) + std::max(0.0, waits) * double(hw.credit_stall);
 }
 
+double PhasedMeshModel::unloaded_latency(const XferFeatures& x, int hops, double own_act, const tiling::AsipParams& asip,
+                                         const MeshMapParams& mesh) {
+    const MeshHwFigures& hw = mesh.hw;
+    const Clocks ck = clocks_of(asip, mesh);
+    const double noc = 2.0 * double(hops + 1) * double(hw.hop_cycles) * ck.flit;
+    const double n = double(std::max<std::uint64_t>(x.transfers, 1));
+    const double w = double(x.transfers - std::min(x.reads, x.transfers)) / n;
+    // A row activation before the column command: the replayed activations per request (open
+    // page), every request with a closed-page policy or without a replay.
+    const double act = hw.dram.open_page && own_act >= 0 ? std::clamp(own_act, 0.0, 1.0) : 1.0;
+    const double cas = (1.0 - w) * double(hw.dram.CL) + w * double(hw.dram.CWL);
+    return noc + (double(hw.dram.frontend_latency_ck) + act * double(hw.dram.tRCD) + cas + double(hw.dram.burst_cycles)) * ck.tck;
+}
+
 double PhasedMeshModel::pipelined_row(const ProfileEntry& e, double setups, double l0, double own, double s, int hops,
                                       const tiling::AsipParams& asip, const MeshMapParams& mesh) const {
     const MeshHwFigures& hw = mesh.hw;
@@ -398,7 +412,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         throw InputError("mapper.mesh_model: the phased model needs the DRAM and NoC figures of the platform");
     const Clocks ck = clocks_of(asip, mesh);
     const double dram_lat = double(hw.dram.frontend_latency_ck + hw.dram.tRCD + hw.dram.CL + hw.dram.burst_cycles) * ck.tck;
-    const double l0 = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * ck.flit + dram_lat;
+    const double l0_miss = 2.0 * double(c.hops + 1) * double(hw.hop_cycles) * ck.flit + dram_lat;
     const double out = double(std::max(asip.dma_max_outstanding, 1));
     const double setup = double(asip.dma_setup_cycles);
     const double keff = c.sharing > 0 ? c.sharing : double(std::max(c.active, 1));
@@ -422,6 +436,7 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         if (e.x.transfers) {
             const double n = double(e.x.transfers);
             const double f = double(std::max(e.x.flits_in, e.x.flits_out));
+            const double l0 = m_pages ? unloaded_latency(e.x, c.hops, own_act, asip, mesh) : l0_miss;
             const double own = std::max({n, n * l0 / out, m_c.ph_stream * f * ck.flit});
             const double s = shared_time(e.x, c.active, asip, mesh, own_act, p.bank_factor);
             if (m_pipelined && !e.wait && c.active == 1) {
@@ -442,6 +457,35 @@ double PhasedMeshModel::core_cycles(const OpProfile& p, const CoreContext& c, co
         t += one * double(e.count);
     }
     return t + m_c.ph_tail * (tail_share * tail + bound_tail);
+}
+
+namespace {
+
+// NoC cycles from a header-only sync packet's creation until its receiver sees it, over `hops`.
+double sync_flight(int hops, const MeshMapParams& mesh) {
+    const MeshHwFigures& hw = mesh.hw;
+    const double f = double(std::max(mesh.packet.header_flits, 1));
+    return double(hw.link_cycles) + double(std::max(hops, 0) + 1) * double(std::max(hw.hop_cycles - 1, 0)) + f;
+}
+
+}  // namespace
+
+double PhasedMeshModel::start_sync(int position, int master_hops, const tiling::AsipParams& asip,
+                                   const MeshMapParams& mesh) {
+    const Clocks ck = clocks_of(asip, mesh);
+    const double f = double(std::max(mesh.packet.header_flits, 1));
+    const double spacing = std::max(1.0, packet_cycles(mesh.hw, f, 0) * ck.flit);
+    return std::ceil(double(std::max(position, 0)) * spacing + sync_flight(master_hops, mesh) * ck.flit - 1e-9);
+}
+
+double PhasedMeshModel::done_sync(int master_hops, const tiling::AsipParams& asip, const MeshMapParams& mesh) {
+    return sync_flight(master_hops, mesh) * clocks_of(asip, mesh).flit;
+}
+
+double PhasedMeshModel::sync_cycles(int position, int master_hops, const tiling::AsipParams& asip,
+                                    const MeshMapParams& mesh) const {
+    if (!m_pages || !mesh.hw.valid()) return 0.0;
+    return start_sync(position, master_hops, asip, mesh) + done_sync(master_hops, asip, mesh);
 }
 
 double PhasedMeshModel::shared_cycles(const OpProfile& p, const tiling::AsipParams& asip, const MeshMapParams& mesh,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -164,7 +165,8 @@ struct Candidate {
 
 Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tiling::AsipParams& asip,
                              const MeshMapParams& mesh, const tiling::CostContext& ctx, const MapperOptions& opt,
-                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank) {
+                             const std::vector<int>& ks, const std::vector<int>& hops_by_rank,
+                             const std::vector<int>& master_hops_by_rank) {
     Candidate c;
     const Geometry g = make_geometry(s, t_of, t_ox);
     if (!tiling::optimize_tiling(s.slice(t_of, t_ox), ctx, opt.objective, &c.full)) return c;
@@ -256,9 +258,11 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
             shared += w;
             max_compute = std::max(max_compute, compute);
         }
+        double first_sync = 0;
         if (model) {
             if (model->shares_by_work()) sharing = sharing_by_work(work);
             else sharing.assign(std::size_t(k), sharing_of(n, k));
+            first_sync = std::numeric_limits<double>::max();
             for (int core = 0; core < k; ++core) {
                 const int a = int(std::int64_t(core) * n / k), b = int(std::int64_t(core + 1) * n / k);
                 const int h = hops_by_rank[std::size_t(core)];
@@ -274,13 +278,16 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                     if (nfull) cycles += double(nfull) * cyc(4 + oc * 2 + 0, prof_other[oc][0], h, share);
                     if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h, share);
                 });
-                max_cycles = std::max(max_cycles, cycles);
+                // Block b gets the b-th start sync (model_cycles; placement may move it later).
+                const double sync = model->sync_cycles(core, master_hops_by_rank[std::size_t(core)], asip, mesh);
+                first_sync = std::min(first_sync, sync);
+                max_cycles = std::max(max_cycles, sync + cycles);
             }
         }
         KScore sc;
         sc.k = k;
         sc.eq23 = double(max_compute) + mesh.flit_weight * double(flits);  // Eq. 23
-        sc.cycles = model ? std::max(max_cycles, shared) + model->layer_overhead() : 0.0;
+        sc.cycles = model ? std::max(max_cycles, first_sync + shared) + model->layer_overhead() : 0.0;
         c.ks.push_back(sc);
     }
     c.ok = true;
@@ -433,10 +440,11 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
-    std::vector<int> hops_by_rank;
+    std::vector<int> hops_by_rank, master_hops_by_rank;
     for (int c : order) {
         const MeshNode& n = cores[std::size_t(c)];
         hops_by_rank.push_back(hops(n, mesh.dram_ifs[std::size_t(nearest_dram_if(mesh, n))]));
+        master_hops_by_rank.push_back(hops(n, mesh.master));
     }
     std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
     const bool whole = opt.mode == MapMode::WholeLayer;
@@ -462,7 +470,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
-                                                  asip, mesh, ctx, opt, ks, hops_by_rank);
+                                                  asip, mesh, ctx, opt, ks, hops_by_rank, master_hops_by_rank);
     // All-cores mode ("using all cores all of the time", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);
@@ -560,9 +568,14 @@ double model_cycles(const LayerMapping& m, const std::vector<OpProfile>& profile
     }
     const std::vector<double> sharing =
         model.shares_by_work() ? sharing_by_work(work) : std::vector<double>(n, sharing_of(m.n_slices, m.k));
-    for (std::size_t i = 0; i < n; ++i)
-        t = std::max(t, model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i]}, asip, mesh));
-    return std::max(t, shared) + model.layer_overhead();
+    // The cores get their start syncs in this order (the master's layer list is m.cores).
+    double first_sync = n ? std::numeric_limits<double>::max() : 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double sync = model.sync_cycles(int(i), hops(m.cores[i].node, mesh.master), asip, mesh);
+        first_sync = std::min(first_sync, sync);
+        t = std::max(t, sync + model.core_cycles(profiles[i], CoreContext{m.cores[i].hops, m.k, sharing[i]}, asip, mesh));
+    }
+    return std::max(t, first_sync + shared) + model.layer_overhead();
 }
 
 double recompute_cost(const LayerMapping& m, const MeshMapParams& mesh) {

@@ -14,6 +14,7 @@ mapper::waving::MeshHwFigures mesh_figures(const PlatformSpec& spec) {
     mapper::waving::MeshHwFigures f;
     f.dram = dram_figures(spec.dram);
     f.hop_cycles = int(spec.noc.router_stages + spec.noc.link_latency);
+    f.link_cycles = int(spec.noc.link_latency);
     f.dram_if_outstanding = int(dram_if_outstanding(spec));
     f.inject_depth = int(spec.noc.inject_depth);
     const int gap = std::max(int(spec.noc.router_stages) - 2, 0);

@@ -9,7 +9,10 @@
 //     on a one-core row with reads and writes against hand computations (router_stages 4,
 //     link_latency 1, credit_delay 1, buffer_depth 4), and `phased` unchanged beside it;
 //   * `phased-pages`: the price of a row activation (banks in use, tFAW, tRRD) and the page term
-//     of an entry against hand computations, and its own coefficient set (pg_*).
+//     of an entry against hand computations, and its own coefficient set (pg_*);
+//   * `phased-pages`: the master's start and done syncs, and a request's unloaded round trip,
+//     against the times a simulation trace shows (the cores' start edges, the done sync's arrival,
+//     the waited-for transfers of a one-core layer), and by hand.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -586,4 +589,72 @@ TEST_CASE("phased-pages: the price of a row activation and the page term by hand
           Approx(320.0 + 64 * 0.25 * 2.0 * 0.625));
     CHECK(PhasedMeshModel(bus2, true, true, true).shared_time(rd.x, 1, asip, mesh) ==
           PhasedMeshModel(c, true, true, true).shared_time(rd.x, 1, asip, mesh));
+}
+
+TEST_CASE("phased-pages: the master's start and done syncs against the times of a simulation trace",
+          "[waving][mesh_model]") {
+    // Reference: `vp-run configs/mesh-4x4.yaml` of EfficientNet-B0's
+    // `features.1.0/block/block.1/fc2` alone (a 1x1 conv 8 -> 32 on 1 x 1) with `--trace`: the
+    // master at (1, 0) sends its start syncs to the cores at (0, 1), (2, 0), (1, 1) and (0, 2) in
+    // that order (2, 1, 1 and 3 hops); the cores leave Idle at 14, 14, 16 and 28 ns, and the done
+    // sync of (0, 2), which leaves Idle at 288 ns, reaches the master at 306 ns, the layer's end.
+    // Core clock 500 MHz (2 ns), NoC 1000 MHz; router_stages 4, link_latency 1, one header flit.
+    vp::mapper::tiling::AsipParams asip;
+    MeshMapParams mesh;
+    mesh.hw = ddr3_1600();
+    mesh.hw.link_cycles = 1;
+    const int hops[4] = {2, 1, 1, 3};
+    const double started_ns[4] = {14, 14, 16, 28};
+    for (int i = 0; i < 4; ++i) CHECK(2.0 * PhasedMeshModel::start_sync(i, hops[i], asip, mesh) == Approx(started_ns[i]));
+    CHECK(2.0 * PhasedMeshModel::done_sync(3, asip, mesh) == Approx(306.0 - 288.0));
+    // By hand: a sync reaches the core T0 + 1 = L + (H + 1)(P - 1 + L) + F = 1 + 4 x 4 + 1 = 18
+    // NoC cycles (9 core cycles) after it leaves, over 3 hops; the master's router sends one
+    // one-flit packet per F + g = 3 NoC cycles (1.5 core cycles), so the fourth leaves at 4.5.
+    CHECK(PhasedMeshModel::start_sync(3, 3, asip, mesh) == Approx(std::ceil(4.5 + 9.0)));
+    // With a slower NoC clock the flight takes more core cycles; with a slower master (a core
+    // cycle longer than the packet spacing) the spacing is one core cycle.
+    MeshMapParams slow = mesh;
+    slow.noc_mhz = 250;  // a NoC cycle is 2 core cycles
+    CHECK(PhasedMeshModel::done_sync(3, asip, slow) == Approx(36.0));
+    CHECK(PhasedMeshModel::start_sync(2, 0, asip, slow) == Approx(2 * 3 * 2.0 + (1 + 4 + 1) * 2.0));
+    MeshMapParams fast = mesh;
+    fast.noc_mhz = 4000;  // 0.125 core cycles per NoC cycle: 3 x 0.125 < 1
+    CHECK(PhasedMeshModel::start_sync(2, 0, asip, fast) == Approx(std::ceil(2.0 + 6 * 0.125)));
+    // Only phased-pages charges them; the sum is start + done.
+    MeshCoefficients c;
+    CHECK(PhasedMeshModel(c, true, true, true, true).sync_cycles(3, 3, asip, mesh) == Approx(14.0 + 9.0));
+    CHECK(PhasedMeshModel(c, true, true, true).sync_cycles(3, 3, asip, mesh) == 0.0);
+    CHECK(QueueingMeshModel(c).sync_cycles(3, 3, asip, mesh) == 0.0);
+}
+
+TEST_CASE("phased-pages: a request's unloaded round trip by hand and against a simulation trace", "[waving][mesh_model]") {
+    vp::mapper::tiling::AsipParams asip;  // 500 MHz cores
+    MeshMapParams mesh;                   // 1000 MHz NoC
+    mesh.hw = ddr3_1600();                // hop_cycles 5, CL 10, CWL 8, tRCD 10, BL/2 4, tCK 0.625 core cycles
+    XferFeatures read, write;
+    read.transfers = read.reads = 1;
+    write.transfers = 1;
+    // By hand, one hop from the interface: the NoC 2 x 2 x 5 x 0.5 = 10 core cycles, then at the
+    // DRAM (tRCD if the row opens) + CL or CWL + BL/2 clocks of 0.625 core cycles.
+    CHECK(PhasedMeshModel::unloaded_latency(read, 1, 0.0, asip, mesh) == Approx(10 + 14 * 0.625));
+    CHECK(PhasedMeshModel::unloaded_latency(read, 1, 1.0, asip, mesh) == Approx(10 + 24 * 0.625));
+    CHECK(PhasedMeshModel::unloaded_latency(write, 1, 0.0, asip, mesh) == Approx(10 + 12 * 0.625));
+    CHECK(PhasedMeshModel::unloaded_latency(read, 1, 0.5, asip, mesh) == Approx(10 + 19 * 0.625));
+    // Without a replay (-1) or with a closed page every request opens its row.
+    CHECK(PhasedMeshModel::unloaded_latency(read, 1, -1.0, asip, mesh) == Approx(10 + 24 * 0.625));
+    MeshMapParams closed = mesh;
+    closed.hw.dram.open_page = false;
+    CHECK(PhasedMeshModel::unloaded_latency(read, 1, 0.0, asip, closed) == Approx(10 + 24 * 0.625));
+    // A mixed entry: half of its requests write.
+    XferFeatures mixed;
+    mixed.transfers = 4;
+    mixed.reads = 2;
+    CHECK(PhasedMeshModel::unloaded_latency(mixed, 1, 0.0, asip, mesh) == Approx(10 + 13 * 0.625));
+    // Reference: the three waited-for transfers of a one-core fc layer (3 inputs, 1 output) of a
+    // random network on mesh-4x4, one hop from the interface, in a `--trace` of `vp-run`: a read
+    // whose row opens 52 ns (26 core cycles) from the core's issue to the response, a read of an
+    // open row 38 ns (19), a write to an open row 38 ns to its ack (19). Within 1.5 core cycles.
+    CHECK(std::abs(PhasedMeshModel::unloaded_latency(read, 1, 1.0, asip, mesh) - 26.0) <= 1.5);
+    CHECK(std::abs(PhasedMeshModel::unloaded_latency(read, 1, 0.0, asip, mesh) - 19.0) <= 1.5);
+    CHECK(std::abs(PhasedMeshModel::unloaded_latency(write, 1, 0.0, asip, mesh) - 19.0) <= 1.5);
 }
