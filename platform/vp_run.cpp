@@ -31,6 +31,7 @@
 #include "platform/report/report.h"
 #include "platform/run/cli_args.h"
 #include "platform/run/fst.h"
+#include "platform/run/dram_fit.h"
 #include "platform/run/input_check.h"
 #include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
@@ -211,6 +212,7 @@ int run_main(const Options& o) {
                                                         o.onnx.options(spec.kind == config::PlatformKind::Vta));
     run::check_workload_kind(spec, wl);
     if (!o.allow_unused) run::check_overrides_for_workload(spec, wl, o.sets);
+    run::check_tensors_fit_dram(spec, wl);  // before a mapping that could take minutes for nothing
     if (o.check) {
         if (!o.quiet)
             std::cout << "vp-run: inputs ok: " << config::to_string(spec.kind) << " platform \"" << spec.source

@@ -13,6 +13,7 @@
 #include "models/noc/noc_invariants.h"
 #include "platform/config/mesh_figures.h"
 #include "platform/refine/child_runner.h"
+#include "platform/run/dram_fit.h"
 
 namespace vp::platform {
 
@@ -31,22 +32,17 @@ noc::NocParams noc_params_for(const config::PlatformSpec& spec) {
 }
 
 std::vector<tl::DramLayout> layout_tensors(const wv::NetworkMapping& m, int word_bytes, std::uint64_t dram_bytes) {
-    constexpr std::uint64_t kAlign = 4096;
-    auto up = [](std::uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; };
     std::vector<tl::DramLayout> out(m.layers.size());
     std::uint64_t next = 0;
-    const std::uint64_t wb = std::uint64_t(word_bytes);
     for (std::size_t i = 0; i < m.layers.size(); ++i) {
         const wv::LayerMapping& l = m.layers[i];
         if (!l.mapped) continue;
-        const tl::ConvShape& s = l.shape;
-        const std::uint64_t ifm = up(std::uint64_t(s.C) * s.padded_h * s.padded_w * wb);
-        const std::uint64_t wts = up(std::uint64_t(s.K) * s.n_if * s.kx * s.ky * wb);
-        const std::uint64_t ofm = up(std::uint64_t(s.K) * s.P * s.Q * wb);
-        const std::uint64_t need = ifm + wts + ofm;
-        if (need > dram_bytes)
-            throw InputError("layer \"" + l.name + "\": its tensors (" + std::to_string(need) +
+        // run::check_tensors_fit_dram refused every layer whose tensors exceed the DRAM before the mapping.
+        const run::MeshTensorBytes b = run::mesh_tensor_bytes(l.shape, std::uint64_t(word_bytes));
+        if (b.total() > dram_bytes)
+            throw InputError("layer \"" + l.name + "\": its tensors (" + std::to_string(std::uint64_t(b.total())) +
                              " bytes) do not fit the DRAM (" + std::to_string(dram_bytes) + " bytes; see dram.*)");
+        const std::uint64_t ifm = std::uint64_t(b.ifm), wts = std::uint64_t(b.weights), need = std::uint64_t(b.total());
         if (next + need > dram_bytes) next = 0;  // ASSUMPTION: reuse addresses (no data is computed)
         out[i].ifmap_base = next;
         out[i].weight_base = next + ifm;

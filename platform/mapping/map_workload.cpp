@@ -13,6 +13,7 @@
 #include "platform/refine/mesh_refine.h"
 #include "platform/refine/trust.h"
 #include "platform/refine/tso_refine.h"
+#include "platform/run/dram_fit.h"
 
 namespace vp::platform {
 
@@ -39,6 +40,7 @@ auto naming_file(const workload::Workload& wl, bool layer_errors_only, F&& map) 
 }  // namespace
 
 MappingReport map_workload(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    run::check_tensors_fit_dram(spec, wl);  // as vp-run: before the mapping (also for the vta, which vp-map does not map)
     MappingReport r;
     std::ostringstream table;
     switch (spec.kind) {
