@@ -461,8 +461,9 @@ int main(int argc, char** argv) {
     }
     std::uint64_t j = 0;
     if (!jobs_text.empty()) {
-        if (config::parse_uint_text(jobs_text, 1024, j) != config::NumberText::Ok) {
-            std::cerr << "vp-calibrate: error: --jobs: expected an integer 0..1024 (0: the cores), found \"" << jobs_text << "\"\n";
+        // At least one child at a time (vp-sweep --jobs refuses 0 too); more than the cores are capped to the cores.
+        if (config::parse_uint_text(jobs_text, 1024, j) != config::NumberText::Ok || j < 1) {
+            std::cerr << "vp-calibrate: error: --jobs: expected an integer 1..1024 (omitted: the cores), found \"" << jobs_text << "\"\n";
             return 2;
         }
         jobs = unsigned(j);
