@@ -475,6 +475,7 @@ double PhasedMeshModel::start_sync(int position, int master_hops, const tiling::
     const Clocks ck = clocks_of(asip, mesh);
     const double f = double(std::max(mesh.packet.header_flits, 1));
     const double spacing = std::max(1.0, packet_cycles(mesh.hw, f, 0) * ck.flit);
+    // The next core clock edge (1e-9: an arrival on an edge, computed in floating point, is that edge).
     return std::ceil(double(std::max(position, 0)) * spacing + sync_flight(master_hops, mesh) * ck.flit - 1e-9);
 }
 

@@ -313,14 +313,6 @@ public:
     // phased-pages: the syncs from the hardware figures (start_sync + done_sync below).
     double sync_cycles(int position, int master_hops, const tiling::AsipParams& asip,
                        const MeshMapParams& mesh) const override;
-    // The master's syncs, from the hardware figures, in core cycles (docs/mesh.md, "The master's
-    // syncs"). A sync is a header-only packet (F = header_flits); over H hops at zero load its
-    // tail reaches the NI T0(H) = L + (H + 1)(P - 1 + L) + F - 1 NoC cycles after it is created
-    // (P router stages, L the link latency), one more before the receiver sees it. The master
-    // issues one start sync per core cycle, and its router sends one such packet per p(F) = F + g
-    // NoC cycles (packet_cycles), so the `position`-th leaves position x max(1, p(F) t_flit) core
-    // cycles after the first; the core starts on its next clock edge. The done sync leaves when
-    // the core's work ends and ends the layer when the master sees it.
     // phased-pages: a request's unloaded round trip [core cycles] for an entry's requests (x) `hops`
     // from the DRAM interface: the NoC's 2 (H + 1) hop_cycles, and at the DRAM the front end, a row
     // activation (tRCD) for the replayed share `own_act` of the requests that open a row (every one
@@ -328,6 +320,14 @@ public:
     // share, and the burst. The other phased models charge tRCD + CL to every request.
     static double unloaded_latency(const XferFeatures& x, int hops, double own_act, const tiling::AsipParams& asip,
                                    const MeshMapParams& mesh);
+    // The master's syncs, from the hardware figures, in core cycles (docs/mesh.md, "The models",
+    // `phased-pages`). A sync is a header-only packet (F = header_flits); over H hops at zero load its
+    // tail reaches the NI T0(H) = L + (H + 1)(P - 1 + L) + F - 1 NoC cycles after it is created
+    // (P router stages, L the link latency), one more before the receiver sees it. The master
+    // issues one start sync per core cycle, and its router sends one such packet per p(F) = F + g
+    // NoC cycles (packet_cycles), so the `position`-th leaves position x max(1, p(F) t_flit) core
+    // cycles after the first; the core starts on its next clock edge. The done sync leaves when
+    // the core's work ends and ends the layer when the master sees it.
     static double start_sync(int position, int master_hops, const tiling::AsipParams& asip, const MeshMapParams& mesh);
     static double done_sync(int master_hops, const tiling::AsipParams& asip, const MeshMapParams& mesh);
     // The shared side's time for one entry's requests [core cycles] (for tests).
