@@ -29,13 +29,29 @@ struct LayerAddresses {
 
 constexpr std::uint64_t kTensorAlign = 4096;  // tensors start on 4 KiB boundaries
 
+// The bytes of a layer's IN, W and OUT tensors, in an unsigned type T: std::uint64_t for the
+// layout, a wider one where a layer not yet known to fit the DRAM is sized (platform/run/dram_fit).
+template <class T>
+struct TensorBytes {
+    T in = 0, w = 0, out = 0;
+};
+template <class T>
+TensorBytes<T> tensor_bytes(const ConvShape& c) {
+    const T eb = T(c.elem_bytes), g = T(c.groups);
+    return {g * T(c.N) * T(c.H) * T(c.W) * eb, g * T(c.M) * T(c.N) * T(c.R) * T(c.S) * eb,
+            g * T(c.M) * T(c.P) * T(c.Q) * eb};
+}
+template <class T>
+T align_tensor(T v) {
+    return (v + T(kTensorAlign) - 1) / T(kTensorAlign) * T(kTensorAlign);
+}
+
 inline LayerAddresses layer_addresses(const ConvShape& c, std::uint64_t base) {
-    auto align_up = [](std::uint64_t v) { return (v + kTensorAlign - 1) / kTensorAlign * kTensorAlign; };
-    const std::uint64_t eb = std::uint64_t(c.elem_bytes), g = std::uint64_t(c.groups);
+    const TensorBytes<std::uint64_t> b = tensor_bytes<std::uint64_t>(c);
     LayerAddresses a;
     a.in = base;
-    a.w = a.in + align_up(g * c.N * std::uint64_t(c.H) * c.W * eb);
-    a.out = a.w + align_up(g * c.M * c.N * std::uint64_t(c.R) * c.S * eb);
+    a.w = a.in + align_tensor(b.in);
+    a.out = a.w + align_tensor(b.w);
     return a;
 }
 

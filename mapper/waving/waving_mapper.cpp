@@ -166,7 +166,7 @@ struct Candidate {
 Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tiling::AsipParams& asip,
                              const MeshMapParams& mesh, const tiling::CostContext& ctx, const MapperOptions& opt,
                              const std::vector<int>& ks, const std::vector<int>& hops_by_rank,
-                             const std::vector<int>& master_hops_by_rank) {
+                             const std::vector<double>& sync_by_rank) {
     Candidate c;
     const Geometry g = make_geometry(s, t_of, t_ox);
     if (!tiling::optimize_tiling(s.slice(t_of, t_ox), ctx, opt.objective, &c.full)) return c;
@@ -279,7 +279,7 @@ Candidate evaluate_slice_set(const ConvShape& s, int t_of, int t_ox, const tilin
                     if (nrem) cycles += double(nrem) * cyc(4 + oc * 2 + 1, prof_other[oc][1], h, share);
                 });
                 // Block b gets the b-th start sync (model_cycles; placement may move it later).
-                const double sync = model->sync_cycles(core, master_hops_by_rank[std::size_t(core)], asip, mesh);
+                const double sync = sync_by_rank[std::size_t(core)];
                 first_sync = std::min(first_sync, sync);
                 max_cycles = std::max(max_cycles, sync + cycles);
             }
@@ -440,11 +440,14 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
-    std::vector<int> hops_by_rank, master_hops_by_rank;
+    // Per rank of the waving order: the hops to its DRAM interface, and the master's syncs of the
+    // rank-th core started (the same for every candidate).
+    std::vector<int> hops_by_rank;
+    std::vector<double> sync_by_rank;
     for (int c : order) {
         const MeshNode& n = cores[std::size_t(c)];
         hops_by_rank.push_back(hops(n, mesh.dram_ifs[std::size_t(nearest_dram_if(mesh, n))]));
-        master_hops_by_rank.push_back(hops(n, mesh.master));
+        sync_by_rank.push_back(opt.model ? opt.model->sync_cycles(int(sync_by_rank.size()), hops(n, mesh.master), asip, mesh) : 0.0);
     }
     std::vector<int> ks = core_counts(int(cores.size()), opt.mode);
     const bool whole = opt.mode == MapMode::WholeLayer;
@@ -470,7 +473,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (int i = 0; i < n_sets; ++i)
         cand[std::size_t(i)] = evaluate_slice_set(s, tofs[std::size_t(i) / toxs.size()], toxs[std::size_t(i) % toxs.size()],
-                                                  asip, mesh, ctx, opt, ks, hops_by_rank, master_hops_by_rank);
+                                                  asip, mesh, ctx, opt, ks, hops_by_rank, sync_by_rank);
     // All-cores mode ("using all cores all of the time", Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect Section VI): only slice sets
     // with at least one slice per core, unless the layer has no such slice set.
     std::vector<char> eligible(static_cast<std::size_t>(n_sets), 1);

@@ -14,7 +14,7 @@ namespace {
 
 using u128 = unsigned __int128;
 
-constexpr u128 kAlign = 4096;  // nmp (mapper/tso/dma_box.h) and mesh (layout_tensors) align every tensor
+constexpr u128 kAlign = 4096;  // the mesh's layout (layout_tensors) aligns every tensor
 u128 align_up(u128 v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 std::string text(u128 v) {
@@ -61,12 +61,10 @@ void check_nmp(const config::PlatformSpec& spec, const workload::Workload& wl, s
         } catch (const InputError&) {
             continue;  // the mapper reports the layer in its words
         }
-        // mapper::tso::layer_addresses in 128 bits: IN [g][C][H][W], W [g][K][C][R][S], OUT [g][K][P][Q].
-        const u128 eb = u128(c.elem_bytes), g = u128(c.groups);
-        const u128 in = g * u128(c.N) * u128(c.H) * u128(c.W) * eb;
-        const u128 w = g * u128(c.M) * u128(c.N) * u128(c.R) * u128(c.S) * eb;
-        const u128 out = g * u128(c.M) * u128(c.P) * u128(c.Q) * eb;
-        check_layer(wl, l.name, "nmp", spec.nmp.dram_base, {{"input", align_up(in)}, {"weights", align_up(w)}, {"output", out}},
+        // mapper::tso::layer_addresses' layout, in 128 bits.
+        const mapper::tso::TensorBytes<u128> b = mapper::tso::tensor_bytes<u128>(c);
+        check_layer(wl, l.name, "nmp", spec.nmp.dram_base,
+                    {{"input", mapper::tso::align_tensor(b.in)}, {"weights", mapper::tso::align_tensor(b.w)}, {"output", b.out}},
                     capacity);
     }
 }
