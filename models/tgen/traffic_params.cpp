@@ -13,9 +13,9 @@ const char* to_string(Pattern p) {
     return "?";
 }
 
-void TrafficParams::validate(const std::string& k, std::uint64_t capacity) const {
+void TrafficParams::validate(const std::string& pointer, std::uint64_t capacity) const {
     auto req = [&](bool ok, const std::string& key, const std::string& what) {
-        if (!ok) throw InputError(k + "." + key + ": " + what);
+        if (!ok) throw InputError(pointer + "/" + key + ": " + what);
     };
     req(requests >= 1 && requests <= (1ull << 40), "requests", "expected 1..2^40");
     req(bytes >= 1 && bytes <= 4096, "bytes", "expected 1..4096");

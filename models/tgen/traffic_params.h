@@ -26,7 +26,9 @@ struct TrafficParams {
     double interval_ns = 0.0;            // minimum time between requests (0: as fast as accepted)
     std::uint64_t seed = 1;
     bool verify = true;                  // check read data against the stream's own writes
-    void validate(const std::string& prefix, std::uint64_t capacity) const;
+    // Throws vp::InputError("<pointer>/<member>: <expected>"): `pointer` names the stream in
+    // its workload file as JSON workload errors do ("FILE: at /streams/0").
+    void validate(const std::string& pointer, std::uint64_t capacity) const;
 };
 
 const char* to_string(Pattern p);

@@ -40,7 +40,7 @@ DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), 
                          spec.source + " selects platform: dram");
     const std::uint64_t cap = spec.dram.capacity_bytes();
     for (std::size_t i = 0; i < ctx.workload.streams.size(); ++i)
-        ctx.workload.streams[i].validate(ctx.workload.path + ": /streams/" + std::to_string(i), cap);
+        ctx.workload.streams[i].validate(ctx.workload.path + ": at /streams/" + std::to_string(i), cap);
     const std::uint64_t trace_requests =
         kind == workload::WorkloadKind::DramTrace ? validate_trace(ctx.workload.dram_trace, spec.dram) : 0;
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);

@@ -63,7 +63,7 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         mv::NetGraph g = wl.doc.contains("kind") && wl.doc["kind"] == "vta_network" ? mv::parse_vta_network(wl.doc, wl.path)
                                                                                     : mv::chain_graph(wl.network, wl.path);
         if (g.net.precision_bits != 8)
-            throw InputError(wl.path + ": /precision: the VTA platform runs int8 networks (precision 8)");
+            throw InputError(wl.path + ": at /precision: the VTA platform runs int8 networks (precision 8)");
         g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
         g.bias_values = wl.bias_values;
         if (spec.mapper.refine > 0) {  // simulation in the loop: per-layer strategies
