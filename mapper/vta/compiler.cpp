@@ -442,7 +442,7 @@ void Codegen::emit_step(std::size_t n, const Step& st) {
 }
 
 CompiledProgram Codegen::run() {
-    if (m_cfg.batch() != 1) throw InputError("vta.log_batch: the VTA compiler supports only BATCH = 1 (log_batch 0), found log_batch " + std::to_string(m_cfg.log_batch));
+    check_compiler_config(m_cfg);
     if (m_opt.dram_base % CompileOptions::kPageBytes != 0) throw InputError("VTA compiler: dram_base must be page aligned");
     m_out.cfg = m_cfg;
     m_out.name = m_p.name;
@@ -542,6 +542,12 @@ CompiledProgram checked_queues(CompiledProgram c, const CompileOptions& opt) {
     throw InputError("vta.token_queue_depth: " + what + " with vta.cmd_queue_depth " + std::to_string(v.cmd_queue_depth) +
                      " and vta.token_queue_depth " + std::to_string(v.token_queue_depth) + " (" + q.state +
                      "); raise vta.token_queue_depth or vta.cmd_queue_depth");
+}
+
+void check_compiler_config(const VtaConfig& cfg, const std::string& where) {
+    if (cfg.batch() != 1)
+        throw InputError(where + "vta.log_batch: the VTA compiler supports only BATCH = 1 (log_batch 0), found log_batch " +
+                         std::to_string(cfg.log_batch));
 }
 
 CompiledProgram compile(const Program& p, const VtaConfig& cfg, const CompileOptions& opt) {

@@ -26,6 +26,10 @@ inline std::uint64_t page_up(std::uint64_t v) {
     return (v + CompileOptions::kPageBytes - 1) / CompileOptions::kPageBytes * CompileOptions::kPageBytes;
 }
 
+// Throws vp::InputError("<where>vta.log_batch: ...") unless the compiler supports `cfg`'s batch
+// (BATCH = 1): compile(), compile_direct_conv() and the network driver's up-front layer checks.
+void check_compiler_config(const VtaConfig& cfg, const std::string& where = "");
+
 // Compiles a checked program. STRATEGY "auto" (strategy 0) compiles every strategy and keeps
 // the one with the fewest estimated cycles (cycle_estimate.h), ties broken by fewer DMA bytes,
 // then by the lower strategy number. Throws vp::InputError when it cannot be mapped (sizes beyond

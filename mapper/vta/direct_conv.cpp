@@ -320,7 +320,7 @@ void DirectCodegen::emit_tile(int p0, int q0, int kb0, const std::vector<AluOpSp
 CompiledProgram DirectCodegen::run(const std::vector<std::int8_t>& in, const std::vector<std::int8_t>& w,
                                    const std::vector<std::int32_t>& bias, const Requant& q) {
     const Dims& d = m_d;
-    if (m_cfg.batch() != 1) throw InputError("vta.log_batch: the VTA compiler supports only BATCH = 1 (log_batch 0), found log_batch " + std::to_string(m_cfg.log_batch));
+    check_compiler_config(m_cfg);
     if (m_opt.dram_base % CompileOptions::kPageBytes != 0) throw InputError("VTA compiler: dram_base must be page aligned");
     if (in.size() != std::size_t(d.C) * d.H * d.W || w.size() != std::size_t(d.K) * d.C * d.RS || bias.size() != std::size_t(d.K))
         throw InputError("layer " + m_l.name + ": tensor sizes do not match the layer shape");

@@ -452,6 +452,7 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
                                  "concat, slice, pad, resize, depth_to_space, space_to_depth, eltwise mul, activation, batchnorm, "
                                  "layernorm and lrn layers)");
         }
+        if (!is_host_layer(i)) check_compiler_config(m_cfg, where);  // VTA programs: compiled when the layer runs
         if (is_host_layer(i) && l.kind != LayerKind::Eltwise && l.kind != LayerKind::Pool) {
             std::uint64_t in = 0;
             bool generated = false;
