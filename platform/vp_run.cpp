@@ -31,7 +31,6 @@
 #include "platform/report/report.h"
 #include "platform/run/cli_args.h"
 #include "platform/run/fst.h"
-#include "platform/run/dram_fit.h"
 #include "platform/run/input_check.h"
 #include "platform/run/import_cli.h"
 #include "platform/run/output_dir.h"
@@ -210,9 +209,8 @@ int run_main(const Options& o) {
     if (o.timeline) spec.stats.timeline = true;
     workload::Workload wl = workload::load_workload(run::find_data_file(o.workload),
                                                         o.onnx.options(spec.kind == config::PlatformKind::Vta));
-    run::check_workload_kind(spec, wl);
-    if (!o.allow_unused) run::check_overrides_for_workload(spec, wl, o.sets);
-    run::check_tensors_fit_dram(spec, wl);  // before a mapping that could take minutes for nothing
+    // Everything the run would refuse before it maps or simulates: --check stops after it.
+    const run::CheckedInputs checked = run::check_run_inputs(spec, wl, o.sets, o.allow_unused);
     if (o.check) {
         if (!o.quiet)
             std::cout << "vp-run: inputs ok: " << config::to_string(spec.kind) << " platform \"" << spec.source
@@ -241,7 +239,7 @@ int run_main(const Options& o) {
     trace::Tracer tracer(spec.trace);
     SimControl ctrl("sim_control");
     PayloadPool pool;
-    platform::RunContext ctx{spec, wl, registry, tracer, ctrl, pool};
+    platform::RunContext ctx{spec, wl, checked, registry, tracer, ctrl, pool};
     Progress progress(!o.quiet && ::isatty(2), spec.sim.progress_s);
 
     std::unique_ptr<platform::Platform> plat = platform::build_platform(ctx);

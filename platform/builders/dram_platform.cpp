@@ -7,29 +7,6 @@
 
 namespace vp::platform {
 
-namespace {
-// A first pass over a trace file: every line parses, every request fits the DRAM.
-// Returns the number of requests; throws InputError naming the file and line.
-std::uint64_t validate_trace(const tgen::TracePlayerParams& t, const dram::DramParams& d) {
-    const dram::TraceFormat f = dram::resolve_trace_format(t.path, t.format, t.path + ": format");
-    dram::TraceReader reader(t.path, f, t.bytes);
-    dram::TraceRequest r;
-    std::uint64_t n = 0;
-    while (reader.next(r)) {
-        const std::string where = t.path + ":" + std::to_string(reader.line()) + ": ";
-        if (r.bytes > d.max_request_bytes)
-            throw InputError(where + "request of " + std::to_string(r.bytes) + " bytes exceeds dram.max_request_bytes = " +
-                             std::to_string(d.max_request_bytes));
-        if (r.addr + r.bytes > d.capacity_bytes())
-            throw InputError(where + "address " + std::to_string(r.addr) + " + " + std::to_string(r.bytes) +
-                             " bytes exceeds the DRAM capacity of " + std::to_string(d.capacity_bytes()) + " bytes");
-        ++n;
-    }
-    if (n == 0) throw InputError(t.path + ": the trace holds no request");
-    return n;
-}
-}  // namespace
-
 DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_ctx(ctx), m_streams(ctx.stats, "tgen") {
     const auto& spec = ctx.spec;
     const auto kind = ctx.workload.kind;
@@ -38,14 +15,10 @@ DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), 
                          ": the dram platform runs traffic workloads (\"kind\": \"traffic\") and DRAM traces "
                          "(\"kind\": \"dram_trace\"); " +
                          spec.source + " selects platform: dram");
-    const std::uint64_t cap = spec.dram.capacity_bytes();
-    for (std::size_t i = 0; i < ctx.workload.streams.size(); ++i)
-        ctx.workload.streams[i].validate(ctx.workload.path + ": at /streams/" + std::to_string(i), cap);
-    const std::uint64_t trace_requests =
-        kind == workload::WorkloadKind::DramTrace ? validate_trace(ctx.workload.dram_trace, spec.dram) : 0;
+    // The streams and the trace were checked against the DRAM by run::check_run_inputs.
     m_dram = std::make_unique<dram::DramController>("dram", spec.dram, ctx.stats, &ctx.tracer);
     if (kind == workload::WorkloadKind::DramTrace) {
-        m_player = std::make_unique<tgen::TracePlayer>("trace", ctx.workload.dram_trace, trace_requests,
+        m_player = std::make_unique<tgen::TracePlayer>("trace", ctx.workload.dram_trace, ctx.checked.dram_trace_requests,
                                                        spec.dram.tck_ps, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
         m_tlm.bind(m_player->socket, m_dram->socket, "tlmcheck_trace");
     }

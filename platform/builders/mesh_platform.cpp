@@ -86,7 +86,7 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
         throw InputError(wl.path + ": the mesh platform (" + spec.source + ") runs network workloads");
     m_np = noc_params_for(spec);
     const wv::MapperOptions opt = refine::mesh_mapper_options(spec);
-    try {
+    try {  // the network has a conv or fc layer (run::check_run_inputs)
         m_map = wv::map_network(wl.network, spec.core, spec.mesh, spec.energy, opt);
     } catch (const InputError& e) {  // layer errors do not name the file
         throw InputError(wl.path + ": " + e.what());
@@ -94,7 +94,6 @@ MeshPlatform::MeshPlatform(RunContext& ctx)
     if (spec.mapper.refine > 0) m_refine = refine::refine_mesh(m_map, wl, spec, refine::sibling_program("vp-run"));
     for (std::size_t i = 0; i < m_map.layers.size(); ++i)
         if (m_map.layers[i].mapped) m_mapped.push_back(i);
-    if (m_mapped.empty()) throw InputError(wl.path + ": the network has no conv or fc layer for the mesh to run");
     for (const auto& l : wl.network.layers)
         if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected) m_workload_macs += l.macs();
     m_layouts = layout_tensors(m_map, spec.core.word_bytes(), spec.dram.capacity_bytes());

@@ -78,7 +78,7 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
     const auto& wl = ctx.workload;
     if (wl.kind != workload::WorkloadKind::Network)
         throw InputError(wl.path + ": the nmp platform (" + spec.source + ") runs network workloads");
-    try {
+    try {  // the network has a conv or fc layer (run::check_run_inputs)
         auto opt = spec.tso.options(spec.sim.threads);
         opt.keep_candidates = std::max(1, spec.mapper.refine);
         m_map = mapper::tso::run_tso(wl.network, spec.nmp.arch, opt);
@@ -87,8 +87,6 @@ NmpPlatform::NmpPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         if (m.rfind("at /layers/", 0) == 0) throw InputError(wl.path + ": " + m);
         throw;
     }
-    if (m_map.convs.empty())
-        throw InputError(wl.path + ": the network has no conv or fc layer for the NMP to run");
     if (spec.mapper.refine > 0) m_refine = refine::refine_tso(m_map, wl, spec, refine::sibling_program("vp-run"));
     for (const auto& l : wl.network.layers)
         if (l.kind == mapper::LayerKind::Conv || l.kind == mapper::LayerKind::FullyConnected)

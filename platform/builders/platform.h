@@ -16,14 +16,18 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "platform/config/platform_spec.h"
+#include "platform/run/input_check.h"
 #include "platform/run/output_dir.h"
 #include "platform/workload/workload.h"
 
 namespace vp::platform {
 
+// Inputs that run::check_run_inputs accepted (a builder relies on those checks) and the run's
+// shared objects.
 struct RunContext {
     const config::PlatformSpec& spec;
     const workload::Workload& workload;
+    const run::CheckedInputs& checked;
     stats::Registry& stats;
     trace::Tracer& tracer;
     SimControl& ctrl;
@@ -82,7 +86,8 @@ void dram_timing_summary(std::ostream& os, const stats::Registry& stats);
 // DRAM preset, docs/configuration.md).
 std::string calibration_note(const config::PlatformSpec& spec);
 
-// Builds the platform named by spec.kind; throws InputError when the workload does not fit it.
+// Builds the platform named by spec.kind from inputs that run::check_run_inputs accepted; throws
+// InputError when the workload does not fit it (a layer no mapping fits, ...).
 std::unique_ptr<Platform> build_platform(RunContext& ctx);
 
 }  // namespace vp::platform

@@ -7,11 +7,10 @@
 #include "mapper/common/errors.h"
 #include "mapper/common/json_text.h"
 #include "mapper/vta/binary_program.h"
-#include "mapper/vta/compiler.h"
 #include "mapper/vta/executor.h"
-#include "mapper/vta/ir_parser.h"
 #include "models/common/invariant_check.h"
 #include "platform/refine/child_runner.h"
+#include "platform/run/vta_workload.h"
 
 namespace vp::platform {
 
@@ -26,25 +25,11 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
     const mv::EstimateParams est = m_opt.estimate;
     vta::VtaHost::Next next;
     vta::VtaHost::Complete complete;
-    if (spec.mapper.refine > 0 && wl.kind != workload::WorkloadKind::Network)
-        throw InputError(wl.path + ": mapper.refine: the vta platform refines the partitioning strategy per layer of a "
-                         "network; a VTA IR program names its STRATEGY itself, a binary program is already compiled");
+    // run::check_run_inputs refused --refine with a program, and programs and networks that
+    // vta_program, vta_graph or the network driver refuse.
     if (wl.kind == workload::WorkloadKind::VtaIr || wl.kind == workload::WorkloadKind::VtaBinary) {
         m_ir = true;
-        if (wl.kind == workload::WorkloadKind::VtaBinary) {
-            m_ir_prog = mv::load_binary_program(wl.path, spec.vta.core);
-        } else {
-            const mv::Program p = mv::load_program(wl.path, spec.seed);
-            mv::CompileOptions co;
-            co.dram_base = m_opt.dram_base;
-            co.double_buffer = m_opt.double_buffer;
-            co.estimate = est;
-            try {
-                m_ir_prog = mv::compile(p, spec.vta.core, co);
-            } catch (const InputError& e) {  // the compiler's messages do not name the program
-                throw InputError(wl.path + ": " + e.what());
-            }
-        }
+        m_ir_prog = run::vta_program(spec, wl, m_opt);
         next = [this](mv::ProgramJob& j) {
             if (m_ir_issued) return false;
             m_ir_issued = true;
@@ -60,16 +45,8 @@ VtaPlatform::VtaPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), m_
         ctx.ctrl.add_total(1);
         ctx.ctrl.set_unit("programs");
     } else if (wl.kind == workload::WorkloadKind::Network) {
-        mv::NetGraph g = wl.doc.contains("kind") && wl.doc["kind"] == "vta_network" ? mv::parse_vta_network(wl.doc, wl.path)
-                                                                                    : mv::chain_graph(wl.network, wl.path);
-        if (g.net.precision_bits != 8)
-            throw InputError(wl.path + ": at /precision: the VTA platform runs int8 networks (precision 8)");
-        g.weight_values = wl.weight_values;  // an imported model's own weights (empty: from the seed)
-        g.bias_values = wl.bias_values;
+        mv::NetGraph g = run::vta_graph(wl);
         if (spec.mapper.refine > 0) {  // simulation in the loop: per-layer strategies
-            // The driver's checks first (a layer the VTA does not run: exit 2 naming the file and
-            // the layer), before the candidates are ranked and simulated.
-            { const mv::NetworkDriver check(g, spec.vta.core, m_opt); }
             m_refine = refine::refine_vta(g, m_opt, spec, refine::sibling_program("vp-run"));
             m_opt.layer_strategy = m_refine->strategy;
             m_opt.layer_lowering = m_refine->lowering;

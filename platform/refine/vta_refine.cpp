@@ -41,11 +41,7 @@ int vta_max_candidates(const mv::DriverOptions& opt) {
     return opt.conv_lowering == mv::DriverOptions::ConvLowering::Im2row ? 4 : VtaRefinement::kMaxCandidates;
 }
 
-VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, const config::PlatformSpec& spec,
-                         const std::string& vp_run) {
-    VtaRefinement r;
-    r.k = spec.mapper.refine;
-    const int k = r.k;
+void check_vta_refine_k(int k, const mv::DriverOptions& opt) {
     const int kmax = vta_max_candidates(opt);
     if (k < 1 || k > kmax)
         throw InputError("mapper.refine = " + std::to_string(k) + ": the vta platform has at most " + std::to_string(kmax) +
@@ -53,6 +49,14 @@ VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, co
                          (kmax == 4 ? std::string("partitioning strategies 1-4 with vta_compiler.conv_lowering im2row")
                                     : std::string("the direct lowering and im2row with partitioning strategies 1-4")) +
                          "); expected K in [1, " + std::to_string(kmax) + "]");
+}
+
+VtaRefinement refine_vta(const mv::NetGraph& g, const mv::DriverOptions& opt, const config::PlatformSpec& spec,
+                         const std::string& vp_run) {
+    VtaRefinement r;
+    r.k = spec.mapper.refine;
+    const int k = r.k;
+    check_vta_refine_k(k, opt);
     const std::size_t n = g.net.layers.size();
     r.per_layer.assign(n, json());
     r.strategy.assign(n, 0);

@@ -32,7 +32,10 @@ mapper::vta::DriverOptions vta_driver_options(const config::PlatformSpec& spec);
 // The most candidates a layer can have under `opt` (4 with conv_lowering im2row, else 5).
 int vta_max_candidates(const mapper::vta::DriverOptions& opt);
 
-// K < 1 or K > vta_max_candidates(opt) is vp::InputError. A shape with fewer distinct candidates than K simulates
+// Throws vp::InputError for K < 1 or K > vta_max_candidates(opt) (mapper.refine, --refine).
+void check_vta_refine_k(int k, const mapper::vta::DriverOptions& opt);
+
+// K is checked by check_vta_refine_k. A shape with fewer distinct candidates than K simulates
 // the ones it has (one: nothing to simulate).
 VtaRefinement refine_vta(const mapper::vta::NetGraph& g, const mapper::vta::DriverOptions& opt,
                          const config::PlatformSpec& spec, const std::string& vp_run);

@@ -3,7 +3,13 @@
 #include <filesystem>
 
 #include "mapper/common/errors.h"
+#include "mapper/tso/conv_shape.h"
+#include "mapper/vta/network_driver.h"
+#include "models/dram/dram_trace_io.h"
 #include "platform/config/platform_keys.h"
+#include "platform/refine/vta_refine.h"
+#include "platform/run/dram_fit.h"
+#include "platform/run/vta_workload.h"
 #include "vp_version.h"
 
 namespace fs = std::filesystem;
@@ -21,6 +27,63 @@ const char* kind_name(workload::WorkloadKind k) {
     case workload::WorkloadKind::DramTrace: return "dram_trace";
     }
     return "?";
+}
+
+// A first pass over a trace file: every line parses, every request fits the DRAM. Returns the
+// number of requests; throws InputError naming the file and line.
+std::uint64_t check_dram_trace(const tgen::TracePlayerParams& t, const dram::DramParams& d) {
+    const dram::TraceFormat f = dram::resolve_trace_format(t.path, t.format, t.path + ": format");
+    dram::TraceReader reader(t.path, f, t.bytes);
+    dram::TraceRequest r;
+    std::uint64_t n = 0;
+    while (reader.next(r)) {
+        const std::string where = t.path + ":" + std::to_string(reader.line()) + ": ";
+        if (r.bytes > d.max_request_bytes)
+            throw InputError(where + "request of " + std::to_string(r.bytes) + " bytes exceeds dram.max_request_bytes = " +
+                             std::to_string(d.max_request_bytes));
+        if (r.addr + r.bytes > d.capacity_bytes())
+            throw InputError(where + "address " + std::to_string(r.addr) + " + " + std::to_string(r.bytes) +
+                             " bytes exceeds the DRAM capacity of " + std::to_string(d.capacity_bytes()) + " bytes");
+        ++n;
+    }
+    if (n == 0) throw InputError(t.path + ": the trace holds no request");
+    return n;
+}
+
+// The dram platform: streams and traces within the DRAM.
+void check_dram_workload(const config::PlatformSpec& spec, const workload::Workload& wl, CheckedInputs& found) {
+    const std::uint64_t capacity = spec.dram.capacity_bytes();
+    for (std::size_t i = 0; i < wl.streams.size(); ++i)
+        wl.streams[i].validate(wl.path + ": at /streams/" + std::to_string(i), capacity);
+    if (wl.kind == workload::WorkloadKind::DramTrace) found.dram_trace_requests = check_dram_trace(wl.dram_trace, spec.dram);
+}
+
+// The nmp and mesh platforms map conv and fc layers; anything else runs nothing.
+void check_mapped_layers(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    for (const mapper::Layer& l : wl.network.layers)
+        if (mapper::tso::is_tso_layer(l)) return;
+    throw InputError(wl.path + ": the network has no conv or fc layer for the " +
+                     (spec.kind == config::PlatformKind::Nmp ? std::string("NMP") : std::string("mesh")) + " to run");
+}
+
+// The vta platform: what its builder does before the simulation, to the same errors.
+void check_vta_workload(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    namespace mv = mapper::vta;
+    const mv::DriverOptions opt = refine::vta_driver_options(spec);
+    if (spec.mapper.refine > 0 && wl.kind != workload::WorkloadKind::Network)
+        throw InputError(wl.path + ": mapper.refine: the vta platform refines the partitioning strategy per layer of a "
+                         "network; a VTA IR program names its STRATEGY itself, a binary program is already compiled");
+    if (wl.kind != workload::WorkloadKind::Network) {
+        (void)vta_program(spec, wl, opt);
+        return;
+    }
+    if (spec.mapper.refine > 0) refine::check_vta_refine_k(spec.mapper.refine, opt);
+    // The driver's checks: a layer the VTA does not run, a weight file of the wrong size, a
+    // compiler setting no layer compiles with (exit 2 naming the file and the layer).
+    const mv::NetworkDriver driver(vta_graph(wl), spec.vta.core, opt);
+    if (driver.programs_total() == 0)
+        throw InputError(wl.path + ": the network gives the VTA no program to run: the host runs every layer of it "
+                         "(the VTA runs conv, fc, pool and eltwise add layers)");
 }
 }  // namespace
 
@@ -73,6 +136,22 @@ void check_overrides_for_workload(const config::PlatformSpec& spec, const worklo
             }
         }
     }
+}
+
+CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
+                               const std::vector<std::string>& overrides, bool allow_unused) {
+    CheckedInputs found;
+    check_workload_kind(spec, wl);
+    if (!allow_unused) check_overrides_for_workload(spec, wl, overrides);
+    check_tensors_fit_dram(spec, wl);  // before a mapping that could take minutes for nothing
+    switch (spec.kind) {
+    case config::PlatformKind::Dram: check_dram_workload(spec, wl, found); break;
+    case config::PlatformKind::Nmp:
+    case config::PlatformKind::Mesh: check_mapped_layers(spec, wl); break;
+    case config::PlatformKind::Vta: check_vta_workload(spec, wl); break;
+    case config::PlatformKind::Noc: break;  // check_workload_kind merged and checked the traffic
+    }
+    return found;
 }
 
 std::string find_data_file(const std::string& path) {

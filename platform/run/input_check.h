@@ -1,6 +1,7 @@
 #pragma once
 // Cheap checks of a run's inputs without elaborating a platform (vp-run --check), and the
 // installed-data lookup of CONFIG and WORKLOAD paths.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,27 @@ void check_workload_kind(const config::PlatformSpec& spec, const workload::Workl
 // field itself (the workload's value wins). Like platform_keys.h, for the workload's part.
 void check_overrides_for_workload(const config::PlatformSpec& spec, const workload::Workload& wl,
                                   const std::vector<std::string>& overrides);
+
+// What check_run_inputs found that the run needs again.
+struct CheckedInputs {
+    std::uint64_t dram_trace_requests = 0;  // a dram_trace workload: the requests of its trace file
+};
+
+// Every check of a run's inputs that needs neither a mapping nor a simulation, in the order the
+// run makes them: the checks above (check_overrides_for_workload unless allow_unused), the
+// tensors against the DRAM (dram_fit.h), and what the platform's builder needs of the workload
+// before it elaborates anything:
+//   dram  every stream within the DRAM; every request of a trace file parsed and within the DRAM
+//   nmp, mesh  a conv or fc layer to map
+//   vta   --refine (mapper.refine) with networks only, K within the candidates; a VTA IR program
+//         compiled, a binary program read; a network the VTA's driver runs (its layers, weight
+//         files, vta.log_batch) with at least one VTA program
+// vp-run calls it before --check returns and before it builds the platform, so that --check
+// refuses every input the run would refuse before it starts; what only the mapper or the
+// simulation finds out (no tile fits a layer, a refinement K beyond every layer's candidates, a
+// VTA layer the compiler cannot encode) stays the run's. Throws InputError.
+CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
+                               const std::vector<std::string>& overrides, bool allow_unused);
 
 // A relative CONFIG or WORKLOAD path that does not exist from the working folder is looked
 // up in the installed data folder, PREFIX/share/cnn-vp/ next to PREFIX/bin/<this program>,

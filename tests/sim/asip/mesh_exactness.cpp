@@ -18,6 +18,7 @@
 #include "models/common/sim_control.h"
 #include "platform/builders/mesh_platform.h"
 #include "platform/config/platform_spec.h"
+#include "platform/run/input_check.h"
 #include "platform/workload/workload.h"
 
 using namespace sc_core;
@@ -67,7 +68,8 @@ int sc_main(int, char**) {
         vp::trace::Tracer tracer(spec.trace);
         vp::SimControl ctrl("sim_control");
         vp::PayloadPool pool;
-        vp::platform::RunContext ctx{spec, wl, reg, tracer, ctrl, pool};
+        const vp::run::CheckedInputs checked = vp::run::check_run_inputs(spec, wl, {}, false);
+        vp::platform::RunContext ctx{spec, wl, checked, reg, tracer, ctrl, pool};
         vp::platform::MeshPlatform plat(ctx);
         sc_start();
         plat.finish();

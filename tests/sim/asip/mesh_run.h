@@ -13,6 +13,7 @@
 #include "models/common/sim_control.h"
 #include "platform/builders/mesh_platform.h"
 #include "platform/config/platform_spec.h"
+#include "platform/run/input_check.h"
 #include "platform/workload/workload.h"
 
 namespace mesh_test {
@@ -31,7 +32,7 @@ inline void init_kernel() {
 }
 
 // Everything vp-run builds for a mesh run, kept alive together: config (with --set overrides),
-// workload, statistics, tracer, run control, payload pool and the platform.
+// workload, statistics, tracer, run control, payload pool, the input checks and the platform.
 struct MeshBench {
     vp::config::PlatformSpec spec;
     vp::workload::Workload wl;
@@ -39,12 +40,14 @@ struct MeshBench {
     vp::trace::Tracer tracer;
     vp::SimControl ctrl;
     vp::PayloadPool pool;
+    vp::run::CheckedInputs checked;
     vp::platform::RunContext ctx;
     vp::platform::MeshPlatform plat;
 
     MeshBench(const std::string& config_path, const std::string& workload_path, const std::vector<std::string>& sets)
         : spec(vp::config::load_platform(config_path, sets)), wl(vp::workload::load_workload(workload_path)),
-          tracer(spec.trace), ctrl("sim_control"), ctx{spec, wl, reg, tracer, ctrl, pool}, plat(ctx) {}
+          tracer(spec.trace), ctrl("sim_control"), checked(vp::run::check_run_inputs(spec, wl, sets, false)),
+          ctx{spec, wl, checked, reg, tracer, ctrl, pool}, plat(ctx) {}
     // Runs the kernel to the end and closes the statistics (as vp-run does before the invariants).
     void run() {
         sc_core::sc_start();
