@@ -16,9 +16,7 @@ public:
     void finish() override;
     void check_invariants() const override;
     void summary(std::ostream& os) const override;
-    double clock_period_ps(const std::string& clock) const override {
-        return clock == "dram" ? double(m_ctx.spec.dram.tck_ps) : 0.0;
-    }
+    double clock_period_ps(const std::string& clock) const override { return config::clock_period_ps(m_ctx.spec, clock); }
 
 private:
     RunContext& m_ctx;

@@ -443,12 +443,7 @@ double MeshPlatform::estimated_time_ps() const {
     return cycles * clock_period_ps("core");
 }
 
-double MeshPlatform::clock_period_ps(const std::string& clock) const {
-    if (clock == "noc") return 1e6 / m_ctx.spec.mesh.noc_mhz;
-    if (clock == "core") return 1e6 / m_ctx.spec.core.core_mhz;
-    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
-    return 0.0;
-}
+double MeshPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 nlohmann::json MeshPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();

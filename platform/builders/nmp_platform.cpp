@@ -124,11 +124,7 @@ std::vector<std::string> NmpPlatform::layer_names() const {
 
 double NmpPlatform::estimated_time_ps() const { return m_map.total_s() * 1e12; }
 
-double NmpPlatform::clock_period_ps(const std::string& clock) const {
-    if (clock == "core") return 1e6 / m_ctx.spec.nmp.arch.clock_mhz;
-    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
-    return 0.0;
-}
+double NmpPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 nlohmann::json NmpPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();

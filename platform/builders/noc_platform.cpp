@@ -33,9 +33,7 @@ void NocPlatform::run_untimed(const std::function<void(std::uint64_t)>& at_cycle
     m_result = m_run->run();
 }
 
-double NocPlatform::clock_period_ps(const std::string& clock) const {
-    return clock == "noc" ? 1e6 / m_ctx.spec.mesh.noc_mhz : 0.0;
-}
+double NocPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 sc_core::sc_time NocPlatform::untimed_end() const {
     return sc_core::sc_time(double(m_result.cycles) * 1e6 / m_ctx.spec.mesh.noc_mhz, sc_core::SC_PS);

@@ -164,11 +164,7 @@ std::vector<std::string> VtaPlatform::layer_names() const {
     return n;
 }
 
-double VtaPlatform::clock_period_ps(const std::string& clock) const {
-    if (clock == "vta" || clock == "core") return double(m_ctx.spec.vta.clock_period_ps());
-    if (clock == "dram") return double(m_ctx.spec.dram.tck_ps);
-    return 0.0;
-}
+double VtaPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 nlohmann::json VtaPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();

@@ -31,6 +31,16 @@ const char* to_string(PlatformKind k) {
     return "?";
 }
 
+double clock_period_ps(const PlatformSpec& spec, const std::string& clock) {
+    const PlatformKind k = spec.kind;
+    if (clock == "dram" && k != PlatformKind::Noc) return double(spec.dram.tck_ps);
+    if (clock == "noc" && (k == PlatformKind::Mesh || k == PlatformKind::Noc)) return 1e6 / spec.mesh.noc_mhz;
+    if (clock == "core" && k == PlatformKind::Nmp) return 1e6 / spec.nmp.arch.clock_mhz;
+    if (clock == "core" && k == PlatformKind::Mesh) return 1e6 / spec.core.core_mhz;
+    if ((clock == "core" || clock == "vta") && k == PlatformKind::Vta) return double(spec.vta.clock_period_ps());
+    return 0.0;
+}
+
 void SimParams::validate(const std::string& k) const {
     if (!(max_time_ms >= 0 && max_time_ms <= 1e9)) throw InputError(k + ".max_time_ms: expected 0..1e9 ms");
     if (!(progress_s > 0 && progress_s <= 3600)) throw InputError(k + ".progress_s: expected (0, 3600] s");
@@ -352,6 +362,17 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         spec.traffic.validate("traffic", spec.noc);
         spec.vta.validate("vta");
         spec.vta_compiler.validate("vta_compiler");
+        // What the chosen platform needs of the sections above: an epoch in cycles of one of its
+        // clocks, and on the mesh (requests and responses) a virtual channel per message class.
+        const stats::EpochSpec epoch = stats::parse_epoch(spec.stats.epoch, "stats.epoch");
+        if (epoch.mode == stats::EpochSpec::Mode::Cycles && clock_period_ps(spec, epoch.clock) <= 0) {
+            std::string clocks;
+            for (const char* c : {"noc", "core", "dram", "vta"})
+                if (clock_period_ps(spec, c) > 0) clocks += (clocks.empty() ? "" : ", ") + std::string(c);
+            throw InputError("stats.epoch: \"" + spec.stats.epoch + "\": the " + to_string(spec.kind) + " platform has no \"" +
+                             epoch.clock + "\" clock (its clocks: " + clocks + ")");
+        }
+        if (spec.kind == PlatformKind::Mesh) spec.noc.validate_message_classes("noc");
     } catch (const InputError& e) {
         relocate(e, root, path);
     }

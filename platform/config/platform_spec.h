@@ -127,6 +127,9 @@ std::string expand_calibration_path(const std::string& value, const std::string&
 // nmp's calibrated model, mapper.calibration for the mesh models but `paper`,
 // vta_compiler.calibration for the VTA's calibrated estimate.
 std::string calibration_in_use(const PlatformSpec& spec);
+// Period in ps of a named clock ("noc", "core", "dram", "vta") of the platform spec.kind, as its
+// builder runs it (Platform::clock_period_ps), or 0 when the platform has no such clock.
+double clock_period_ps(const PlatformSpec& spec, const std::string& clock);
 // "dram, nmp, mesh, vta, noc": every platform, for messages.
 std::string platform_names();
 // The resolved configuration as YAML (every parameter, defaults included).
