@@ -6,8 +6,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mapper/common/errors.h"
-
 namespace vp::run {
 
 namespace {
@@ -19,8 +17,6 @@ std::string shell_quote(const std::string& s) {
 }  // namespace
 
 void convert_trace_to_fst(const std::string& dir) {
-    if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
-        throw InputError("trace.format: fst needs vcd2fst (Debian package gtkwave), which is not installed");
     const std::string vcd = dir + "/trace.vcd", fst = dir + "/trace.fst";
     const std::string cmd = "vcd2fst " + shell_quote(vcd) + " " + shell_quote(fst) + " >/dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("vcd2fst failed on " + vcd);

@@ -5,7 +5,7 @@
 
 namespace vp::run {
 
-// Throws vp::InputError when vcd2fst is not installed, std::runtime_error when it fails.
+// Throws std::runtime_error when vcd2fst fails (run::check_run_inputs made sure it is installed).
 void convert_trace_to_fst(const std::string& dir);
 
 }  // namespace vp::run

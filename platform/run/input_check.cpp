@@ -1,5 +1,6 @@
 #include "platform/run/input_check.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "mapper/common/errors.h"
@@ -141,6 +142,11 @@ void check_overrides_for_workload(const config::PlatformSpec& spec, const worklo
 CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
                                const std::vector<std::string>& overrides, bool allow_unused) {
     CheckedInputs found;
+    // The waveforms as FST: GTKWave's vcd2fst converts them at the end (fst.h); without it, the
+    // whole run would be for nothing.
+    if (spec.trace.enabled && spec.trace.format == trace::TraceFormat::Fst &&
+        std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
+        throw InputError("trace.format: fst needs vcd2fst (Debian package gtkwave), which is not installed");
     check_workload_kind(spec, wl);
     if (!allow_unused) check_overrides_for_workload(spec, wl, overrides);
     check_tensors_fit_dram(spec, wl);  // before a mapping that could take minutes for nothing

@@ -27,9 +27,9 @@ struct CheckedInputs {
 };
 
 // Every check of a run's inputs that needs neither a mapping nor a simulation, in the order the
-// run makes them: the checks above (check_overrides_for_workload unless allow_unused), the
-// tensors against the DRAM (dram_fit.h), and what the platform's builder needs of the workload
-// before it elaborates anything:
+// run makes them: vcd2fst installed for trace.format fst (when tracing), the checks above
+// (check_overrides_for_workload unless allow_unused), the tensors against the DRAM (dram_fit.h),
+// and what the platform's builder needs of the workload before it elaborates anything:
 //   dram  every stream within the DRAM; every request of a trace file parsed and within the DRAM
 //   nmp, mesh  a conv or fc layer to map
 //   vta   --refine (mapper.refine) with networks only, K within the candidates; a VTA IR program
