@@ -49,7 +49,7 @@ struct Options {
     std::string config, workload, out = "vp-out";
     std::vector<std::string> sets;
     bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false,
-         allow_unused = false;
+         allow_unused = false, has_out = false;
     std::uint64_t seed = 0;
     std::string seed_text;
     run::ImportCli onnx;
@@ -104,6 +104,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 2;
     }
     o.has_seed = vm.count("seed") > 0;
+    o.has_out = vm.count("out") > 0;
     // Parsed here, not by program_options, which reads "-1" as 2^64-1.
     if (o.has_seed && config::parse_uint_text(o.seed_text, UINT64_MAX, o.seed) != config::NumberText::Ok) {
         std::cerr << "vp-run: error: --seed: expected an integer 0.." << UINT64_MAX << ", found \""
@@ -207,7 +208,12 @@ int run_main(const Options& o) {
                                                         o.onnx.options(spec.kind == config::PlatformKind::Vta));
     // Everything the run would refuse before it maps or simulates: --check stops after it.
     const run::CheckedInputs checked = run::check_run_inputs(spec, wl, o.sets, o.allow_unused);
+    // Never a folder that holds an input: replacing it would delete the input.
+    std::vector<std::string> inputs{run::find_data_file(o.config), wl.path};
+    if (wl.kind == workload::WorkloadKind::DramTrace) inputs.push_back(wl.dram_trace.path);
     if (o.check) {
+        // The --out the run would refuse, when one is given (vp-sweep checks its points without).
+        if (o.has_out) run::OutputDir::check(o.out, inputs);
         if (!o.quiet)
             std::cout << "vp-run: inputs ok: " << config::to_string(spec.kind) << " platform \"" << spec.source
                       << "\", workload \"" << wl.name << "\", config_hash "
@@ -217,9 +223,6 @@ int run_main(const Options& o) {
     omp_set_num_threads(int(spec.sim.threads));
     if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 
-    // Never a folder that holds an input: replacing it would delete the input.
-    std::vector<std::string> inputs{run::find_data_file(o.config), wl.path};
-    if (wl.kind == workload::WorkloadKind::DramTrace) inputs.push_back(wl.dram_trace.path);
     run::OutputDir out(o.out, inputs);
     if (!o.quiet)
         for (const std::string& d : out.removed_stale())

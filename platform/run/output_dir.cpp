@@ -76,6 +76,11 @@ const std::set<std::string>& earlier_outputs() {
         "trace.fst",   "trace.gtkw", "workload.json", "outputs/", "program/"};
     return names;
 }
+
+std::string without_trailing_slashes(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    return path;
+}
 }  // namespace
 
 void check_replaceable(const std::string& dir, const std::vector<std::string>& inputs) {
@@ -144,12 +149,16 @@ std::vector<std::string> remove_stale_temp_dirs(const std::string& parent) {
     return removed;
 }
 
+void OutputDir::check(std::string final_path, const std::vector<std::string>& inputs) {
+    final_path = without_trailing_slashes(std::move(final_path));
+    if (final_path.empty()) throw InputError("--out: empty path");
+    check_replaceable(final_path, inputs);
+}
+
 OutputDir::OutputDir(std::string final_path, std::vector<std::string> inputs)
-    : m_final(std::move(final_path)), m_inputs(std::move(inputs)) {
-    while (m_final.size() > 1 && m_final.back() == '/') m_final.pop_back();
-    if (m_final.empty()) throw InputError("--out: empty path");
+    : m_final(without_trailing_slashes(std::move(final_path))), m_inputs(std::move(inputs)) {
+    check(m_final, m_inputs);
     std::error_code ec;
-    check_replaceable(m_final, m_inputs);
     const fs::path parent = fs::path(m_final).parent_path();
     const std::string parent_dir = parent.empty() ? "." : parent.string();
     if (fs::is_directory(parent_dir, ec)) m_removed = remove_stale_temp_dirs(parent_dir);

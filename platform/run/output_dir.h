@@ -19,6 +19,9 @@ public:
     // Throws InputError (before creating anything) when `final_path` exists and is not a folder
     // or may not be replaced (check_replaceable), with `inputs` the files the run reads.
     explicit OutputDir(std::string final_path, std::vector<std::string> inputs = {});
+    // The constructor's checks of `final_path`, without creating or removing anything (vp-run
+    // --check --out DIR).
+    static void check(std::string final_path, const std::vector<std::string>& inputs);
     ~OutputDir();  // removes the temporary folder unless commit() ran
     OutputDir(const OutputDir&) = delete;
     OutputDir& operator=(const OutputDir&) = delete;
