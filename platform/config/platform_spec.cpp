@@ -172,6 +172,23 @@ std::string resolve_relative(std::string f, const std::string& config_path) {
     return ec ? f : abs.lexically_normal().string();
 }
 
+// The NoC's checks: its size and flit format are the mesh's (parse_platform copies them), so a
+// refusal of one of those names the mesh key the configuration writes.
+void validate_noc(const noc::NocParams& n) {
+    static const std::pair<std::string, std::string> kFromMesh[] = {{"noc.width:", "mesh.width:"},
+                                                                    {"noc.height:", "mesh.height:"},
+                                                                    {"noc.flit_width_bits:", "mesh.packet.flit_bits:"},
+                                                                    {"noc.header_flits:", "mesh.packet.header_flits:"}};
+    try {
+        n.validate("noc");
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        for (const auto& [noc_key, mesh_key] : kFromMesh)
+            if (m.rfind(noc_key, 0) == 0) throw InputError(mesh_key + m.substr(noc_key.size()));
+        throw;
+    }
+}
+
 // Adds "file:line:col" to a validation error whose message starts with a key path.
 [[noreturn]] void relocate(const InputError& e, const YAML::Node& root, const std::string& file) {
     std::string msg = e.what();
@@ -358,7 +375,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         spec.core.validate("core");
         spec.energy.validate("energy");
         spec.mesh.validate("mesh");
-        spec.noc.validate("noc");
+        validate_noc(spec.noc);
         spec.traffic.validate("traffic", spec.noc);
         spec.vta.validate("vta");
         spec.vta_compiler.validate("vta_compiler");
