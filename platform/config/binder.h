@@ -20,6 +20,14 @@ namespace vp::config {
 template <typename E>
 using Choices = std::vector<std::pair<const char*, E>>;
 
+// The values a signed integer key accepts, narrower than its member's type (what the struct's
+// validate() allows; for a bound that depends on other keys, the widest it can be). The reader
+// quotes them, not the type's range, for a value it cannot store: not an integer, or beyond the
+// type. A value of the type outside them is stored and refused by validate(), in its own words.
+struct Accepts {
+    std::int64_t min, max;
+};
+
 class YamlReader {
 public:
     static constexpr bool kReading = true;
@@ -39,6 +47,15 @@ public:
         else if constexpr (std::is_floating_point_v<T>) v = static_cast<T>(n.as_double());
         else if constexpr (std::is_unsigned_v<T>) v = static_cast<T>(n.as_uint(std::numeric_limits<T>::max()));
         else v = static_cast<T>(n.as_int(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    }
+
+    template <typename T>
+    void field(const char* k, T& v, Accepts accepts) {
+        static_assert(std::is_integral_v<T> && std::is_signed_v<T>, "Accepts: signed integer members");
+        m_known.emplace_back(k);
+        if (!m_node.has(k)) return;
+        v = static_cast<T>(m_node.at(k).as_int(std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), accepts.min,
+                                               accepts.max));
     }
 
     template <typename E>
@@ -124,6 +141,11 @@ public:
         } else {
             m_out << v;
         }
+    }
+
+    template <typename T>
+    void field(const char* k, T& v, Accepts) {
+        field(k, v);
     }
 
     template <typename E>

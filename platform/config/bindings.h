@@ -6,6 +6,9 @@
 
 namespace vp::config {
 
+// The largest int: a key bounded below only (a size, a count).
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
 template <typename V>
 void bind(V& v, SimParams& p) {
     v.field("max_time_ms", p.max_time_ms);
@@ -89,28 +92,29 @@ void bind(V& v, dram::DramParams& p) {
 template <typename V>
 void bind(V& v, nmp::NmpModelParams& p) {
     auto& a = p.arch;
-    v.field("n_tle", a.n_tle);
-    v.field("n_tlt", a.n_tlt);
-    v.field("mb0_bytes", a.mb0_bytes);
-    v.field("mb1_bytes", a.mb1_bytes);
-    v.field("mb2_bytes", a.mb2_bytes);
-    v.field("macs_per_cycle", a.macs_per_cycle);
+    // Accepted ranges: mapper/tso/nmp_params.cpp.
+    v.field("n_tle", a.n_tle, Accepts{1, 1024});
+    v.field("n_tlt", a.n_tlt, Accepts{1, 1024});
+    v.field("mb0_bytes", a.mb0_bytes, Accepts{1, kIntMax});
+    v.field("mb1_bytes", a.mb1_bytes, Accepts{1, kIntMax});
+    v.field("mb2_bytes", a.mb2_bytes, Accepts{1, kIntMax});
+    v.field("macs_per_cycle", a.macs_per_cycle, Accepts{1, kIntMax});
     v.field("clock_mhz", a.clock_mhz);
-    v.field("burst_bytes", a.burst_bytes);
-    v.field("sw_cycles_per_instr", a.sw_cycles_per_instr);
-    v.field("dma_max_outstanding", a.dma_max_outstanding);
-    v.field("dma_txn_bytes", a.dma_txn_bytes);
+    v.field("burst_bytes", a.burst_bytes, Accepts{1, kIntMax});
+    v.field("sw_cycles_per_instr", a.sw_cycles_per_instr, Accepts{0, kIntMax});
+    v.field("dma_max_outstanding", a.dma_max_outstanding, Accepts{1, 1024});
+    v.field("dma_txn_bytes", a.dma_txn_bytes, Accepts{0, 4096});
     v.field("dram_base", p.dram_base);
     v.section("ring", [&](auto& s) {
-        s.field("width_bytes", a.ring.width_bytes);
-        s.field("hop_cycles", a.ring.hop_cycles);
-        s.field("packet_flits", a.ring.packet_flits);
-        s.field("buffer_flits", a.ring.buffer_flits);
+        s.field("width_bytes", a.ring.width_bytes, Accepts{1, 4096});
+        s.field("hop_cycles", a.ring.hop_cycles, Accepts{0, 100000});
+        s.field("packet_flits", a.ring.packet_flits, Accepts{1, 4096});
+        s.field("buffer_flits", a.ring.buffer_flits, Accepts{2, 1 << 20});  // at least 2 x packet_flits
     });
     v.section("control", [&](auto& s) {
-        s.field("dma_issue_cycles", a.control.dma_issue_cycles);
-        s.field("sync_cycles", a.control.sync_cycles);
-        s.field("loop_cycles", a.control.loop_cycles);
+        s.field("dma_issue_cycles", a.control.dma_issue_cycles, Accepts{0, 100000});
+        s.field("sync_cycles", a.control.sync_cycles, Accepts{0, 100000});
+        s.field("loop_cycles", a.control.loop_cycles, Accepts{0, 100000});
     });
     v.field("double_buffer", a.double_buffer);
     // Written only when it differs from the defaults (fabric off), so that the resolved
@@ -118,8 +122,8 @@ void bind(V& v, nmp::NmpModelParams& p) {
     if (V::kReading || !a.fabric.is_default())
         v.section("fabric", [&](auto& s) {
             s.field("enabled", a.fabric.enabled);
-            s.field("bytes_per_cycle", a.fabric.bytes_per_cycle);
-            s.field("latency_cycles", a.fabric.latency_cycles);
+            s.field("bytes_per_cycle", a.fabric.bytes_per_cycle, Accepts{1, 4096});
+            s.field("latency_cycles", a.fabric.latency_cycles, Accepts{0, 100000});
         });
 }
 
@@ -161,8 +165,10 @@ void bind_nodes(V& v, const char* key, std::vector<mapper::waving::MeshNode>& no
 
 template <typename V>
 void bind(V& v, mapper::waving::MeshMapParams& m) {
-    v.field("width", m.width);
-    v.field("height", m.height);
+    // Accepted ranges: mapper/waving/mesh_map_params.cpp, and models/noc/noc_params.cpp for what
+    // the NoC takes from here (width x height at most 65535 nodes, at most 16 header flits).
+    v.field("width", m.width, Accepts{1, 256});
+    v.field("height", m.height, Accepts{1, 256});
     bind_nodes(v, "cores", m.cores);
     std::vector<mapper::waving::MeshNode> master{m.master};
     bind_nodes(v, "master", master);
@@ -174,22 +180,23 @@ void bind(V& v, mapper::waving::MeshMapParams& m) {
     v.field("noc_mhz", m.noc_mhz);
     v.field("flit_weight", m.flit_weight);
     v.section("packet", [&](auto& s) {
-        s.field("flit_bits", m.packet.flit_bits);
-        s.field("header_flits", m.packet.header_flits);
-        s.field("max_payload_bytes", m.packet.max_payload_bytes);
+        s.field("flit_bits", m.packet.flit_bits, Accepts{8, 4096});
+        s.field("header_flits", m.packet.header_flits, Accepts{1, 16});
+        s.field("max_payload_bytes", m.packet.max_payload_bytes, Accepts{1, 1 << 20});
         s.field("write_ack", m.packet.write_ack);
     });
 }
 
 template <typename V>
 void bind(V& v, mapper::tiling::AsipParams& c) {
-    v.field("p_ox", c.p_ox);
-    v.field("p_of", c.p_of);
-    v.field("sram_bytes", c.sram_bytes);
-    v.field("sram_banks", c.sram_banks);
-    v.field("word_bits", c.word_bits);
-    v.field("dma_setup_cycles", c.dma_setup_cycles);
-    v.field("dma_max_outstanding", c.dma_max_outstanding);
+    // Accepted ranges: mapper/tiling/asip_params.cpp.
+    v.field("p_ox", c.p_ox, Accepts{1, 4096});
+    v.field("p_of", c.p_of, Accepts{1, 4096});
+    v.field("sram_bytes", c.sram_bytes, Accepts{1, std::int64_t(1) << 36});  // at least one word
+    v.field("sram_banks", c.sram_banks, Accepts{0, 4096});
+    v.field("word_bits", c.word_bits, Accepts{8, 64});
+    v.field("dma_setup_cycles", c.dma_setup_cycles, Accepts{0, 1000000});
+    v.field("dma_max_outstanding", c.dma_max_outstanding, Accepts{1, 65536});
     v.field("core_mhz", c.core_mhz);
 }
 
@@ -246,7 +253,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
 
 template <typename V>
 void bind(V& v, MeshMapperConfig& m) {
-    v.field("refine", m.refine);
+    v.field("refine", m.refine, Accepts{0, 64});  // MeshMapperConfig::validate
     v.field("mesh_model", m.mesh_model);
     v.field("calibration", m.calibration);
     v.section("coefficients", [&](auto& s) { bind(s, m.coefficients); });
@@ -268,15 +275,17 @@ void bind(V& v, MeshMapperConfig& m) {
 template <typename V>
 void bind(V& v, vta::VtaParams& p) {
     auto& c = p.core;
-    v.field("log_batch", c.log_batch);
-    v.field("log_block", c.log_block);
-    v.field("log_inp_width", c.log_inp_width);
-    v.field("log_wgt_width", c.log_wgt_width);
-    v.field("log_acc_width", c.log_acc_width);
-    v.field("log_uop_buff_size", c.log_uop_buff_size);
-    v.field("log_inp_buff_size", c.log_inp_buff_size);
-    v.field("log_wgt_buff_size", c.log_wgt_buff_size);
-    v.field("log_acc_buff_size", c.log_acc_buff_size);
+    // Accepted ranges: mapper/vta/vta_config.cpp; the buffers' lower bounds depend on the other
+    // log_* values (at least two entries), these are the smallest they can be.
+    v.field("log_batch", c.log_batch, Accepts{0, 4});
+    v.field("log_block", c.log_block, Accepts{1, 6});
+    v.field("log_inp_width", c.log_inp_width, Accepts{3, 3});
+    v.field("log_wgt_width", c.log_wgt_width, Accepts{3, 3});
+    v.field("log_acc_width", c.log_acc_width, Accepts{5, 5});
+    v.field("log_uop_buff_size", c.log_uop_buff_size, Accepts{4, 20});
+    v.field("log_inp_buff_size", c.log_inp_buff_size, Accepts{2, 24});
+    v.field("log_wgt_buff_size", c.log_wgt_buff_size, Accepts{3, 26});
+    v.field("log_acc_buff_size", c.log_acc_buff_size, Accepts{4, 24});
     v.field("alu_mul", c.alu_mul);
     v.field("clock_mhz", p.clock_mhz);
     v.field("dma_bus_bits", p.dma_bus_bits);

@@ -74,9 +74,13 @@ std::string YamlCheck::as_string() const {
     return m_node.Scalar();
 }
 
-std::int64_t YamlCheck::as_int(std::int64_t min, std::int64_t max) const {
+std::int64_t YamlCheck::as_int(std::int64_t min, std::int64_t max) const { return as_int(min, max, min, max); }
+
+std::int64_t YamlCheck::as_int(std::int64_t min, std::int64_t max, std::int64_t accepts_min,
+                               std::int64_t accepts_max) const {
     const std::string s = trim(as_string());
-    const std::string range = "(expected " + std::to_string(min) + ".." + std::to_string(max) + ")";
+    const std::string range = "(expected " + std::to_string(accepts_min) +
+                              (accepts_min == accepts_max ? std::string() : ".." + std::to_string(accepts_max)) + ")";
     std::int64_t v = 0;
     switch (parse_int_text(s, min, max, v)) {
     case NumberText::Ok: return v;

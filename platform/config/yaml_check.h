@@ -30,6 +30,11 @@ public:
 
     std::string as_string() const;
     std::int64_t as_int(std::int64_t min, std::int64_t max) const;
+    // An integer of [min, max] (the member's type) whose key accepts only [accepts_min,
+    // accepts_max]: a value that is not an integer or outside [min, max] is refused quoting the
+    // accepted range; one of [min, max] outside it is returned (the struct's validate() refuses
+    // it in its own words).
+    std::int64_t as_int(std::int64_t min, std::int64_t max, std::int64_t accepts_min, std::int64_t accepts_max) const;
     std::uint64_t as_uint(std::uint64_t max) const;
     double as_double() const;
     bool as_bool() const;

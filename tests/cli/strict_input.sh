@@ -22,7 +22,7 @@ check set_duplicate_key '--set dram: scheduler: duplicate key "scheduler"' "$cfg
 check set_new_section '--set dram.nosuch: unknown key "nosuch"' "$cfg" "$wl" --set dram.nosuch.deeper=1
 check set_seed_overflow '--set seed: value 0x10000000000000000 out of range (expected 0..18446744073709551615)' \
   "$cfg" "$wl" --set seed=0x10000000000000000
-check set_int_overflow '--set mapper.refine: value 9223372036854775808 out of range (expected -2147483648..2147483647)' \
+check set_int_overflow '--set mapper.refine: value 9223372036854775808 out of range (expected 0..64)' \
   "$cfg" "$wl" --set mapper.refine=9223372036854775808 --allow-unused
 # Files that are not files.
 check workload_folder "$root/workloads: is a folder, expected a JSON workload file" "$cfg" "$root/workloads"
