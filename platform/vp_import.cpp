@@ -67,10 +67,7 @@ int main(int argc, char** argv) {
     try {
         check_output_file(out, "--output", {model});
         import::ImportOptions opt;
-        for (const auto& s : shapes) {
-            auto [name, dims] = import::parse_input_shape(s);
-            opt.input_shapes[name] = dims;
-        }
+        opt.input_shapes = import::parse_input_shapes(shapes);
         if (vm.count("batch") && batch < 1) throw InputError("--batch " + std::to_string(batch) + ": expected 1..1024");
         opt.batch = batch;
         opt.precision = precision;

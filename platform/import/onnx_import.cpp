@@ -128,6 +128,20 @@ std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::s
     return {arg.substr(0, eq), dims};
 }
 
+std::map<std::string, std::vector<std::int64_t>> parse_input_shapes(const std::vector<std::string>& args) {
+    std::map<std::string, std::vector<std::int64_t>> shapes;
+    std::map<std::string, std::string> given;  // input name -> the argument that named it
+    for (const std::string& a : args) {
+        auto [name, dims] = parse_input_shape(a);
+        const auto [it, fresh] = given.emplace(name, a);
+        if (!fresh)
+            throw InputError("--input-shape names input \"" + name + "\" twice (" + it->second + " and " + a +
+                             "): give each input once");
+        shapes[name] = std::move(dims);
+    }
+    return shapes;
+}
+
 bool is_onnx_path(const std::string& path) {
     std::string ext = fs::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });

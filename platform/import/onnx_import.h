@@ -65,6 +65,9 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt);
 
 // "NAME=1x3x224x224" -> (NAME, dims). Throws vp::InputError.
 std::pair<std::string, std::vector<std::int64_t>> parse_input_shape(const std::string& arg);
+// Every --input-shape argument -> the shapes by input name. Throws vp::InputError for a bad one and
+// for an input given twice (one of the two would be dropped without a word).
+std::map<std::string, std::vector<std::int64_t>> parse_input_shapes(const std::vector<std::string>& args);
 
 // True when the path names an ONNX model (extension .onnx, any case).
 bool is_onnx_path(const std::string& path);

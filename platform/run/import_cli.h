@@ -40,10 +40,7 @@ struct ImportCli {
     // Throws vp::InputError for a bad --input-shape / --batch.
     import::ImportOptions options(bool need_values) const {
         import::ImportOptions o;
-        for (const auto& s : shapes) {
-            auto [name, dims] = import::parse_input_shape(s);
-            o.input_shapes[name] = dims;
-        }
+        o.input_shapes = import::parse_input_shapes(shapes);
         if (batch < 0) throw InputError("--batch " + std::to_string(batch) + ": expected 1..1024");
         o.batch = batch;
         o.precision = precision;

@@ -86,6 +86,11 @@ x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
 y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
 g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], "dyn", [x], [y], [w])
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/dyn.onnx")
+a = helper.make_tensor_value_info("a", TensorProto.FLOAT, ["N", 3, 8, 8])
+b = helper.make_tensor_value_info("b", TensorProto.FLOAT, ["N", 3, 8, 8])
+nodes = [helper.make_node("Add", ["a", "b"], ["s"], name="add"), helper.make_node("Conv", ["s", "w"], ["y"], name="conv")]
+save(helper.make_model(helper.make_graph(nodes, "two", [a, b], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]),
+     d + "/two_inputs.onnx")
 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
 nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_node("Sin", ["c"], ["t"], name="sin_a"),
          helper.make_node("Cos", ["t"], ["y"], name="cos_b")]
@@ -105,6 +110,14 @@ bad dilation "node name: conv_d): [ShapeInferenceError] Conv: attribute dilation
 bad dynamic "input \"x\" has a dynamic dimension \"N\"" "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --out "$tmp/bad_out"
 "$vp_import" "$tmp/dyn.onnx" --batch 1 -o "$tmp/dyn.json" -q
 ok "--batch fixes the dynamic dimension" "[ $? -eq 0 ]"
+# One --input-shape per input: a second one for the same input is refused (the last one used to win
+# silently); different inputs each take their own.
+bad input_shape_twice "--input-shape names input \"x\" twice (x=1x3x8x8 and x=2x3x8x8): give each input once" \
+  "$vp_import" "$tmp/dyn.onnx" --input-shape x=1x3x8x8 --input-shape x=2x3x8x8 -o "$tmp/bad_out"
+bad run_input_shape_twice "--input-shape names input \"x\" twice" \
+  "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --input-shape x=1x3x8x8 --input-shape x=1x3x8x8 --check
+"$vp_import" "$tmp/two_inputs.onnx" --input-shape a=2x3x8x8 --input-shape b=2x3x8x8 -o "$tmp/two.json" -q
+ok "an --input-shape for each of two inputs" "[ $? -eq 0 ] && grep -q '\"batch\": 2' '$tmp/two.json'"
 bad unsupported "node \"cos_b\" (Cos)" "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --out "$tmp/bad_out"
 err=$("$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" 2>&1); rc=$?
 ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'sin_a'* ]] && [[ \"\$err\" == *'cos_b'* ]]"

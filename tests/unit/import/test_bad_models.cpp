@@ -185,6 +185,12 @@ TEST_CASE("Command-line shapes are validated", "[import][bad]") {
         INFO(bad);
         CHECK_THROWS_AS(parse_input_shape(bad), vp::InputError);
     }
+    // One shape per input: a second one for the same input is refused, not kept in place of the first.
+    using vp::import::parse_input_shapes;
+    CHECK(parse_input_shapes({"a=1x3x8x8", "b=1x3x4x4"}).size() == 2);
+    CHECK_THROWS_WITH(parse_input_shapes({"input=1x3x64x64", "b=1x3", "input=1x3x32x32"}),
+                      Catch::Contains("names input \"input\" twice (input=1x3x64x64 and input=1x3x32x32)"));
+    CHECK_THROWS_AS(parse_input_shapes({"a=1x3", "a=1x3"}), vp::InputError);  // even the same shape
     ImportOptions o;
     o.batch = 5000;
     CHECK_THROWS_WITH(import_onnx(simple().save("b.onnx"), o), Catch::Contains("--batch"));
