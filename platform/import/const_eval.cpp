@@ -34,6 +34,53 @@ std::vector<std::int64_t> attr_ints(const onnx::NodeProto& n, const char* name) 
     return {a->ints().begin(), a->ints().end()};
 }
 
+std::string dims_list(const std::vector<std::int64_t>& d) {
+    std::string s = "[";
+    for (std::size_t k = 0; k < d.size(); ++k) s += (k ? ", " : "") + std::to_string(d[k]);
+    return s + "]";
+}
+
+std::vector<std::int64_t> reshape_dims(const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& shape,
+                                       bool allowzero, const std::string& where) {
+    const std::string at = (where.empty() ? "" : where + ": ") + "Reshape of " + dims_list(in) + " to shape " +
+                           dims_list(shape) + ": ";
+    constexpr std::int64_t kMax = std::int64_t(1) << 62;
+    std::int64_t n = 1;  // the input's count (its dims come from a checked model: within range)
+    for (auto d : in) n = d > 0 && n > kMax / d ? kMax : n * d;
+    std::vector<std::int64_t> out = shape;
+    std::int64_t known = 1;
+    int infer = -1;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        if (out[k] == 0 && !allowzero) {
+            if (k >= in.size())
+                throw InputError(at + "the 0 at index " + std::to_string(k) + " copies the input's dimension " +
+                                 std::to_string(k) + ", and the input has rank " + std::to_string(in.size()));
+            out[k] = in[k];
+        }
+        if (out[k] == -1) {
+            if (infer >= 0) throw InputError(at + "two -1 dimensions (at most one is inferred)");
+            infer = int(k);
+            continue;
+        }
+        if (out[k] < -1)
+            throw InputError(at + "dimension " + std::to_string(out[k]) + " at index " + std::to_string(k) +
+                             " (expected -1, 0 or positive)");
+        if (out[k] > 0 && known > kMax / out[k]) throw InputError(at + "a shape of more than 2^62 elements");
+        known *= out[k];
+    }
+    if (infer >= 0) {
+        if (known == 0) throw InputError(at + "a -1 beside a zero dimension (allowzero) cannot be inferred");
+        if (n % known != 0)
+            throw InputError(at + "the input's " + std::to_string(n) + " elements are not a multiple of " +
+                             std::to_string(known) + ", the product of the other dimensions (the -1 cannot be inferred)");
+        out[std::size_t(infer)] = n / known;
+    } else if (known != n) {
+        throw InputError(at + "the input has " + std::to_string(n) + " elements and the shape " + std::to_string(known) +
+                         " (expected equal element counts)");
+    }
+    return out;
+}
+
 namespace {
 
 using Dims = std::vector<std::int64_t>;
@@ -170,29 +217,9 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
     }
     if (op == "Reshape") {
         if (!input(1)) return std::nullopt;
-        Dims shape(input(1)->i.begin(), input(1)->i.end());
-        const bool allowzero = attr_int(node, "allowzero", 0) != 0;
-        std::int64_t known = 1, infer = -1;
-        for (std::size_t k = 0; k < shape.size(); ++k) {
-            if (shape[k] == 0 && !allowzero) {
-                if (k >= x.dims.size()) throw InputError(where + ": Reshape copies a dimension the input does not have");
-                shape[k] = x.dims[k];
-            }
-            if (shape[k] == -1) {
-                if (infer >= 0) throw InputError(where + ": Reshape with two -1 dimensions");
-                infer = std::int64_t(k);
-            } else {
-                if (shape[k] < -1)
-                    throw InputError(where + ": Reshape to dimension " + std::to_string(shape[k]) + " (expected -1, 0 or positive)");
-                if (shape[k] > 0 && known > (std::int64_t(1) << 62) / shape[k])
-                    throw InputError(where + ": Reshape to a shape of more than 2^62 elements");
-                known *= shape[k];
-            }
-        }
-        if (infer >= 0) shape[std::size_t(infer)] = known ? n / known : 0;
-        if (count(shape) != n) throw InputError(where + ": Reshape to a shape of another element count");
         TensorData o = x;
-        o.dims = shape;
+        o.dims = reshape_dims(x.dims, Dims(input(1)->i.begin(), input(1)->i.end()),
+                              attr_int(node, "allowzero", 0) != 0, where);
         return std::vector<TensorData>{o};
     }
     if (op == "Flatten") {

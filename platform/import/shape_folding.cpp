@@ -7,6 +7,7 @@
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
+#include <onnx/defs/tensor_proto_util.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "mapper/common/errors.h"
@@ -71,9 +72,57 @@ void check_axis(onnx::InferenceContext& ctx, const std::string& op) {
         fail_shape_inference(op, ": attribute axis is ", axis, ", outside [-", r, ", ", r - 1, "] for an input of rank ", r);
 }
 
+// Reshape's shape inference (libonnx 1.12) checks a -1 and the 0 entries, but a shape without -1
+// keeps its dims whatever the input's element count: 2048 elements reshaped to [7, 13] passed. When
+// the input's shape and the shape's values are known, reshape_dims checks every rule (const_eval.h).
+bool is_reshape(const std::string& op, const std::string& domain) {
+    return (domain.empty() || domain == "ai.onnx") && op == "Reshape";
+}
+
+// The graph shape inference is running on (run_shape_inference), for naming nodes: ONNX's messages
+// name a node by its name only, and exporters leave many unnamed.
+thread_local const onnx::GraphProto* t_graph = nullptr;
+
+// "node \"#3\" (Reshape): " for the Reshape nodes whose shape input is the tensor `t` (an
+// initializer or a Constant node's value of t_graph), "" when none is found.
+std::string reshape_nodes_of(const onnx::TensorProto* t) {
+    if (!t_graph) return "";
+    std::string name;
+    for (const auto& i : t_graph->initializer())
+        if (&i == t) name = i.name();
+    for (const auto& n : t_graph->node())
+        for (const auto& a : n.attribute())
+            if (n.op_type() == "Constant" && n.output_size() == 1 && a.has_t() && &a.t() == t) name = n.output(0);
+    std::string out;
+    for (int k = 0; !name.empty() && k < t_graph->node_size(); ++k) {
+        const onnx::NodeProto& n = t_graph->node(k);
+        if (n.op_type() == "Reshape" && n.input_size() > 1 && n.input(1) == name)
+            out += (out.empty() ? "" : ", ") + node_label(n, k);
+    }
+    return out.empty() ? "" : out + ": ";
+}
+
+void check_reshape(onnx::InferenceContext& ctx) {
+    if (ctx.getNumInputs() < 2 || !onnx::hasInputShape(ctx, 0)) return;
+    const onnx::TensorProto* t = ctx.getInputData(1);
+    if (!t || is_external(*t) || t->data_type() != onnx::TensorProto::INT64) return;
+    std::vector<std::int64_t> in;
+    for (const auto& d : ctx.getInputType(0)->tensor_type().shape().dim()) {
+        if (!d.has_dim_value()) return;
+        in.push_back(d.dim_value());
+    }
+    const onnx::AttributeProto* a = ctx.getAttribute("allowzero");
+    try {
+        reshape_dims(in, onnx::ParseData<std::int64_t>(t), a && a->i() != 0, "");
+    } catch (const InputError& e) {
+        fail_shape_inference(reshape_nodes_of(t), e.what());
+    }
+}
+
 // The standard schemas, with the inference of the ops above preceded by the checks that ONNX's
-// own inference leaves out: the positive attributes, and for the convolutions a rank check (input
-// and weight of equal rank, at least 3). A failed check fails shape inference like ONNX's own checks.
+// own inference leaves out: the positive attributes, for the convolutions a rank check (input
+// and weight of equal rank, at least 3), and Reshape's element count. A failed check fails shape
+// inference like ONNX's own checks.
 class CheckedSchemas final : public onnx::ISchemaRegistry {
 public:
     const onnx::OpSchema* GetSchema(const std::string& key, const int max_version,
@@ -83,15 +132,17 @@ public:
         const int w = conv_weight_input(key, domain);
         const bool positive = has_positive_attr(*s);
         const bool axis = axis_within_rank(key, domain);
-        if (w < 0 && !positive && !axis) return s;
+        const bool reshape = is_reshape(key, domain);
+        if (w < 0 && !positive && !axis && !reshape) return s;
         const std::lock_guard<std::mutex> lock(m_mutex);
         auto& copy = m_checked[key + "/" + domain + "/" + std::to_string(s->SinceVersion())];
         if (!copy) {
             copy = std::make_unique<onnx::OpSchema>(*s);
             const onnx::InferenceFunction inner = s->GetTypeAndShapeInferenceFunction();
-            copy->TypeAndShapeInferenceFunction([inner, w, positive, axis, key](onnx::InferenceContext& ctx) {
+            copy->TypeAndShapeInferenceFunction([inner, w, positive, axis, reshape, key](onnx::InferenceContext& ctx) {
                 if (positive) check_positive_attrs(ctx, key);
                 if (axis) check_axis(ctx, key);
+                if (reshape) check_reshape(ctx);
                 if (w >= 0 && onnx::hasInputShape(ctx, 0) && onnx::hasInputShape(ctx, std::size_t(w))) {
                     const int xr = ctx.getInputType(0)->tensor_type().shape().dim_size();
                     const int wr = ctx.getInputType(std::size_t(w))->tensor_type().shape().dim_size();
@@ -114,11 +165,14 @@ void run_shape_inference(LoadedModel& m) {
     // check_type off: exporters emit harmless type mismatches; strict mode: node-level errors throw.
     const onnx::ShapeInferenceOptions opts(false, 1, true);
     static CheckedSchemas schemas;
+    t_graph = &m.model.graph();
     try {
         onnx::shape_inference::InferShapes(m.model, &schemas, opts);
     } catch (const std::exception& e) {
+        t_graph = nullptr;
         throw InputError(m.path + ": ONNX shape inference failed: " + std::string(e.what()));
     }
+    t_graph = nullptr;
 }
 
 std::optional<TensorData> constant_attr(const onnx::NodeProto& n, const std::string& where) {

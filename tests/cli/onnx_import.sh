@@ -65,6 +65,9 @@ bad weights_folder "resnet18.weights\" of \"" "$vp_run" "$root/configs/vta.yaml"
 bad bad_shape_arg "--input-shape input=1x3x: \"\" is not a dimension" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x --out "$tmp/bad_out"
 bad wrong_input "not an input of the model (inputs: input)" "$vp_import" "$onnx/alexnet.onnx" --input-shape image=1x3x224x224 -o "$tmp/bad_out"
 bad huge_input "(the imported network): at /layers/0/H: value 100000 out of range (expected 1..32768) (layer \"/conv1/Conv\")" "$vp_run" "$root/configs/nmp.yaml" "$onnx/resnet18.onnx" --input-shape input=1x3x100000x100000 --out "$tmp/bad_out"
+# A trailing Reshape of 2048 elements to [7, 13] (an unnamed node): libonnx's inference kept the shape.
+bad reshape_count "node \"#1\" (Reshape): Reshape of [1, 8, 16, 16] to shape [7, 13]: the input has 2048 elements and the shape 91" \
+  "$vp_import" "$onnx/bad_reshape_7x13.onnx" -o "$tmp/bad_out"
 bad precision "--precision 12: expected 8 or 16" "$vp_import" "$onnx/alexnet.onnx" --precision 12 -o "$tmp/bad_out"
 # The import options with a JSON workload: refused, not ignored (the run used to be batch 1, 8 bits).
 lenet=$root/workloads/lenet5.json

@@ -132,6 +132,61 @@ TEST_CASE("Bad attributes and shapes name the node", "[import][bad]") {
     CHECK_THROWS_WITH(import_onnx(empty.save("nolayers.onnx"), {}), Catch::Contains("no layer"));
 }
 
+TEST_CASE("A Reshape keeps the element count: each rule named with the node and the counts", "[import][bad]") {
+    // libonnx 1.12's inference kept a shape without -1 whatever its count: 2048 elements reshaped to
+    // [7, 13] imported; the checked schemas apply every rule (const_eval.h reshape_dims).
+    const auto reshape_to = [](const std::vector<std::int64_t>& shape, const std::string& name, int opset = 13,
+                               int allowzero = -1, bool constant_node = false) {
+        Model m(opset);
+        m.input("x", {1, 3, 16, 16}).init("w", {8, 3, 3, 3}).output("z");
+        attr(m.node("Conv", {"x", "w"}, {"y"}, "conv"), "pads", std::vector<std::int64_t>{1, 1, 1, 1});
+        if (constant_node) {  // the shape as a Constant node's value, as PyTorch exports it
+            auto& c = m.node("Constant", {}, {"s"}, "shape_const");
+            auto* a = c.add_attribute();
+            a->set_name("value");
+            a->set_type(onnx::AttributeProto::TENSOR);
+            a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+            a->mutable_t()->add_dims(std::int64_t(shape.size()));
+            for (auto v : shape) a->mutable_t()->add_int64_data(v);
+        } else {
+            m.ints("s", shape);
+        }
+        auto& r = m.node("Reshape", {"y", "s"}, {"z"}, name);
+        if (name.empty()) r.clear_name();  // unnamed: ONNX's message cannot name it, ours gives its index
+        if (allowzero >= 0) attr(r, "allowzero", std::int64_t(allowzero));
+        return m;
+    };
+    const std::vector<std::pair<Model, std::string>> bad = {
+        {reshape_to({7, 13}, "flat"), "node \"flat\" (Reshape): Reshape of [1, 8, 16, 16] to shape [7, 13]: the input has "
+                                       "2048 elements and the shape 91 (expected equal element counts)"},
+        {reshape_to({7, 13}, ""), "node \"#1\" (Reshape): Reshape of [1, 8, 16, 16] to shape [7, 13]: the input has 2048"},
+        {reshape_to({7, 13}, "", 13, -1, true), "node \"#2\" (Reshape): Reshape of [1, 8, 16, 16] to shape [7, 13]"},
+        {reshape_to({1, 8, 256, 0}, "r"), "the input has 2048 elements and the shape 32768"},  // the 0 copies 16
+        {reshape_to({}, "r"), "to shape []: the input has 2048 elements and the shape 1"},
+        {reshape_to({1, 0, 64, 32}, "r", 14, 1), "the input has 2048 elements and the shape 0"},
+        {reshape_to({-1, 13}, "r"), "the input's 2048 elements are not a multiple of 13"},
+        {reshape_to({-1, -1}, "r"), "two -1 dimensions"},
+        {reshape_to({0, 0, 0, 0, 0}, "r"), "the 0 at index 4 copies the input's dimension 4, and the input has rank 4"},
+        {reshape_to({-2, 1024}, "r"), "dimension -2 at index 0 (expected -1, 0 or positive)"},
+        {reshape_to({0, -1}, "r", 14, 1), "a -1 beside a zero dimension (allowzero) cannot be inferred"},
+    };
+    for (const auto& [m, what] : bad) {
+        INFO(what);
+        CHECK_THROWS_WITH(import_onnx(m.save("reshape_rule.onnx"), {}), Catch::Contains(what));
+    }
+    for (const std::vector<std::int64_t>& good : {std::vector<std::int64_t>{1, -1}, {0, 0, -1}, {0, 8, 256}, {1, 8, 16, 16}}) {
+        INFO(good.size());
+        CHECK_NOTHROW(import_onnx(reshape_to(good, "r").save("reshape_ok.onnx"), {}));
+    }
+    // A Reshape of a folded constant (the shape arithmetic of const_eval.cpp) follows the same rules.
+    Model f;
+    f.input("x", {1, 3, 8, 8}).ints("a", {2, 3}).ints("s", {4}).output("y");
+    f.node("Reshape", {"a", "s"}, {"b"}, "fold_reshape");
+    f.node("Reshape", {"x", "b"}, {"y"}, "reshape");
+    CHECK_THROWS_WITH(import_onnx(f.save("reshape_fold.onnx"), {}),
+                      Catch::Contains("node \"fold_reshape\" (Reshape): Reshape of [2] to shape [4]: the input has 2 elements"));
+}
+
 TEST_CASE("A window larger than the padded input is named as such, not as an unknown shape", "[import][bad]") {
     // Every shape is static: ONNX shape inference leaves the output unknown, which used to be
     // reported as "a dynamic dimension: give --input-shape or --batch".
