@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
     } catch (const vp::InputError& e) {
         std::cerr << "vp-report: error: " << e.what() << "\n";
         return 2;
+    } catch (const nlohmann::json::exception& e) {
+        // Valid JSON of another shape than vp-run writes (a number where an object belongs ...).
+        std::cerr << "vp-report: error: " << dir << ": a file of the folder does not hold what vp-run writes: " << e.what()
+                  << "\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "vp-report: internal error: " << e.what() << "\n";
         return 1;

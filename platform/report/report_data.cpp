@@ -34,14 +34,27 @@ std::string fmt(const char* f, double v) {
     return b;
 }
 
+// A JSON file of the run folder: null when it does not exist. An existing file that is empty, that
+// is not valid JSON (the parser's line and column) or whose document is not an object is an input
+// error naming it: vp-run writes every one as an object, so the file was cut short or damaged.
 json load_json(const fs::path& p) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) return nullptr;
     const std::string s = read_file(p.string());
-    if (s.empty()) return nullptr;
-    try {
-        return json::parse(s);
-    } catch (const json::exception& e) {
-        throw InputError(p.string() + ": not valid JSON: " + e.what());
+    if (s.empty()) {
+        if (fs::is_regular_file(p, ec) && fs::file_size(p, ec) == 0)
+            throw InputError(p.string() + ": empty file (0 bytes), expected the JSON object that vp-run writes "
+                             "(a run cut short or a damaged copy: run it again)");
+        throw InputError(p.string() + ": cannot read it");
     }
+    json j;
+    try {
+        j = json::parse(s);
+    } catch (const json::exception& e) {
+        throw InputError(p.string() + ": not valid JSON (" + std::to_string(s.size()) + " bytes; truncated or damaged?): " + e.what());
+    }
+    if (!j.is_object()) throw InputError(p.string() + ": expected the JSON object that vp-run writes, found " + j.type_name());
+    return j;
 }
 
 // "nmp.tle[3].tlt[7]" -> "nmp.tle[*].tlt[*]"
@@ -356,8 +369,11 @@ RunReport build_run_report(const std::string& dir) {
     const fs::path d(dir);
     const json stats_doc = load_json(d / "stats.json");
     if (stats_doc.is_null()) throw InputError(dir + ": not a run folder (no stats.json)");
-    const json meta = stats_doc.value("meta", json::object());
-    const json& stats = stats_doc.contains("stats") ? stats_doc["stats"] : json::object();
+    for (const char* k : {"meta", "stats"})
+        if (!stats_doc.contains(k) || !stats_doc[k].is_object())
+            throw InputError((d / "stats.json").string() + ": no \"" + k + "\" object: not the statistics file that vp-run writes");
+    const json meta = stats_doc["meta"];
+    const json& stats = stats_doc["stats"];
     const json run = load_json(d / "run.json");
     const json layers_doc = load_json(d / "layers.json");
     const json dict = load_json(d / "timeseries.columns.json");

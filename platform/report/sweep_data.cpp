@@ -71,6 +71,11 @@ SweepTable read_sweep_table(const std::string& dir) {
                              " fields, the header has " + std::to_string(t.head.size()));
         t.rows.push_back(std::move(f));
     }
+    // vp-sweep writes one row per point of points.csv, and a sweep has at least one point: a header
+    // alone is a damaged or hand-made file, not an empty report.
+    if (t.rows.empty())
+        throw InputError(t.path + ": no points (a header line and no row; vp-sweep writes one row per point: run it "
+                         "again, or `vp-sweep merge DIR` to rewrite sweep.csv)");
     return t;
 }
 

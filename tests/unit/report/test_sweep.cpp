@@ -115,6 +115,14 @@ TEST_CASE("sweep.csv: bad files are input errors naming the file and line") {
     } catch (const vp::InputError& e) {
         REQUIRE(std::string(e.what()).find("sweep.csv: line 3") != std::string::npos);
     }
+    // A header and no row: no points, not an empty report (vp-sweep writes a row per point).
+    t.write("sweep.csv", "point,config_file,state,exit_code,error,wall_s\n\n");
+    try {
+        vp::report::read_sweep_table(t.path.string());
+        FAIL("no error");
+    } catch (const vp::InputError& e) {
+        REQUIRE(std::string(e.what()).find("sweep.csv: no points (a header line and no row") != std::string::npos);
+    }
 }
 
 TEST_CASE("CSV fields are quoted when they must be") {
