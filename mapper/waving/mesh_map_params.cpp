@@ -27,9 +27,14 @@ void PacketFormat::validate(const std::string& prefix) const {
         fail(prefix, "max_payload_bytes", "expected 1..1048576 bytes, got " + std::to_string(max_payload_bytes));
 }
 
-void MeshMapParams::validate(const std::string& prefix) const {
+void MeshMapParams::validate(const std::string& prefix, bool placement) const {
     if (width < 1 || width > 256) fail(prefix, "width", "expected 1..256 columns, got " + std::to_string(width));
     if (height < 1 || height > 256) fail(prefix, "height", "expected 1..256 rows, got " + std::to_string(height));
+    packet.validate(prefix + ".packet");
+    if (!clock_mhz_ok(noc_mhz)) fail(prefix, "noc_mhz", clock_mhz_expected(noc_mhz));
+    if (!(flit_weight >= 0.0) || flit_weight > 1.0e9)
+        fail(prefix, "flit_weight", "expected a weight >= 0, got " + std::to_string(flit_weight));
+    if (!placement) return;
     auto inside = [&](const MeshNode& n) { return n.x >= 0 && n.x < width && n.y >= 0 && n.y < height; };
     const std::string dims = std::to_string(width) + "x" + std::to_string(height);
     std::set<std::pair<int, int>> used;
@@ -56,10 +61,6 @@ void MeshMapParams::validate(const std::string& prefix) const {
     }
     if (cores.empty() && free_nodes < 1)
         fail(prefix, "width", "the " + dims + " mesh has no node left for a processing core");
-    packet.validate(prefix + ".packet");
-    if (!clock_mhz_ok(noc_mhz)) fail(prefix, "noc_mhz", clock_mhz_expected(noc_mhz));
-    if (!(flit_weight >= 0.0) || flit_weight > 1.0e9)
-        fail(prefix, "flit_weight", "expected a weight >= 0, got " + std::to_string(flit_weight));
 }
 
 std::vector<MeshNode> MeshMapParams::resolved_cores() const {

@@ -62,8 +62,10 @@ struct MeshMapParams {
     // calibrated time model only).
     MeshHwFigures hw;
 
-    // Throws vp::InputError("<prefix>.<field>: ...").
-    void validate(const std::string& prefix) const;
+    // Throws vp::InputError("<prefix>.<field>: ..."). placement: also the master, DRAM interface and
+    // core positions, and a node left for a core (the mesh platform's; the NoC under synthetic
+    // traffic reads the size, clock and packet format only).
+    void validate(const std::string& prefix, bool placement = true) const;
     // Core positions after applying the "empty = all free nodes" rule (row-major order).
     std::vector<MeshNode> resolved_cores() const;
 };

@@ -374,7 +374,15 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
         spec.mapper.validate("mapper");
         spec.core.validate("core");
         spec.energy.validate("energy");
-        spec.mesh.validate("mesh");
+        // The noc platform reads the mesh's size, clock and packet format, not where the mesh
+        // platform puts its master, DRAM interfaces and cores (platform_keys.cpp): a 1x4 or 2x1
+        // NoC has no room for them and needs none.
+        spec.mesh.validate("mesh", spec.kind != PlatformKind::Noc);
+        // Every pattern sends a packet to another node than its source (traffic_pattern.h): on one
+        // node the run would measure nothing.
+        if (spec.kind == PlatformKind::Noc && spec.mesh.width * spec.mesh.height < 2)
+            throw InputError("mesh.width: the noc platform needs at least 2 nodes (1x2 or 2x1): on a 1x1 mesh synthetic "
+                             "traffic has no destination but its source, and no packet is ever sent");
         validate_noc(spec.noc);
         spec.traffic.validate("traffic", spec.noc);
         spec.vta.validate("vta");
