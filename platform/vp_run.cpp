@@ -163,16 +163,18 @@ private:
 
 std::uint64_t to_ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
 
-// stats.epoch resolved against the platform's clocks: (epoch in ps, adaptive). load_platform
-// refused an epoch in cycles of a clock the platform does not have.
+// stats.epoch resolved against the platform's clocks: (epoch in ps, adaptive). The configuration
+// was checked: a clock the platform has, an epoch no shorter than its fastest clock's period.
 std::pair<std::uint64_t, bool> resolve_epoch(const config::PlatformSpec& spec) {
     const stats::EpochSpec e = stats::parse_epoch(spec.stats.epoch, "stats.epoch");
     switch (e.mode) {
     case stats::EpochSpec::Mode::Off: return {0, false};
     case stats::EpochSpec::Mode::Auto: return {stats::EpochSampler::kAutoStartPs, true};
     case stats::EpochSpec::Mode::Time: return {std::uint64_t(std::llround(e.value)), false};
-    case stats::EpochSpec::Mode::Cycles:
-        return {std::max<std::uint64_t>(1, std::uint64_t(std::llround(e.value * config::clock_period_ps(spec, e.clock)))), false};
+    case stats::EpochSpec::Mode::Cycles: {
+        const double period = config::clock_periods_ps(spec).at(e.clock);
+        return {std::max<std::uint64_t>(1, std::uint64_t(std::llround(e.value * period))), false};
+    }
     }
     return {0, false};
 }
@@ -369,9 +371,7 @@ int run_main(const Options& o) {
                               {"epoch_intervals", sampler.intervals_closed()}};
 
     // Epoch statistics and their dictionary.
-    std::map<std::string, double> clocks;
-    for (const char* c : {"noc", "core", "dram", "vta"})
-        if (plat->clock_period_ps(c) > 0) clocks[c] = plat->clock_period_ps(c);
+    std::map<std::string, double> clocks = config::clock_periods_ps(spec);
     if (ts_stream) {
         ts_stream->close();
     } else {

@@ -16,7 +16,6 @@ public:
     void finish() override;
     void check_invariants() const override;
     void summary(std::ostream& os) const override;
-    double clock_period_ps(const std::string& clock) const override { return config::clock_period_ps(m_ctx.spec, clock); }
 
 private:
     RunContext& m_ctx;

@@ -440,10 +440,8 @@ std::vector<std::string> MeshPlatform::layer_names() const {
 double MeshPlatform::estimated_time_ps() const {
     double cycles = 0;
     for (std::size_t li : m_mapped) cycles += m_map.layers[li].est_cycles;
-    return cycles * clock_period_ps("core");
+    return cycles * config::clock_periods_ps(m_ctx.spec).at("core");
 }
-
-double MeshPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 nlohmann::json MeshPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();

@@ -124,8 +124,6 @@ std::vector<std::string> NmpPlatform::layer_names() const {
 
 double NmpPlatform::estimated_time_ps() const { return m_map.total_s() * 1e12; }
 
-double NmpPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
-
 nlohmann::json NmpPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();
     for (std::size_t i = 0; i < m_map.convs.size(); ++i)

@@ -22,7 +22,6 @@ public:
     void summary(std::ostream& os) const override;
     void write_outputs(const run::OutputDir& out) const override;
     std::vector<std::string> layer_names() const override;
-    double clock_period_ps(const std::string& clock) const override;
     double estimated_time_ps() const override;
     nlohmann::json layer_report() const override;
     double peak_macs_per_s() const override;

@@ -25,15 +25,13 @@ NocPlatform::NocPlatform(RunContext& ctx) : m_ctx(ctx), m_noc(ctx.spec.noc), m_t
 
 void NocPlatform::run_untimed(const std::function<void(std::uint64_t)>& at_cycle) {
     if (at_cycle) {
-        const double period = clock_period_ps("noc");
+        const double period = config::clock_periods_ps(m_ctx.spec).at("noc");
         m_run->traffic().set_cycle_hook([&at_cycle, period](std::uint64_t c) {
             at_cycle(std::uint64_t(double(c) * period + 0.5));
         });
     }
     m_result = m_run->run();
 }
-
-double NocPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
 
 sc_core::sc_time NocPlatform::untimed_end() const {
     return sc_core::sc_time(double(m_result.cycles) * 1e6 / m_ctx.spec.mesh.noc_mhz, sc_core::SC_PS);

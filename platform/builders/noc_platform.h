@@ -15,7 +15,6 @@ public:
     explicit NocPlatform(RunContext& ctx);
     bool needs_kernel() const override { return false; }
     void run_untimed(const std::function<void(std::uint64_t)>& at_cycle) override;
-    double clock_period_ps(const std::string& clock) const override;
     sc_core::sc_time untimed_end() const override;
     void finish() override {}
     void check_invariants() const override;

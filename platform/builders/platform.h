@@ -56,8 +56,6 @@ public:
     // The units whose completion the platform reports through SimControl::add_done(), when
     // they are layers (in completion order); empty for traffic platforms.
     virtual std::vector<std::string> layer_names() const { return {}; }
-    // Period in ps of a named clock ("noc", "core", "dram", "vta"), 0 if the platform has none.
-    virtual double clock_period_ps(const std::string& clock) const { (void)clock; return 0.0; }
     // The mapper's estimate of the simulated time in ps, known before the run (0: none).
     virtual double estimated_time_ps() const { return 0.0; }
     // Per-layer figures for layers.json and the report: an array with one object per layer of

@@ -164,8 +164,6 @@ std::vector<std::string> VtaPlatform::layer_names() const {
     return n;
 }
 
-double VtaPlatform::clock_period_ps(const std::string& clock) const { return config::clock_period_ps(m_ctx.spec, clock); }
-
 nlohmann::json VtaPlatform::layer_report() const {
     nlohmann::json a = nlohmann::json::array();
     const auto names = layer_names();

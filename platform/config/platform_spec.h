@@ -2,6 +2,7 @@
 // The resolved platform description: plain structs parsed once from YAML (+ --set),
 // validated, and handed to the builders. Nothing below platform/ reads YAML.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -127,9 +128,10 @@ std::string expand_calibration_path(const std::string& value, const std::string&
 // nmp's calibrated model, mapper.calibration for the mesh models but `paper`,
 // vta_compiler.calibration for the VTA's calibrated estimate.
 std::string calibration_in_use(const PlatformSpec& spec);
-// Period in ps of a named clock ("noc", "core", "dram", "vta") of the platform spec.kind, as its
-// builder runs it (Platform::clock_period_ps), or 0 when the platform has no such clock.
-double clock_period_ps(const PlatformSpec& spec, const std::string& clock);
+// The clocks of the chosen platform by name ("noc", "core", "dram", "vta"; the VTA's clock answers
+// to "vta" and "core") and their periods in ps: the clocks its models, and the statistics they
+// sample, advance on (stats.epoch's "N <clock> cycles", the timeseries dictionary).
+std::map<std::string, double> clock_periods_ps(const PlatformSpec& spec);
 // "dram, nmp, mesh, vta, noc": every platform, for messages.
 std::string platform_names();
 // The resolved configuration as YAML (every parameter, defaults included).

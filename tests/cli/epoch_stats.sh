@@ -60,16 +60,43 @@ ok "identical runs give identical time series" \
 # Bad epoch settings are input errors naming the key.
 "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/bad" --quiet --set stats.epoch=fast 2>"$tmp/err"
 ok "stats.epoch=fast exits 2" "[ $? -eq 2 ] && grep -q 'stats.epoch' '$tmp/err'"
-"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/bad" --quiet --set "stats.epoch=10 noc cycles" 2>"$tmp/err"
-ok "a clock the platform lacks exits 2" "[ $? -eq 2 ] && grep -q 'no \"noc\" clock' '$tmp/err'"
-# A fixed epoch far shorter than the mapper's estimate warns before the run (here a 1 ps epoch over
-# LeNet-5's 4 us on the NMP: 4.0 M intervals; the time limit stops the run right away), and a sensible
-# one does not.
-"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/many" --quiet --set stats.epoch=1ps \
+"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --check --set "stats.epoch=10 noc cycles" 2>"$tmp/err"
+ok "a clock the platform lacks exits 2, under --check too" "[ $? -eq 2 ] && grep -q 'no \"noc\" clock (its clocks: core, dram)' '$tmp/err'"
+# An epoch shorter than the platform's fastest clock is exit 2, under --check too: nothing sampled
+# changes faster, and 1 ps on LeNet-5's 4 us on the NMP wrote about 10 GB of timeseries.csv after a
+# mere warning. The minimum per platform: nmp (core 375 MHz, DDR3-1600 tCK 1250 ps) 1250 ps; mesh
+# (NoC 1000 MHz, cores 500 MHz) 1000 ps; vta (100 MHz, DDR3) 1250 ps; dram DDR4-2400 833 ps; noc 1000 ps.
+"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/bad" --quiet --set stats.epoch=1ps 2>"$tmp/err"
+ok "nmp: stats.epoch=1ps exits 2 naming the value and the minimum, before any output" \
+   "[ $? -eq 2 ] && [ ! -e '$tmp/bad' ] && grep -q 'error: --set stats.epoch: \"1ps\" is shorter than 1250 ps, the period of the nmp platform.s fastest clock (dram)' '$tmp/err'"
+mkdir -p "$tmp/cfg"
+printf 'platform: nmp\nstats:\n  epoch: 500ps\n' > "$tmp/cfg/short.yaml"
+"$vp_run" "$tmp/cfg/short.yaml" "$root/workloads/lenet5.json" --check 2>"$tmp/err"
+ok "in a config file: the file, line and column" "[ $? -eq 2 ] && grep -q 'short.yaml:3:10: stats.epoch: \"500ps\" is shorter than 1250 ps' '$tmp/err'"
+edge() {  # edge NAME CONFIG WORKLOAD REFUSED ACCEPTED [ARGS...]: REFUSED exits 2, ACCEPTED passes --check
+  local name=$1 cfg=$2 wl=$3 no=$4 yes=$5; shift 5
+  "$vp_run" "$cfg" "$wl" --check --set "stats.epoch=$no" "$@" 2>"$tmp/err" >/dev/null
+  ok "$name: stats.epoch=$no exits 2" "[ $? -eq 2 ] && grep -q 'is shorter than' '$tmp/err'"
+  "$vp_run" "$cfg" "$wl" --check --set "stats.epoch=$yes" "$@" >/dev/null 2>"$tmp/err"
+  ok "$name: stats.epoch=$yes is accepted" "[ $? -eq 0 ] && [ ! -s '$tmp/err' ]"
+}
+edge nmp "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" 1249ps "1 dram cycles"
+edge mesh "$root/configs/mesh-3x1.yaml" "$root/workloads/lenet5.json" 999ps 1ns
+edge vta "$root/configs/vta.yaml" "$root/workloads/lenet5_full.json" 1ns 1250ps
+edge dram-ddr4 "$root/configs/dram-ddr4.yaml" "$small" 832ps 833ps
+edge noc "$root/configs/mesh-8x8-synthetic.yaml" "$root/workloads/traffic/uniform.json" 0.5ns "1 noc cycles"
+# A valid epoch far shorter than the mapper's estimate still warns before the run (here one DRAM
+# cycle over a 20 ms convolution on the NMP: 16 M intervals; the time limit stops the run right
+# away), and one giving thousands of intervals does not.
+cat > "$tmp/big.json" <<'JSON'
+{"name": "big", "precision": 8, "layers": [
+  {"name": "conv", "type": "conv", "C": 256, "K": 512, "H": 56, "W": 56, "R": 3, "S": 3, "stride": 1, "pad": 1, "groups": 1}]}
+JSON
+"$vp_run" "$root/configs/nmp.yaml" "$tmp/big.json" --out "$tmp/many" --quiet --set "stats.epoch=1 dram cycles" \
   --set sim.max_time_ms=0.00001 2>"$tmp/err"
 ok "an epoch of millions of intervals warns with the estimate" \
-   "grep -q 'warning: .*stats.epoch: \"1ps\" over the 0.004 ms .* about 4.0 M epoch intervals' '$tmp/err'"
-"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/few" --quiet --set stats.epoch=1ns 2>"$tmp/err"
+   "grep -q 'warning: .*stats.epoch: \"1 dram cycles\" over the 20.140 ms .* about 16.1 M epoch intervals' '$tmp/err'"
+"$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/few" --quiet --set "stats.epoch=1 dram cycles" 2>"$tmp/err"
 ok "an epoch of thousands of intervals does not warn" "[ $? -eq 0 ] && ! grep -q 'warning' '$tmp/err'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

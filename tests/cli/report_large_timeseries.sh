@@ -13,7 +13,7 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 no() { fail=$((fail + 1)); echo "FAIL $*"; }
 d=$tmp/run
-if "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$d" --quiet --set 'stats.epoch=1ns' 2> "$tmp/err"
+if "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$d" --quiet --set 'stats.epoch=1 dram cycles' 2> "$tmp/err"
 then ok; else no "vp-run: $(tail -2 "$tmp/err")"; fi
 small=$(stat -c %s "$d/timeseries.csv")
 # Repeat the data rows until the file is about 400 MB (the header once).
