@@ -67,4 +67,58 @@ void check_overrides_read(PlatformKind kind, const std::string& config_path,
     }
 }
 
+namespace {
+// Structural equality of two YAML trees (scalars by their text).
+bool same_yaml(const YAML::Node& a, const YAML::Node& b) {
+    if (a.Type() != b.Type()) return false;
+    if (a.IsScalar()) return a.Scalar() == b.Scalar();
+    if (a.size() != b.size()) return false;
+    if (a.IsSequence()) {
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same_yaml(a[i], b[i])) return false;
+        return true;
+    }
+    if (a.IsMap()) {
+        for (const auto& kv : a) {
+            if (!kv.first.IsScalar()) return false;
+            const YAML::Node other = b[kv.first.Scalar()];
+            if (!other.IsDefined() || !same_yaml(kv.second, other)) return false;
+        }
+    }
+    return true;
+}
+}  // namespace
+
+std::vector<FileSection> file_sections(const YAML::Node& file_root) {
+    std::vector<FileSection> out;
+    if (!file_root.IsMap()) return out;
+    // Every section at its defaults, as the resolved configuration writes it.
+    static const YAML::Node defaults = YAML::Load(to_yaml(PlatformSpec{}));
+    for (const auto& kv : file_root) {
+        if (!kv.first.IsScalar()) continue;
+        FileSection f;
+        f.key = kv.first.Scalar();
+        const YAML::Node d = defaults[f.key];
+        if (!d.IsMap()) continue;
+        f.line = kv.first.Mark().is_null() ? 0 : kv.first.Mark().line + 1;
+        f.as_resolved_defaults = same_yaml(kv.second, d);
+        out.push_back(f);
+    }
+    return out;
+}
+
+std::vector<std::string> unread_sections(PlatformKind kind, const std::vector<FileSection>& sections,
+                                         const std::string& config_path) {
+    std::string reads;
+    for (const std::string& r : read_keys(kind))
+        if (r != "platform" && r != "name") reads += (reads.empty() ? "" : ", ") + r;
+    std::vector<std::string> out;
+    for (const FileSection& f : sections) {
+        if (reads_key(kind, f.key) || f.as_resolved_defaults) continue;
+        out.push_back(config_path + (f.line ? ":" + std::to_string(f.line) : "") + ": section \"" + f.key +
+                      "\" is not read by platform \"" + to_string(kind) + "\" (it reads: " + reads + ")");
+    }
+    return out;
+}
+
 }  // namespace vp::config

@@ -380,6 +380,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
                             bool allow_unused, bool calibrations) {
     YAML::Node root = load_yaml_text(text, path);
     if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+    const std::vector<FileSection> sections = file_sections(root);  // as written, before --set
     for (const auto& o : overrides) apply_override(root, o);
     PlatformSpec spec;
     spec.source = path;
@@ -435,7 +436,7 @@ PlatformSpec parse_platform(const std::string& text, const std::string& path, co
     // configuration (OUT/config.yaml, the children of --refine) finds the file from anywhere.
     // A file made for another platform or DRAM preset is an error; any other difference from
     // its made_for section is a warning (calibration.h).
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings = unread_sections(spec.kind, sections, path);
     if (!calibrations) spec.vta_compiler.calibration = spec.tso.calibration = spec.mapper.calibration = "none";
     // "{dram.preset}" in a calibration path: the file made for this configuration's preset. A
     // preset without one is named, with the two ways out.

@@ -91,3 +91,41 @@ TEST_CASE("an unknown key is still an unknown key, with or without --allow-unuse
     CHECK(error_of("dram-ddr3.yaml", {"nmp.bogus=1"}).find("unknown key") != std::string::npos);
     CHECK_THROWS_AS(load_platform(kRoot + "/configs/dram-ddr3.yaml", {"nmp.bogus=1"}, true), vp::InputError);
 }
+
+TEST_CASE("a section the platform does not read is named once, with the file, its line and the platform") {
+    const auto warn = [](const std::string& text, PlatformKind kind) {
+        return unread_sections(kind, file_sections(YAML::Load(text)), "cfg.yaml");
+    };
+    const auto w = warn("platform: mesh\nseed: 3\nnmp:\n  n_tle: 4\nmesh:\n  width: 4\n", PlatformKind::Mesh);
+    REQUIRE(w.size() == 1);  // not seed (a scalar), not mesh (read)
+    CHECK(w[0] == "cfg.yaml:3: section \"nmp\" is not read by platform \"mesh\" (it reads: sim, stats, trace, mesh, core, "
+                  "energy, mapper, noc, dram)");
+    // Partly read sections are read: the noc platform reads mesh.width, nmp mapper.refine.
+    CHECK(warn("platform: noc\nmesh:\n  master: [0, 0]\n", PlatformKind::Noc).empty());
+    CHECK(warn("platform: nmp\nmapper:\n  objective: min-dram\n", PlatformKind::Nmp).empty());
+    // One file for several platforms (--set platform=): the sections of the others are named.
+    CHECK(warn("platform: nmp\nnmp:\n  n_tle: 2\nvta:\n  clock_mhz: 50\n", PlatformKind::Vta).size() == 1);
+    CHECK(warn("platform: nmp\nnmp:\n  n_tle: 2\nvta:\n  clock_mhz: 50\n", PlatformKind::Dram).size() == 2);
+}
+
+TEST_CASE("the resolved configuration of every shipped config names no section (OUT/config.yaml reruns quietly)") {
+    const std::pair<PlatformKind, const char*> cases[] = {{PlatformKind::Dram, "dram-ddr3.yaml"},
+                                                          {PlatformKind::Nmp, "nmp.yaml"},
+                                                          {PlatformKind::Mesh, "mesh-4x4.yaml"},
+                                                          {PlatformKind::Vta, "vta.yaml"},
+                                                          {PlatformKind::Noc, "mesh-8x8-synthetic.yaml"}};
+    for (const auto& [kind, cfg] : cases) {
+        INFO(cfg);
+        const PlatformSpec spec = load_platform(kRoot + "/configs/" + cfg, {});
+        const YAML::Node file = YAML::LoadFile(kRoot + "/configs/" + cfg);
+        CHECK(unread_sections(kind, file_sections(file), cfg).empty());
+        CHECK(unread_sections(kind, file_sections(YAML::Load(to_yaml(spec))), cfg).empty());
+    }
+    // In the resolved configuration of configs/nmp.yaml --set platform=mesh, a section that differs
+    // from its defaults is still named (tso: the calibration file); the nmp section, whose values
+    // in configs/nmp.yaml are the defaults, is written like any untouched one.
+    const PlatformSpec moved = load_platform(kRoot + "/configs/nmp.yaml", {"platform=mesh"});
+    const auto w = unread_sections(PlatformKind::Mesh, file_sections(YAML::Load(to_yaml(moved))), "config.yaml");
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].find("section \"tso\"") != std::string::npos);
+}
