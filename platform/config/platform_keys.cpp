@@ -99,7 +99,7 @@ std::vector<FileSection> file_sections(const YAML::Node& file_root) {
         FileSection f;
         f.key = kv.first.Scalar();
         const YAML::Node d = defaults[f.key];
-        if (!d.IsMap()) continue;
+        if (!d.IsDefined() || !d.IsMap()) continue;  // not a key of the schema (an error later), or a scalar
         f.line = kv.first.Mark().is_null() ? 0 : kv.first.Mark().line + 1;
         f.as_resolved_defaults = same_yaml(kv.second, d);
         out.push_back(f);
