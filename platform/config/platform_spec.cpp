@@ -304,11 +304,17 @@ void check_epoch(const PlatformSpec& spec) {
                              e.clock + "\" clock (its clocks: " + names + ")");
         epoch = e.value * it->second;
     }
+    // In whole ps (the kernel's resolution), as the run takes it; beyond 2^62 ps the conversion to
+    // an integer would overflow.
+    constexpr double kMaxPs = 4611686018427387904.0;  // 2^62 ps, about 53 days
+    if (!(std::round(epoch) <= kMaxPs))
+        throw InputError("stats.epoch: \"" + spec.stats.epoch + "\" is longer than 2^62 ps (about 53 days of simulated "
+                         "time): expected a shorter epoch, or off");
     std::string fastest;  // on a tie the first of this order: the VTA's clock by its own name
     for (const char* c : {"vta", "noc", "core", "dram"})
         if (clocks.count(c) && (fastest.empty() || clocks.at(c) < clocks.at(fastest))) fastest = c;
     const long long min_ps = std::llround(clocks.at(fastest));
-    if (std::llround(epoch) < min_ps)
+    if (std::round(epoch) < double(min_ps))
         throw InputError("stats.epoch: \"" + spec.stats.epoch + "\" is shorter than " + std::to_string(min_ps) +
                          " ps, the period of the " + to_string(spec.kind) + " platform's fastest clock (" + fastest +
                          "): nothing it samples changes faster; expected at least " + std::to_string(min_ps) +

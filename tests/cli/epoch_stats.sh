@@ -81,6 +81,12 @@ edge() {  # edge NAME CONFIG WORKLOAD REFUSED ACCEPTED [ARGS...]: REFUSED exits 
   ok "$name: stats.epoch=$yes is accepted" "[ $? -eq 0 ] && [ ! -s '$tmp/err' ]"
 }
 edge nmp "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" 1249ps "1 dram cycles"
+# Beyond 2^62 ps the epoch would overflow the run's integer picoseconds (1e30ms read as shorter
+# than the minimum).
+for e in 1e30ms "1e300 core cycles"; do
+  "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --check --set "stats.epoch=$e" 2>"$tmp/err"
+  ok "stats.epoch=$e exits 2 as too long" "[ $? -eq 2 ] && grep -q 'is longer than 2^62 ps' '$tmp/err'"
+done
 edge mesh "$root/configs/mesh-3x1.yaml" "$root/workloads/lenet5.json" 999ps 1ns
 edge vta "$root/configs/vta.yaml" "$root/workloads/lenet5_full.json" 1ns 1250ps
 edge dram-ddr4 "$root/configs/dram-ddr4.yaml" "$small" 832ps 833ps
