@@ -89,11 +89,19 @@ x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
 y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
 g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], "dyn", [x], [y], [w])
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), d + "/dyn.onnx")
-a = helper.make_tensor_value_info("a", TensorProto.FLOAT, ["N", 3, 8, 8])
-b = helper.make_tensor_value_info("b", TensorProto.FLOAT, ["N", 3, 8, 8])
-nodes = [helper.make_node("Add", ["a", "b"], ["s"], name="add"), helper.make_node("Conv", ["s", "w"], ["y"], name="conv")]
-save(helper.make_model(helper.make_graph(nodes, "two", [a, b], [y], [w]), opset_imports=[helper.make_opsetid("", 13)]),
-     d + "/two_inputs.onnx")
+# Two inputs: dyn.onnx's conv reading the sum of "x" and a second input "b" of the same shape.
+from onnx import NodeProto, load
+two = load(d + "/dyn.onnx")
+g2 = two.graph
+g2.input.add().CopyFrom(g2.input[0])
+g2.input[1].name = "b"
+add = NodeProto(op_type="Add", name="add", input=["x", "b"], output=["s"])
+conv = NodeProto()
+conv.CopyFrom(g2.node[0])
+conv.input[0] = "s"
+del g2.node[:]
+g2.node.extend([add, conv])
+save(two, d + "/two_inputs.onnx")
 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
 nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"), helper.make_node("Sin", ["c"], ["t"], name="sin_a"),
          helper.make_node("Cos", ["t"], ["y"], name="cos_b")]
@@ -119,7 +127,7 @@ bad input_shape_twice "--input-shape names input \"x\" twice (x=1x3x8x8 and x=2x
   "$vp_import" "$tmp/dyn.onnx" --input-shape x=1x3x8x8 --input-shape x=2x3x8x8 -o "$tmp/bad_out"
 bad run_input_shape_twice "--input-shape names input \"x\" twice" \
   "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --input-shape x=1x3x8x8 --input-shape x=1x3x8x8 --check
-"$vp_import" "$tmp/two_inputs.onnx" --input-shape a=2x3x8x8 --input-shape b=2x3x8x8 -o "$tmp/two.json" -q
+"$vp_import" "$tmp/two_inputs.onnx" --input-shape x=2x3x8x8 --input-shape b=2x3x8x8 -o "$tmp/two.json" -q
 ok "an --input-shape for each of two inputs" "[ $? -eq 0 ] && grep -q '\"batch\": 2' '$tmp/two.json'"
 bad unsupported "node \"cos_b\" (Cos)" "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --out "$tmp/bad_out"
 err=$("$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" 2>&1); rc=$?
