@@ -42,13 +42,15 @@ TEST_CASE("reads_key: inside a read section, containing a read key, or neither")
     }
 }
 
+// One shipped config per platform.
+const std::pair<PlatformKind, const char*> kShippedConfigs[] = {{PlatformKind::Dram, "dram-ddr3.yaml"},
+                                                                {PlatformKind::Nmp, "nmp.yaml"},
+                                                                {PlatformKind::Mesh, "mesh-4x4.yaml"},
+                                                                {PlatformKind::Vta, "vta.yaml"},
+                                                                {PlatformKind::Noc, "mesh-8x8-synthetic.yaml"}};
+
 TEST_CASE("every key of the table exists in the schema (the resolved config.yaml)") {
-    const std::pair<PlatformKind, const char*> cases[] = {{PlatformKind::Dram, "dram-ddr3.yaml"},
-                                                          {PlatformKind::Nmp, "nmp.yaml"},
-                                                          {PlatformKind::Mesh, "mesh-4x4.yaml"},
-                                                          {PlatformKind::Vta, "vta.yaml"},
-                                                          {PlatformKind::Noc, "mesh-8x8-synthetic.yaml"}};
-    for (const auto& [kind, cfg] : cases) {
+    for (const auto& [kind, cfg] : kShippedConfigs) {
         const PlatformSpec spec = load_platform(kRoot + "/configs/" + cfg, {});
         REQUIRE(spec.kind == kind);
         const YAML::Node resolved = YAML::Load(to_yaml(spec));
@@ -112,12 +114,7 @@ TEST_CASE("a section the platform does not read is named once, with the file, it
 }
 
 TEST_CASE("the resolved configuration of every shipped config names no section (OUT/config.yaml reruns quietly)") {
-    const std::pair<PlatformKind, const char*> cases[] = {{PlatformKind::Dram, "dram-ddr3.yaml"},
-                                                          {PlatformKind::Nmp, "nmp.yaml"},
-                                                          {PlatformKind::Mesh, "mesh-4x4.yaml"},
-                                                          {PlatformKind::Vta, "vta.yaml"},
-                                                          {PlatformKind::Noc, "mesh-8x8-synthetic.yaml"}};
-    for (const auto& [kind, cfg] : cases) {
+    for (const auto& [kind, cfg] : kShippedConfigs) {
         INFO(cfg);
         const PlatformSpec spec = load_platform(kRoot + "/configs/" + cfg, {});
         const YAML::Node file = YAML::LoadFile(kRoot + "/configs/" + cfg);
