@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     std::string config, wl_path, out = "mapping.json";
     std::vector<std::string> sets;
     bool quiet = false, allow_unused = false;
-    int refine = 0;
+    std::string refine;
     const char* usage =
         "usage: vp-map CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out FILE] [--set key.path=value]... [--refine K]\n"
         "              [--quiet] [--allow-unused]\n";
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "quiet,q", po::bool_switch(&quiet), "do not print the table")(
         "allow-unused", po::bool_switch(&allow_unused), "accept --set of keys the chosen platform does not read")(
-        "refine", po::value<int>(&refine),
+        "refine", po::value<std::string>(&refine),
         "simulate the K best candidates of every distinct layer shape on their own (child vp-run processes, "
         "sim.threads at a time) and keep the fastest (= --set mapper.refine=K)");
     onnx.add_to(desc);
@@ -54,13 +54,7 @@ int main(int argc, char** argv) {
         std::cout << "vp-map " << VP_VERSION << "\n";
         return 0;
     }
-    if (vm.count("refine")) {
-        if (refine < 1) {
-            std::cerr << "vp-map: error: --refine: expected a number of candidates K >= 1, got " << refine << "\n";
-            return 2;
-        }
-        sets.push_back("mapper.refine=" + std::to_string(refine));
-    }
+    if (vm.count("refine") && !run::parse_refine_arg(refine, "vp-map", sets)) return 2;
     if (config.empty() || wl_path.empty()) {
         std::cerr << "vp-map: error: CONFIG and WORKLOAD are required\n" << usage;
         return 2;
@@ -79,6 +73,14 @@ int main(int argc, char** argv) {
             f << wl.workload_text;
             if (!f) throw std::runtime_error("cannot write " + wpath);
             if (!quiet) std::cout << wl.import_summary << "workload written to " << wpath << "\n";
+        }
+        // On the platforms it maps (map_workload refuses the others), what vp-run refuses before it
+        // maps: a workload of another kind, overrides the workload makes void, a network with
+        // nothing for the mapper (an empty mapping.json and exit 0 before).
+        if (spec.kind == config::PlatformKind::Nmp || spec.kind == config::PlatformKind::Mesh) {
+            run::check_workload_kind(spec, wl);
+            if (!allow_unused) run::check_overrides_for_workload(spec, wl, sets);
+            run::check_mapped_layers(spec, wl);
         }
         platform::MappingReport rep = platform::map_workload(spec, wl);
         const std::string tmp = out + ".incomplete";

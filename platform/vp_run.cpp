@@ -76,7 +76,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
         "allow-unused", po::bool_switch(&o.allow_unused),
         "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
-        "refine", po::value<int>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
+        "refine", po::value<std::string>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
                                     "and keep the fastest (= --set mapper.refine=K)");
     o.onnx.add_to(desc);
     po::variables_map vm;
@@ -111,14 +111,7 @@ int parse_cli(int argc, char** argv, Options& o) {
                   << o.seed_text << "\"\n";
         return 2;
     }
-    if (vm.count("refine")) {
-        const int k = vm["refine"].as<int>();
-        if (k < 1) {
-            std::cerr << "vp-run: error: --refine: expected a number of candidates K >= 1, got " << k << "\n";
-            return 2;
-        }
-        o.sets.push_back("mapper.refine=" + std::to_string(k));
-    }
+    if (vm.count("refine") && !run::parse_refine_arg(vm["refine"].as<std::string>(), "vp-run", o.sets)) return 2;
     return -1;
 }
 

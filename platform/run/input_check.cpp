@@ -59,14 +59,6 @@ void check_dram_workload(const config::PlatformSpec& spec, const workload::Workl
     if (wl.kind == workload::WorkloadKind::DramTrace) found.dram_trace_requests = check_dram_trace(wl.dram_trace, spec.dram);
 }
 
-// The nmp and mesh platforms map conv and fc layers; anything else runs nothing.
-void check_mapped_layers(const config::PlatformSpec& spec, const workload::Workload& wl) {
-    for (const mapper::Layer& l : wl.network.layers)
-        if (mapper::tso::is_tso_layer(l)) return;
-    throw InputError(wl.path + ": the network has no conv or fc layer for the " +
-                     (spec.kind == config::PlatformKind::Nmp ? std::string("NMP") : std::string("mesh")) + " to run");
-}
-
 // The vta platform: what its builder does before the simulation, to the same errors.
 void check_vta_workload(const config::PlatformSpec& spec, const workload::Workload& wl) {
     namespace mv = mapper::vta;
@@ -87,6 +79,13 @@ void check_vta_workload(const config::PlatformSpec& spec, const workload::Worklo
                          "(the VTA runs conv, fc, pool and eltwise add layers)");
 }
 }  // namespace
+
+void check_mapped_layers(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    for (const mapper::Layer& l : wl.network.layers)
+        if (mapper::tso::is_tso_layer(l)) return;
+    throw InputError(wl.path + ": the network has no conv or fc layer for the " +
+                     (spec.kind == config::PlatformKind::Nmp ? std::string("NMP") : std::string("mesh")) + " to run");
+}
 
 void check_workload_kind(const config::PlatformSpec& spec, const workload::Workload& wl) {
     using config::PlatformKind;

@@ -21,6 +21,11 @@ void check_workload_kind(const config::PlatformSpec& spec, const workload::Workl
 void check_overrides_for_workload(const config::PlatformSpec& spec, const workload::Workload& wl,
                                   const std::vector<std::string>& overrides);
 
+// The nmp and mesh platforms map conv and fc layers (fc as a 1x1 conv): throws InputError when a
+// network has none, so that nothing would be mapped or run (vp-run through check_run_inputs,
+// vp-map, which would otherwise write an empty mapping).
+void check_mapped_layers(const config::PlatformSpec& spec, const workload::Workload& wl);
+
 // What check_run_inputs found that the run needs again.
 struct CheckedInputs {
     std::uint64_t dram_trace_requests = 0;  // a dram_trace workload: the requests of its trace file

@@ -27,6 +27,26 @@ echo '{"name": "bigk", "precision": 16, "layers": [{"name": "c", "type": "conv",
 "$vp_map" "$root/configs/nmp.yaml" "$tmp/bigk.json" --out "$tmp/x.json" 2>"$tmp/err"
 ok "a kernel beyond the TLT memories: exit 2 naming the file and the layer" \
   "[ $? -eq 2 ] && grep -q 'bigk.json: at /layers/0: layer \"c\": no TLT tile fits' '$tmp/err'"
+# A network without a conv or fc layer: nothing to map (an empty mapping and exit 0 before), the
+# same message as vp-run's.
+echo '{"name": "pools", "precision": 8, "layers": [{"name": "p", "type": "pool", "op": "max", "C": 4, "H": 8, "W": 8, "R": 2, "S": 2, "stride": 2}]}' > "$tmp/pools.json"
+for c in nmp mesh-4x4; do
+  "$vp_map" "$root/configs/$c.yaml" "$tmp/pools.json" --out "$tmp/x.json" 2>"$tmp/err"
+  ok "$c: a network without conv or fc: exit 2, no mapping" \
+    "[ $? -eq 2 ] && [ ! -e '$tmp/x.json' ] && grep -q 'pools.json: the network has no conv or fc layer' '$tmp/err'"
+  "$vp_run" "$root/configs/$c.yaml" "$tmp/pools.json" --check 2>"$tmp/err_run"
+  ok "$c: vp-run --check gives the same message" "[ $? -eq 2 ] && diff <(sed 's/^vp-run/vp-map/' '$tmp/err_run') '$tmp/err' >/dev/null"
+done
+# --refine: every value that is not an integer 1..64 gets the same message (99999999999 got
+# program_options' generic "invalid argument").
+for k in 99999999999 abc 0 65 1.5; do
+  "$vp_map" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --out "$tmp/x.json" --refine "$k" 2>"$tmp/err"
+  ok "vp-map --refine $k: exit 2 naming the value" \
+    "[ $? -eq 2 ] && grep -q 'error: --refine: expected a number of candidates K >= 1, at most 64, found \"$k\"' '$tmp/err'"
+  "$vp_run" "$root/configs/nmp.yaml" "$root/workloads/lenet5.json" --check --refine "$k" 2>"$tmp/err"
+  ok "vp-run --refine $k: exit 2 naming the value" \
+    "[ $? -eq 2 ] && grep -q 'error: --refine: expected a number of candidates K >= 1, at most 64, found \"$k\"' '$tmp/err'"
+done
 "$vp_map" --help | grep -q "usage: vp-map"; ok "--help" "[ $? -eq 0 ]"
 ok "vp-map does not link SystemC" "! ldd '$vp_map' | grep -qi systemc"
 echo "$pass passed, $fail failed"
