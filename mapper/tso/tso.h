@@ -55,4 +55,10 @@ std::shared_ptr<const TimeModel> model_of(const TsoOptions& opt);
 // Validates hw and options (vp::InputError), then maps every conv/fc layer.
 TsoResult run_tso(const Network& net, const NmpParams& hw, const TsoOptions& opt);
 
+// Throws the vp::InputError that run_tso() would throw for these inputs before or instead of a
+// mapping (hw and options, tso.fixed_layers, a layer no choice fits: "at /layers/<i>: layer ...:
+// no TLT tile fits ..."), without searching: per distinct shape, Eq. 2 for the smallest tile of
+// each slicing and schedule the search tries, or the fixed tile (vp-run --check).
+void check_mappable(const Network& net, const NmpParams& hw, const TsoOptions& opt);
+
 }  // namespace vp::mapper::tso

@@ -5,6 +5,7 @@
 
 #include "mapper/common/errors.h"
 #include "mapper/tso/conv_shape.h"
+#include "mapper/tso/tso.h"
 #include "mapper/vta/network_driver.h"
 #include "models/dram/dram_trace_io.h"
 #include "platform/config/platform_keys.h"
@@ -152,6 +153,15 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
     switch (spec.kind) {
     case config::PlatformKind::Dram: check_dram_workload(spec, wl, found); break;
     case config::PlatformKind::Nmp:
+        check_mapped_layers(spec, wl);
+        try {  // a layer no TLT tile fits: what run_tso() would throw, without its search
+            mapper::tso::check_mappable(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));
+        } catch (const InputError& e) {  // as the builder names the file (nmp_platform.cpp)
+            const std::string m = e.what();
+            if (m.rfind("at /layers/", 0) == 0) throw InputError(wl.path + ": " + m);
+            throw;
+        }
+        break;
     case config::PlatformKind::Mesh: check_mapped_layers(spec, wl); break;
     case config::PlatformKind::Vta: check_vta_workload(spec, wl); break;
     case config::PlatformKind::Noc: break;  // check_workload_kind merged and checked the traffic

@@ -64,6 +64,15 @@ same nmp_onnx_without_conv "gap_on_1x1.onnx: the network has no conv or fc layer
 same nmp_without_conv "pool_only.json: the network has no conv or fc layer for the NMP to run" configs/nmp.yaml "$data/pool_only.json"
 same mesh_without_conv "pool_only.json: the network has no conv or fc layer for the mesh to run" \
   configs/mesh-4x4.yaml "$data/pool_only.json"
+# nmp: a layer that no TLT tile fits (a 76 x 78 kernel on a 76 x 76 map: one channel of the
+# window is 11,552 B at 16 bit against MB0's 8 kB), a given tile that does not fit (99 filters
+# per TLT where C1 has 6), a tso.fixed_layers name the network lacks.
+same nmp_no_tile_fits 'kernel_76x78.json: at /layers/0: layer "c": no TLT tile fits the TLT memories' \
+  configs/nmp.yaml "$data/kernel_76x78.json"
+same nmp_fixed_tile 'workloads/lenet5.json: at /layers/0: layer "C1": tso.fixed_tile 99,1,1,1 (T_M,T_N,T_R,T_C) does not fit' \
+  configs/nmp.yaml workloads/lenet5.json --set tso.fixed_slicing=KS --set tso.fixed_schedule=IS --set tso.fixed_tile=99,1,1,1
+same nmp_fixed_layers_name 'tso.fixed_layers: the workload has no conv or fc layer named "C9"' \
+  configs/nmp.yaml workloads/lenet5.json --set 'tso.fixed_layers=C9=KS/IS/1,1,1,1'
 
 # Configuration: a clock the platform lacks, one VC for two message classes, an int key's range.
 same epoch_clock '--set stats.epoch: "100 noc cycles": the nmp platform has no "noc" clock (its clocks: core, dram)' \
@@ -94,4 +103,4 @@ accepted nmp_network configs/nmp.yaml workloads/lenet5.json --set 'stats.epoch=1
 [ ! -e "$tmp/fresh" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --check --out created the folder"; }
 
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -ge 21 ]
+[ "$fail" -eq 0 ] && [ "$pass" -ge 24 ]

@@ -157,3 +157,62 @@ TEST_CASE("bad input gives vp::InputError", "[tso][errors]") {
     CHECK_THROWS_AS(parse_slicing("KSOFM", "x"), vp::InputError);
     CHECK(parse_slicing("KS&OFM", "x") == TleSlicing::KS_OFM);
 }
+
+// vp-run --check's feasibility test (check_mappable: Eq. 2 of the smallest tile, no search)
+// against the search itself (run_tso): on random layers and TLT memories from a few bytes up,
+// under every option that changes which choices the search tries, both refuse the same
+// networks with the same message, and check_mappable accepts every network run_tso maps.
+TEST_CASE("check_mappable refuses exactly what run_tso refuses", "[tso][errors]") {
+    std::mt19937_64 rng(20261206);
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    int refused = 0, mapped = 0;
+    for (int it = 0; it < 2000; ++it) {
+        NmpParams hw = tso_test::random_hw(rng);
+        // memories from too small for a 1x1 window to roomy, so that both outcomes occur
+        hw.mb0_bytes = uni(1, 400);
+        hw.mb1_bytes = uni(1, 400);
+        hw.mb2_bytes = uni(1, 200);
+        hw.double_buffer = uni(0, 3) == 0;
+        Network net;
+        net.name = "rnd";
+        net.precision_bits = uni(0, 1) ? 16 : 8;
+        const int n_layers = uni(1, 3);
+        for (int i = 0; i < n_layers; ++i) {
+            Layer l = tso_test::random_layer(rng, 12, 24, 14);
+            l.name = "l" + std::to_string(i);
+            net.layers.push_back(l);
+        }
+        TsoOptions opt;
+        opt.threads = 1;
+        opt.ifm_channel_slicing = uni(0, 1) == 1;
+        if (uni(0, 2) == 0) opt.fixed_slicing = kAllSlicingsExt[std::size_t(uni(0, int(kAllSlicingsExt.size()) - 1))];
+        if (uni(0, 2) == 0) opt.fixed_schedule = kAllSchedules[std::size_t(uni(0, int(kAllSchedules.size()) - 1))];
+        if (uni(0, 4) == 0) {  // one given choice for every layer
+            opt.fixed_slicing = kAllSlicingsExt[std::size_t(uni(0, int(kAllSlicingsExt.size()) - 1))];
+            opt.fixed_schedule = kAllSchedules[std::size_t(uni(0, int(kAllSchedules.size()) - 1))];
+            Tile t;
+            t.t_m = uni(1, 4);
+            t.t_n = uni(1, 4);
+            t.t_r = uni(1, 4);
+            t.t_c = uni(1, 4);
+            opt.fixed_tile = t;
+        }
+        std::string run_err, check_err;
+        try {
+            run_tso(net, hw, opt);
+        } catch (const vp::InputError& e) {
+            run_err = e.what();
+        }
+        try {
+            check_mappable(net, hw, opt);
+        } catch (const vp::InputError& e) {
+            check_err = e.what();
+        }
+        INFO("draw " << it << ": run_tso \"" << run_err << "\", check_mappable \"" << check_err << "\"");
+        CHECK(check_err == run_err);
+        (run_err.empty() ? mapped : refused) += 1;
+    }
+    // Both outcomes are exercised.
+    CHECK(refused > 300);
+    CHECK(mapped > 300);
+}
