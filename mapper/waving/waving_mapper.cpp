@@ -425,6 +425,32 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
 
 }  // namespace
 
+namespace {
+
+// The checks of map_layer() before its search (shared with check_mappable()): the smallest tile
+// in a core's SRAM (it does not depend on the slice: optimize_tiling on a 1 x 1 slice tries the
+// one tiling 1 x 1 x 1, whose footprint, Eq. 19, is that of every slice set's smallest tile), and
+// a fixed slice set among the layer's slice sets with a core count k in range.
+void check_layer(const ConvShape& s, const tiling::AsipParams& asip, const MeshMapParams& mesh, const MapperOptions& opt) {
+    const tiling::CostContext ctx = tiling::make_cost_context(asip, mesh.packet.flit_bits, mesh.noc_mhz);
+    tiling::optimize_tiling_or_throw(s.slice(1, 1), ctx, opt.objective, s.name);
+    if (!opt.fixed.set()) return;
+    const bool whole = opt.mode == MapMode::WholeLayer;
+    const std::vector<int> tofs = whole ? std::vector<int>{s.n_of} : slice_sizes(s.n_of, asip.p_of);
+    const std::vector<int> toxs = whole ? std::vector<int>{s.Q} : slice_sizes(s.Q, asip.p_ox);
+    const SliceChoice& f = opt.fixed;
+    const auto has = [](const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    if (!has(tofs, f.t_of) || !has(toxs, f.t_ox))
+        throw InputError("layer \"" + s.name + "\": mapper.fixed_slices T_of=" + std::to_string(f.t_of) +
+                         ", T_ox=" + std::to_string(f.t_ox) + " is not a slice set of this layer");
+    const int n = make_geometry(s, f.t_of, f.t_ox).n(), n_cores = int(mesh.resolved_cores().size());
+    if (f.k < 1 || f.k > n_cores || f.k > n)
+        throw InputError("layer \"" + s.name + "\": mapper.fixed_slices k=" + std::to_string(f.k) +
+                         " is not in [1, min(cores, slices) = " + std::to_string(std::min<int>(n_cores, n)) + "]");
+}
+
+}  // namespace
+
 LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                        const EnergyParams& energy, const MapperOptions& opt) {
     LayerMapping m;
@@ -435,8 +461,7 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     }
     const ConvShape& s = m.shape;
     const tiling::CostContext ctx = tiling::make_cost_context(asip, mesh.packet.flit_bits, mesh.noc_mhz);
-    // The smallest tile does not depend on the slice: fail early with a clear message.
-    tiling::optimize_tiling_or_throw(s.slice(1, 1), ctx, opt.objective, s.name);
+    check_layer(s, asip, mesh, opt);  // fail early with a clear message
 
     const std::vector<MeshNode> cores = mesh.resolved_cores();
     const std::vector<int> order = waving_order(mesh);
@@ -453,16 +478,8 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
     const bool whole = opt.mode == MapMode::WholeLayer;
     std::vector<int> tofs = whole ? std::vector<int>{s.n_of} : slice_sizes(s.n_of, asip.p_of);
     std::vector<int> toxs = whole ? std::vector<int>{s.Q} : slice_sizes(s.Q, asip.p_ox);
-    if (opt.fixed.set()) {  // one candidate on its own: exactly this (T, k)
+    if (opt.fixed.set()) {  // one candidate on its own: exactly this (T, k), checked by check_layer()
         const SliceChoice& f = opt.fixed;
-        const auto has = [](const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
-        if (!has(tofs, f.t_of) || !has(toxs, f.t_ox))
-            throw InputError("layer \"" + s.name + "\": mapper.fixed_slices T_of=" + std::to_string(f.t_of) +
-                             ", T_ox=" + std::to_string(f.t_ox) + " is not a slice set of this layer");
-        const int n = make_geometry(s, f.t_of, f.t_ox).n();
-        if (f.k < 1 || f.k > int(cores.size()) || f.k > n)
-            throw InputError("layer \"" + s.name + "\": mapper.fixed_slices k=" + std::to_string(f.k) +
-                             " is not in [1, min(cores, slices) = " + std::to_string(std::min<int>(int(cores.size()), n)) + "]");
         tofs = {f.t_of};
         toxs = {f.t_ox};
         ks = {f.k};
@@ -590,11 +607,46 @@ double recompute_cost(const LayerMapping& m, const MeshMapParams& mesh) {
     return double(max_compute) + mesh.flit_weight * double(flits);
 }
 
-NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
-                           const EnergyParams& energy, const MapperOptions& opt) {
+namespace {
+
+// map_network()'s checks of the parameters and of mapper.fixed_layers; the layers with a choice
+// of their own, by name (shared with check_mappable()).
+std::map<std::string, SliceChoice> check_network_options(const Network& net, const tiling::AsipParams& asip,
+                                                         const MeshMapParams& mesh, const EnergyParams& energy,
+                                                         const MapperOptions& opt) {
     asip.validate("asip");
     mesh.validate("mesh");
     energy.validate("energy");
+    std::map<std::string, SliceChoice> fixed_of;
+    for (const auto& f : opt.fixed_layers) {
+        const bool known = std::any_of(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == f.first; });
+        if (!known) throw InputError("mapper.fixed_layers: the workload has no layer named \"" + f.first + "\"");
+        if (!fixed_of.emplace(f.first, f.second).second)
+            throw InputError("mapper.fixed_layers: layer \"" + f.first + "\" given twice");
+    }
+    return fixed_of;
+}
+
+}  // namespace
+
+void check_mappable(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                    const EnergyParams& energy, const MapperOptions& opt) {
+    const std::map<std::string, SliceChoice> fixed_of = check_network_options(net, asip, mesh, energy, opt);
+    MapperOptions own = opt;
+    own.fixed_layers.clear();
+    for (const Layer& l : net.layers) {  // in layer order, as map_network() meets them
+        ConvShape s;
+        if (!ConvShape::from_layer(l, &s)) continue;
+        const auto fx = fixed_of.find(l.name);
+        MapperOptions o = own;
+        if (fx != fixed_of.end()) o.fixed = fx->second;
+        check_layer(s, asip, mesh, o);
+    }
+}
+
+NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                           const EnergyParams& energy, const MapperOptions& opt) {
+    const std::map<std::string, SliceChoice> fixed_of = check_network_options(net, asip, mesh, energy, opt);
     NetworkMapping out;
     out.network = net.name;
     out.objective = opt.objective;
@@ -603,14 +655,6 @@ NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, c
     out.n_cores = int(mesh.resolved_cores().size());
     out.core_mhz = asip.core_mhz;
     out.noc_mhz = mesh.noc_mhz;
-    // Layers with a choice of their own (fixed_layers): every name must be a layer of the network.
-    std::map<std::string, SliceChoice> fixed_of;
-    for (const auto& f : opt.fixed_layers) {
-        const bool known = std::any_of(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == f.first; });
-        if (!known) throw InputError("mapper.fixed_layers: the workload has no layer named \"" + f.first + "\"");
-        if (!fixed_of.emplace(f.first, f.second).second)
-            throw InputError("mapper.fixed_layers: layer \"" + f.first + "\" given twice");
-    }
     MapperOptions own = opt;
     own.fixed_layers.clear();
     std::map<std::string, std::size_t> solved;  // shape key (+ fixed choice) -> layer index (per layer, not a hot path)

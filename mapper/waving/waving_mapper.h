@@ -51,6 +51,12 @@ LayerMapping map_layer(const Layer& layer, const tiling::AsipParams& asip, const
 NetworkMapping map_network(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
                            const EnergyParams& energy, const MapperOptions& opt);
 
+// Throws the vp::InputError that map_network() would throw for these inputs before its search of
+// any layer (the parameters, mapper.fixed_layers, a layer whose smallest tile exceeds a core's
+// SRAM, a fixed slice set that is not one of the layer's), without searching (vp-run --check).
+void check_mappable(const Network& net, const tiling::AsipParams& asip, const MeshMapParams& mesh,
+                    const EnergyParams& energy, const MapperOptions& opt);
+
 // OpProfile::bank_factor of the layer's k cores (phased-pages; 1 for one core).
 double layer_bank_factor(const LayerMapping& m, const tiling::AsipParams& asip, const MeshMapParams& mesh);
 // The profile (mesh_profile.h) of every active core's runs, in m.cores order, with the row

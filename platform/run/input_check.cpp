@@ -6,9 +6,11 @@
 #include "mapper/common/errors.h"
 #include "mapper/tso/conv_shape.h"
 #include "mapper/tso/tso.h"
+#include "mapper/waving/waving_mapper.h"
 #include "mapper/vta/network_driver.h"
 #include "models/dram/dram_trace_io.h"
 #include "platform/config/platform_keys.h"
+#include "platform/refine/mesh_refine.h"
 #include "platform/refine/vta_refine.h"
 #include "platform/run/dram_fit.h"
 #include "platform/run/vta_workload.h"
@@ -162,7 +164,14 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
             throw;
         }
         break;
-    case config::PlatformKind::Mesh: check_mapped_layers(spec, wl); break;
+    case config::PlatformKind::Mesh:
+        check_mapped_layers(spec, wl);
+        try {  // a layer whose smallest tile exceeds a core's SRAM: what map_network() would throw
+            mapper::waving::check_mappable(wl.network, spec.core, spec.mesh, spec.energy, refine::mesh_mapper_options(spec));
+        } catch (const InputError& e) {  // as the builder names the file (mesh_platform.cpp)
+            throw InputError(wl.path + ": " + e.what());
+        }
+        break;
     case config::PlatformKind::Vta: check_vta_workload(spec, wl); break;
     case config::PlatformKind::Noc: break;  // check_workload_kind merged and checked the traffic
     }

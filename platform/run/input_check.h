@@ -37,14 +37,16 @@ struct CheckedInputs {
 // and what the platform's builder needs of the workload before it elaborates anything:
 //   dram  every stream within the DRAM; every request of a trace file parsed and within the DRAM
 //   nmp, mesh  a conv or fc layer to map; nmp: the TSO options, tso.fixed_layers and a TLT tile
-//         for every layer (mapper::tso::check_mappable: Eq. 2 of the smallest tile, no search)
+//         for every layer (mapper::tso::check_mappable: Eq. 2 of the smallest tile, no search);
+//         mesh: mapper.fixed_layers, mapper.fixed_slices and the smallest tile of every layer in a
+//         core's SRAM (mapper::waving::check_mappable)
 //   vta   --refine (mapper.refine) with networks only, K within the candidates; a VTA IR program
 //         compiled, a binary program read; a network the VTA's driver runs (its layers, weight
 //         files, vta.log_batch) with at least one VTA program
 // vp-run calls it before --check returns and before it builds the platform, so that --check
 // refuses every input the run would refuse before it starts; what only the mapper or the
-// simulation finds out (no slice set of a layer fits a mesh core's SRAM, a refinement K beyond every
-// layer's candidates, a VTA layer the compiler cannot encode) stays the run's. Throws InputError.
+// simulation finds out (a refinement K beyond every layer's candidates, a VTA layer the compiler
+// cannot encode) stays the run's. Throws InputError.
 CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
                                const std::vector<std::string>& overrides, bool allow_unused);
 

@@ -73,6 +73,12 @@ same nmp_fixed_tile 'workloads/lenet5.json: at /layers/0: layer "C1": tso.fixed_
   configs/nmp.yaml workloads/lenet5.json --set tso.fixed_slicing=KS --set tso.fixed_schedule=IS --set tso.fixed_tile=99,1,1,1
 same nmp_fixed_layers_name 'tso.fixed_layers: the workload has no conv or fc layer named "C9"' \
   configs/nmp.yaml workloads/lenet5.json --set 'tso.fixed_layers=C9=KS/IS/1,1,1,1'
+# mesh: a layer whose smallest tile exceeds a core's SRAM (AlexNet's 11 x 11 conv1 needs 289 words
+# of 128), a fixed slice set that is not one of the layer's.
+same mesh_sram_too_small 'workloads/alexnet.json: layer "conv1": the smallest tile (T'"'"'_of=1, T'"'"'_if=1, T'"'"'_ox=1, kernel 11x11) needs 289 SRAM words but the core has 128 words' \
+  configs/mesh-4x4.yaml workloads/alexnet.json --set core.sram_bytes=256
+same mesh_fixed_slices 'workloads/lenet5.json: layer "C1": mapper.fixed_slices T_of=4, T_ox=7 is not a slice set of this layer' \
+  configs/mesh-4x4.yaml workloads/lenet5.json --set mapper.fixed_slices=4,7,2
 
 # Configuration: a clock the platform lacks, one VC for two message classes, an int key's range.
 same epoch_clock '--set stats.epoch: "100 noc cycles": the nmp platform has no "noc" clock (its clocks: core, dram)' \
@@ -103,4 +109,4 @@ accepted nmp_network configs/nmp.yaml workloads/lenet5.json --set 'stats.epoch=1
 [ ! -e "$tmp/fresh" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --check --out created the folder"; }
 
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -ge 24 ]
+[ "$fail" -eq 0 ] && [ "$pass" -ge 26 ]

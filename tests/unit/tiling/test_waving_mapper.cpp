@@ -329,3 +329,46 @@ TEST_CASE("whole-layer mode runs the single-core optimum of the whole layer on o
         CHECK(m.max_core_cycles_wo_dram == r.cost.c_compute());
     }
 }
+
+// vp-run --check's test of the mesh mapper's inputs (check_mappable: the smallest tile and a fixed
+// slice set, no search) against map_network itself, on random layers, SRAM sizes from a few words
+// and fixed slice sets drawn at random (most of them not slice sets of the layer): both refuse the
+// same networks with the same message, and check_mappable accepts every network map_network maps.
+TEST_CASE("mesh check_mappable refuses exactly what map_network refuses", "[waving][errors]") {
+    std::mt19937_64 rng(20261207);
+    auto u = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    int refused = 0, mapped = 0;
+    for (int it = 0; it < 600; ++it) {
+        AsipParams asip = small_asip();
+        asip.sram_bytes = 4 * u(4, 160);
+        Network net;
+        net.name = "rnd";
+        const int n = u(1, 3);
+        for (int i = 0; i < n; ++i) {
+            Layer l = random_layer(rng);
+            l.name = "l" + std::to_string(i);
+            net.layers.push_back(l);
+        }
+        MapperOptions opt;
+        opt.threads = 1;
+        opt.mode = u(0, 2) == 0 ? MapMode::AllCores : u(0, 1) ? MapMode::WholeLayer : MapMode::Waving;
+        if (u(0, 3) == 0) opt.fixed = SliceChoice{4 * u(1, 3), 4 * u(1, 3), u(0, 3)};
+        if (u(0, 5) == 0) opt.fixed_layers.push_back({u(0, 3) ? "l0" : "nope", SliceChoice{4, 4, 1}});
+        std::string map_err, check_err;
+        try {
+            map_network(net, asip, MeshMapParams{}, EnergyParams{}, opt);
+        } catch (const vp::InputError& e) {
+            map_err = e.what();
+        }
+        try {
+            check_mappable(net, asip, MeshMapParams{}, EnergyParams{}, opt);
+        } catch (const vp::InputError& e) {
+            check_err = e.what();
+        }
+        INFO("draw " << it << ": map_network \"" << map_err << "\", check_mappable \"" << check_err << "\"");
+        CHECK(check_err == map_err);
+        (map_err.empty() ? mapped : refused) += 1;
+    }
+    CHECK(refused > 100);
+    CHECK(mapped > 100);
+}
