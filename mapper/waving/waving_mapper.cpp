@@ -423,10 +423,6 @@ void build_layer(LayerMapping& m, int t_of, int t_ox, int k, const TilingResult&
     m.energy = estimate_energy(energy, ein);
 }
 
-}  // namespace
-
-namespace {
-
 // The checks of map_layer() before its search (shared with check_mappable()): the smallest tile
 // in a core's SRAM (it does not depend on the slice: optimize_tiling on a 1 x 1 slice tries the
 // one tiling 1 x 1 x 1, whose footprint, Eq. 19, is that of every slice set's smallest tile), and

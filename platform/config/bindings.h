@@ -253,7 +253,7 @@ void bind(V& v, mapper::waving::MeshCoefficients& c) {
 
 template <typename V>
 void bind(V& v, MeshMapperConfig& m) {
-    v.field("refine", m.refine, Accepts{0, 64});  // MeshMapperConfig::validate
+    v.field("refine", m.refine, Accepts{0, MeshMapperConfig::kMaxRefine});  // MeshMapperConfig::validate
     v.field("mesh_model", m.mesh_model);
     v.field("calibration", m.calibration);
     v.section("coefficients", [&](auto& s) { bind(s, m.coefficients); });

@@ -91,7 +91,8 @@ void TsoConfig::validate(const std::string& k) const {
 }
 
 void MeshMapperConfig::validate(const std::string& k) const {
-    if (refine < 0 || refine > 64) throw InputError(k + ".refine: expected 0 (off) or a number of candidates in [1, 64]");
+    if (refine < 0 || refine > kMaxRefine)
+        throw InputError(k + ".refine: expected 0 (off) or a number of candidates in [1, " + std::to_string(kMaxRefine) + "]");
     if (!(near_tie >= 0 && near_tie <= 0.1)) throw InputError(k + ".near_tie: expected a fraction in [0, 0.1]");
     mapper::waving::make_mesh_model(mesh_model, coefficients, k + ".mesh_model");
     coefficients.validate(k + ".coefficients");

@@ -58,7 +58,8 @@ struct TsoConfig {
 // Mapper choices shared by the platforms (objective and mode: mesh, Dataflow Aware Mapping of Convolutional Neural Networks Onto Many-Core Platforms With Network-on-Chip Interconnect).
 struct MeshMapperConfig {
     // Simulation in the loop: simulate the `refine` best candidates of every distinct layer
-    // shape on their own and keep the fastest (0: off).
+    // shape on their own and keep the fastest (0: off; at most kMaxRefine).
+    static constexpr int kMaxRefine = 64;
     int refine = 0;
     mapper::tiling::Objective objective = mapper::tiling::Objective::MinComp;
     mapper::waving::MapMode mode = mapper::waving::MapMode::Waving;

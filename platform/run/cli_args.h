@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "platform/config/number_text.h"
+#include "platform/config/platform_spec.h"
 
 namespace vp::run {
 
@@ -36,9 +37,8 @@ inline bool parse_cli_args(int argc, char** argv, const boost::program_options::
 // --refine K (vp-run, vp-map), read as text so that every wrong value gets the same message
 // ("--refine 99999999999" overflowed program_options' int with its generic "invalid argument"):
 // appends mapper.refine=K to `sets`, or prints "<prog>: error: ..." and returns false (exit 2).
-// The largest K is mapper.refine's (platform/config/bindings.h).
 inline bool parse_refine_arg(const std::string& text, const char* prog, std::vector<std::string>& sets) {
-    constexpr std::int64_t kMaxRefine = 64;
+    constexpr std::int64_t kMaxRefine = config::MeshMapperConfig::kMaxRefine;
     std::int64_t k = 0;
     if (config::parse_int_text(text, 1, kMaxRefine, k) != config::NumberText::Ok) {
         std::cerr << prog << ": error: --refine: expected a number of candidates K >= 1, at most " << kMaxRefine
