@@ -1,9 +1,9 @@
 // vp-run CONFIG.yaml WORKLOAD.json [--out DIR] [--set key=value]... [--trace] [--timeline] [--strict] [--quiet]
-//        [--seed N] [--refine K] [--check] [--allow-unused]
+//        [--seed N] [--refine K] [--check | --check-inputs] [--allow-unused]
 // Maps the workload onto the platform, simulates it and writes statistics (end of run and per
 // epoch), the resolved configuration, the mapping report, a run report page, a timeline and
 // waveforms into DIR. Nothing is written to DIR unless the whole run, summary included, succeeded.
-// --check validates the inputs only.
+// --check validates the inputs only; --check-inputs too, without the fit of the layers in the memories.
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
 #include <algorithm>
 #include <chrono>
@@ -48,7 +48,7 @@ namespace {
 struct Options {
     std::string config, workload, out = "vp-out";
     std::vector<std::string> sets;
-    bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false,
+    bool trace = false, timeline = false, strict = false, quiet = false, has_seed = false, check = false, check_inputs = false,
          allow_unused = false, has_out = false;
     std::uint64_t seed = 0;
     std::string seed_text;
@@ -58,7 +58,7 @@ struct Options {
 
 const char* kUsage =
     "usage: vp-run CONFIG.yaml WORKLOAD.json|MODEL.onnx [--out DIR] [--set key.path=value]... [--trace] [--timeline]\n"
-    "              [--strict] [--quiet] [--seed N] [--refine K] [--check] [--allow-unused]\n";
+    "              [--strict] [--quiet] [--seed N] [--refine K] [--check | --check-inputs] [--allow-unused]\n";
 
 // Returns -1 to continue, or an exit code.
 int parse_cli(int argc, char** argv, Options& o) {
@@ -74,6 +74,9 @@ int parse_cli(int argc, char** argv, Options& o) {
         "seed", po::value<std::string>(&o.seed_text), "random seed 0..18446744073709551615 (overrides the config's seed)")(
         "check", po::bool_switch(&o.check),
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
+        "check-inputs", po::bool_switch(&o.check_inputs),
+        "as --check, but a layer that does not fit the platform's memories is not an error (vp-sweep's "
+        "check of its points: such a design point runs and is recorded as failed)")(
         "allow-unused", po::bool_switch(&o.allow_unused),
         "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
         "refine", po::value<std::string>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
@@ -206,9 +209,11 @@ int run_main(const Options& o) {
     // Never a folder that holds an input: replacing it would delete the input.
     std::vector<std::string> inputs{run::find_data_file(o.config), wl.path};
     if (wl.kind == workload::WorkloadKind::DramTrace) inputs.push_back(wl.dram_trace.path);
-    if (o.check) {
+    if (o.check || o.check_inputs) {
         // The --out the run would refuse, when one is given (vp-sweep checks its points without).
         if (o.has_out) run::OutputDir::check(o.out, inputs);
+        // A layer the memories cannot hold, as the mapper would find it (after the --out, as in the run).
+        if (!o.check_inputs) run::check_mapping_fits(spec, wl);
         if (!o.quiet)
             std::cout << "vp-run: inputs ok: " << config::to_string(spec.kind) << " platform \"" << spec.source
                       << "\", workload \"" << wl.name << "\", config_hash "

@@ -155,7 +155,15 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
     switch (spec.kind) {
     case config::PlatformKind::Dram: check_dram_workload(spec, wl, found); break;
     case config::PlatformKind::Nmp:
-        check_mapped_layers(spec, wl);
+    case config::PlatformKind::Mesh: check_mapped_layers(spec, wl); break;
+    case config::PlatformKind::Vta: check_vta_workload(spec, wl); break;
+    case config::PlatformKind::Noc: break;  // check_workload_kind merged and checked the traffic
+    }
+    return found;
+}
+
+void check_mapping_fits(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    if (spec.kind == config::PlatformKind::Nmp) {
         try {  // a layer no TLT tile fits: what run_tso() would throw, without its search
             mapper::tso::check_mappable(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));
         } catch (const InputError& e) {  // as the builder names the file (nmp_platform.cpp)
@@ -163,19 +171,13 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
             if (m.rfind("at /layers/", 0) == 0) throw InputError(wl.path + ": " + m);
             throw;
         }
-        break;
-    case config::PlatformKind::Mesh:
-        check_mapped_layers(spec, wl);
+    } else if (spec.kind == config::PlatformKind::Mesh) {
         try {  // a layer whose smallest tile exceeds a core's SRAM: what map_network() would throw
             mapper::waving::check_mappable(wl.network, spec.core, spec.mesh, spec.energy, refine::mesh_mapper_options(spec));
         } catch (const InputError& e) {  // as the builder names the file (mesh_platform.cpp)
             throw InputError(wl.path + ": " + e.what());
         }
-        break;
-    case config::PlatformKind::Vta: check_vta_workload(spec, wl); break;
-    case config::PlatformKind::Noc: break;  // check_workload_kind merged and checked the traffic
     }
-    return found;
 }
 
 std::string find_data_file(const std::string& path) {

@@ -36,19 +36,26 @@ struct CheckedInputs {
 // (check_overrides_for_workload unless allow_unused), the tensors against the DRAM (dram_fit.h),
 // and what the platform's builder needs of the workload before it elaborates anything:
 //   dram  every stream within the DRAM; every request of a trace file parsed and within the DRAM
-//   nmp, mesh  a conv or fc layer to map; nmp: the TSO options, tso.fixed_layers and a TLT tile
-//         for every layer (mapper::tso::check_mappable: Eq. 2 of the smallest tile, no search);
-//         mesh: mapper.fixed_layers, mapper.fixed_slices and the smallest tile of every layer in a
-//         core's SRAM (mapper::waving::check_mappable)
+//   nmp, mesh  a conv or fc layer to map
 //   vta   --refine (mapper.refine) with networks only, K within the candidates; a VTA IR program
 //         compiled, a binary program read; a network the VTA's driver runs (its layers, weight
 //         files, vta.log_batch) with at least one VTA program
 // vp-run calls it before --check returns and before it builds the platform, so that --check
-// refuses every input the run would refuse before it starts; what only the mapper or the
-// simulation finds out (a refinement K beyond every layer's candidates, a VTA layer the compiler
-// cannot encode) stays the run's. Throws InputError.
+// refuses every input the run would refuse before it starts (with check_mapping_fits below);
+// what only the mapper or the simulation finds out (a refinement K beyond every layer's
+// candidates, a VTA layer the compiler cannot encode) stays the run's. Throws InputError.
 CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
                                const std::vector<std::string>& overrides, bool allow_unused);
+
+// What the mapper refuses before its search, without searching (vp-run --check; the run's mapper
+// makes the same checks): nmp: the TSO options, tso.fixed_layers and a TLT tile for every layer
+// (mapper::tso::check_mappable: Eq. 2 of the smallest tile); mesh: mapper.fixed_layers,
+// mapper.fixed_slices and the smallest tile of every layer in a core's SRAM
+// (mapper::waving::check_mappable). Kept apart from check_run_inputs because a layer that does
+// not fit is a property of the design point, not an input error: vp-sweep checks its points with
+// --check-inputs, which skips it, so that such a point runs and is recorded as failed while the
+// other points of the sweep run. Throws InputError naming the file and the layer.
+void check_mapping_fits(const config::PlatformSpec& spec, const workload::Workload& wl);
 
 // A relative CONFIG or WORKLOAD path that does not exist from the working folder is looked
 // up in the installed data folder, PREFIX/share/cnn-vp/ next to PREFIX/bin/<this program>,

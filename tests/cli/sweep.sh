@@ -240,5 +240,20 @@ for x, y, p in pts:
 print(" ".join(sorted(out)))' "$tmp/a/sweep.csv")
 ok "pareto.csv holds the non-dominated points ($front)" \
    "[ -n '$front' ] && [ \"\$(tail -n +2 '$tmp/a/pareto.csv' | cut -d, -f1 | sort | tr '\n' ' ' | sed 's/ \$//')\" = '$front' ]"
+
+# A design point whose layers do not fit its memories is a failed point, not bad input: the
+# sweep's check (vp-run --check-inputs) lets it run, the other points run too, and its row holds
+# the mapper's error (vp-run --check refuses it on its own).
+"$sweep" configs/nmp.yaml workloads/lenet5.json --param nmp.mb0_bytes=16,8192 -j 2 --out "$tmp/fit" 2>"$tmp/fit.log"
+ok "a point that does not fit: the sweep runs, exits 3" "[ $? -eq 3 ]"
+ok "... 1 done, 1 failed" "grep -q '2 points: 1 done, 1 failed, 0 timed out, 0 killed, 0 not run' '$tmp/fit.log'"
+ok "... the failed row names the layer that does not fit" \
+   "grep -q ',16,failed,2,.*layer \"\"C1\"\": no TLT tile fits the TLT memories' '$tmp/fit/sweep.csv'"
+"$vp_run" configs/nmp.yaml workloads/lenet5.json --set nmp.mb0_bytes=16 --check 2>"$tmp/fit_check.log"
+ok "vp-run --check refuses that point on its own" "[ $? -eq 2 ] && grep -q 'no TLT tile fits' '$tmp/fit_check.log'"
+"$vp_run" configs/nmp.yaml workloads/lenet5.json --set nmp.mb0_bytes=16 --check-inputs --quiet 2>/dev/null
+ok "vp-run --check-inputs accepts it" "[ $? -eq 0 ]"
+"$sweep" configs/nmp.yaml workloads/lenet5.json --param nmp.mb0_bytes=16 --out "$tmp/fit2" -- --check-inputs 2>"$tmp/fit2.log"
+ok "--check-inputs is vp-sweep's own: exit 2" "[ $? -eq 2 ] && grep -q 'vp-run argument --check-inputs: vp-sweep sets --check-inputs' '$tmp/fit2.log'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

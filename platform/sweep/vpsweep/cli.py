@@ -30,7 +30,7 @@ DATA_SUBDIR = os.path.join("share", "cnn-vp")
 # refused in the extra vp-run arguments: the long names and any abbreviation of them (vp-run's
 # option parser accepts unambiguous prefixes), and the short options, also in a cluster such
 # as -qo DIR or with the value attached (-oDIR).
-RESERVED_LONG = ("--out", "--set", "--quiet", "--check", "--allow-unused", "--help", "--version")
+RESERVED_LONG = ("--out", "--set", "--quiet", "--check", "--check-inputs", "--allow-unused", "--help", "--version")
 RESERVED_SHORT = "osqh"  # vp-run's short options: -o --out, -s --set, -q --quiet, -h --help
 log = local.log
 
@@ -216,11 +216,13 @@ def plan(space, vp_run, flags):
 
 
 def check_points(points, vp_run, jobs):
-    """vp-run --check for every point: bad input (an unknown key, a key the platform does not
-    read, a bad value, a workload the platform does not run) stops the sweep before it runs."""
+    """vp-run --check-inputs for every point: bad input (an unknown key, a key the platform does not
+    read, a bad value, a workload the platform does not run) stops the sweep before it runs. A
+    layer that does not fit a point's memories is not bad input but the result of that design
+    point (--check-inputs leaves it out): the point runs and is recorded as failed."""
 
     def one(p):
-        cmd = [vp_run, p.config_path, p.workload_path, "--check", "--quiet"]
+        cmd = [vp_run, p.config_path, p.workload_path, "--check-inputs", "--quiet"]
         for k, v in p.sets:
             cmd += ["--set", "%s=%s" % (k, v)]
         cmd += p.args + p.flags
