@@ -3,7 +3,8 @@
 // Maps the workload onto the platform, simulates it and writes statistics (end of run and per
 // epoch), the resolved configuration, the mapping report, a run report page, a timeline and
 // waveforms into DIR. Nothing is written to DIR unless the whole run, summary included, succeeded.
-// --check validates the inputs only; --check-inputs too, without the fit of the layers in the memories.
+// --check validates the inputs only; --check-inputs too, without the fit of the network in the DRAM and
+// the memories (a property of the design point).
 // Exit codes: 0 success, 1 internal error, 2 bad input, 3 simulation failure.
 #include <algorithm>
 #include <chrono>
@@ -30,6 +31,7 @@
 #include "platform/config/platform_spec.h"
 #include "platform/report/report.h"
 #include "platform/run/cli_args.h"
+#include "platform/run/dram_fit.h"
 #include "platform/run/fst.h"
 #include "platform/run/input_check.h"
 #include "platform/run/import_cli.h"
@@ -75,8 +77,9 @@ int parse_cli(int argc, char** argv, Options& o) {
         "check", po::bool_switch(&o.check),
         "validate CONFIG, the --set overrides and WORKLOAD, print one line and exit without simulating")(
         "check-inputs", po::bool_switch(&o.check_inputs),
-        "as --check, but a layer that does not fit the platform's memories is not an error (vp-sweep's "
-        "check of its points: such a design point runs and is recorded as failed)")(
+        "as --check, but a network that does not fit the platform's memories (the DRAM, the TLTs, a "
+        "core's SRAM) is not an error (vp-sweep's check of its points: such a design point runs and is "
+        "recorded as failed)")(
         "allow-unused", po::bool_switch(&o.allow_unused),
         "accept --set of keys the chosen platform does not read (they only land in config.yaml)")(
         "refine", po::value<std::string>(), "simulate the K best mapping candidates of every distinct layer shape on their own "
@@ -220,6 +223,9 @@ int run_main(const Options& o) {
                       << run::hex64(run::fnv1a64(config::to_yaml(spec))) << "\n";
         return 0;
     }
+    // The tensors against the DRAM, before a mapping that could take minutes for nothing (the
+    // mappers make the other checks of check_mapping_fits themselves).
+    run::check_tensors_fit_dram(spec, wl);
     omp_set_num_threads(int(spec.sim.threads));
     if (wl.imported && !o.quiet) std::cout << wl.import_summary;
 

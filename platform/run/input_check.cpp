@@ -151,7 +151,6 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
         throw InputError("trace.format: fst needs vcd2fst (Debian package gtkwave), which is not installed");
     check_workload_kind(spec, wl);
     if (!allow_unused) check_overrides_for_workload(spec, wl, overrides);
-    check_tensors_fit_dram(spec, wl);  // before a mapping that could take minutes for nothing
     switch (spec.kind) {
     case config::PlatformKind::Dram: check_dram_workload(spec, wl, found); break;
     case config::PlatformKind::Nmp:
@@ -163,6 +162,7 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
 }
 
 void check_mapping_fits(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    check_tensors_fit_dram(spec, wl);
     if (spec.kind == config::PlatformKind::Nmp) {
         try {  // a layer no TLT tile fits: what run_tso() would throw, without its search
             mapper::tso::check_mappable(wl.network, spec.nmp.arch, spec.tso.options(spec.sim.threads));

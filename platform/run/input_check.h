@@ -33,8 +33,8 @@ struct CheckedInputs {
 
 // Every check of a run's inputs that needs neither a mapping nor a simulation, in the order the
 // run makes them: vcd2fst installed for trace.format fst (when tracing), the checks above
-// (check_overrides_for_workload unless allow_unused), the tensors against the DRAM (dram_fit.h),
-// and what the platform's builder needs of the workload before it elaborates anything:
+// (check_overrides_for_workload unless allow_unused), and what the platform's builder needs of
+// the workload before it elaborates anything:
 //   dram  every stream within the DRAM; every request of a trace file parsed and within the DRAM
 //   nmp, mesh  a conv or fc layer to map
 //   vta   --refine (mapper.refine) with networks only, K within the candidates; a VTA IR program
@@ -47,14 +47,17 @@ struct CheckedInputs {
 CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
                                const std::vector<std::string>& overrides, bool allow_unused);
 
-// What the mapper refuses before its search, without searching (vp-run --check; the run's mapper
-// makes the same checks): nmp: the TSO options, tso.fixed_layers and a TLT tile for every layer
-// (mapper::tso::check_mappable: Eq. 2 of the smallest tile); mesh: mapper.fixed_layers,
+// Whether the network fits the design point's memories (vp-run --check; the run makes the same
+// checks): first the tensors of every layer against the DRAM's capacity (check_tensors_fit_dram,
+// dram_fit.h, which the run calls before it maps), then what the mapper refuses before its
+// search, without searching: nmp: the TSO options, tso.fixed_layers and a TLT tile for every
+// layer (mapper::tso::check_mappable: Eq. 2 of the smallest tile); mesh: mapper.fixed_layers,
 // mapper.fixed_slices and the smallest tile of every layer in a core's SRAM
 // (mapper::waving::check_mappable). Kept apart from check_run_inputs because a layer that does
 // not fit is a property of the design point, not an input error: vp-sweep checks its points with
-// --check-inputs, which skips it, so that such a point runs and is recorded as failed while the
-// other points of the sweep run. Throws InputError naming the file and the layer.
+// --check-inputs, which skips it, so that such a point (a DRAM or a memory too small for the
+// network) runs and is recorded as failed while the other points of the sweep run. Throws
+// InputError naming the file and the layer.
 void check_mapping_fits(const config::PlatformSpec& spec, const workload::Workload& wl);
 
 // A relative CONFIG or WORKLOAD path that does not exist from the working folder is looked

@@ -253,6 +253,22 @@ ok "... the failed row names the layer that does not fit" \
 ok "vp-run --check refuses that point on its own" "[ $? -eq 2 ] && grep -q 'no TLT tile fits' '$tmp/fit_check.log'"
 "$vp_run" configs/nmp.yaml workloads/lenet5.json --set nmp.mb0_bytes=16 --check-inputs --quiet 2>/dev/null
 ok "vp-run --check-inputs accepts it" "[ $? -eq 0 ]"
+# The same for a DRAM too small for the network's tensors (AlexNet's conv1 needs 482,912 bytes;
+# dram.rows=2 gives 128 KiB).
+"$sweep" configs/nmp.yaml workloads/alexnet.json --param dram.rows=2,16384 --set sim.max_time_ms=0.01 -j 2 \
+  --out "$tmp/dfit" 2>"$tmp/dfit.log"
+ok "a point whose DRAM is too small: the sweep runs both points" \
+   "grep -q '2 points: 0 done, 2 failed, 0 timed out, 0 killed, 0 not run' '$tmp/dfit.log'"
+ok "... its row names the layer whose tensors do not fit" \
+   "grep -q ',2,failed,2,.*layer \"\"conv1\"\": its tensors do not fit the DRAM' '$tmp/dfit/sweep.csv'"
+ok "... the other point ran (to the time limit)" "grep -q ',16384,failed,3,' '$tmp/dfit/sweep.csv'"
+"$vp_run" configs/nmp.yaml workloads/alexnet.json --set dram.rows=2 --check 2>"$tmp/dfit_check.log"
+ok "vp-run --check refuses that point on its own" "[ $? -eq 2 ] && grep -q 'its tensors do not fit the DRAM' '$tmp/dfit_check.log'"
+"$vp_run" configs/nmp.yaml workloads/alexnet.json --set dram.rows=2 --check-inputs --quiet 2>/dev/null
+ok "vp-run --check-inputs accepts it" "[ $? -eq 0 ]"
+"$vp_run" configs/nmp.yaml workloads/alexnet.json --set dram.rows=2 --out "$tmp/dfit_run" 2>"$tmp/dfit_run.log"
+ok "the run refuses it before mapping: exit 2, no folder" \
+   "[ $? -eq 2 ] && grep -q 'its tensors do not fit the DRAM' '$tmp/dfit_run.log' && [ ! -e '$tmp/dfit_run' ]"
 "$sweep" configs/nmp.yaml workloads/lenet5.json --param nmp.mb0_bytes=16 --out "$tmp/fit2" -- --check-inputs 2>"$tmp/fit2.log"
 ok "--check-inputs is vp-sweep's own: exit 2" "[ $? -eq 2 ] && grep -q 'vp-run argument --check-inputs: vp-sweep sets --check-inputs' '$tmp/fit2.log'"
 echo "$pass passed, $fail failed"
