@@ -16,6 +16,7 @@ struct DramFigures {
     unsigned channels = 0, ranks = 0, banks = 0;  // banks per rank
     std::uint64_t row_bytes = 0;        // bytes of one open row (page) per rank
     unsigned CL = 0, CWL = 0, tRCD = 0, tRP = 0, tRAS = 0, tCCD = 0, tWTR = 0, tWR = 0, tRTP = 0;
+    unsigned tCCD_L = 0;                // column to column in one bank group (DDR4; tCCD where there are none)
     unsigned tRFC = 0, tREFI = 0;
     unsigned tFAW = 0, tRRD = 0;        // four-activation window; ACT to ACT of banks in different groups (tRRD_S)
     bool refresh = false;
@@ -28,6 +29,9 @@ struct DramFigures {
     // controller's address mapper: same bank iff (a & bank_mask) equal, same row iff also
     // (a & row_mask) equal. 0: unknown (a cost model then assumes no row activations).
     std::uint64_t bank_mask = 0, row_mask = 0;
+    // Address bits of the channel, rank and bank group: bursts that agree on them are tCCD_L
+    // apart. 0: unknown (every burst then counts as in one group).
+    std::uint64_t group_mask = 0;
     double peak_bw_bytes_per_s = 0;     // all channels
 
     bool valid() const { return tck_ns > 0 && burst_bytes > 0 && burst_cycles > 0 && peak_bw_bytes_per_s > 0; }

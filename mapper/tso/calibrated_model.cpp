@@ -78,6 +78,13 @@ const HwTerms& hw_terms(const NmpParams& hw) {
     return h;
 }
 
+// A lone stream's time per burst where it exceeds the bus's (0 elsewhere): its bursts follow
+// each other in one bank (the columns of one row), so they are tCCD_L apart (DDR4-2400: 6 tCK,
+// where the bus carries a burst in 4; DDR3: tCCD = 4 tCK = BL8 / 2, the bus term alone).
+double stream_burst_s(const DramFigures& d) {
+    return d.tCCD_L > d.burst_cycles ? double(d.tCCD_L) * d.tck_ns * 1e-9 * refresh_stretch(d) : 0.0;
+}
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
@@ -96,6 +103,7 @@ CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const 
               double(k.out_stores) * m_c.turnaround_ns * 1e-9;  // all TLEs' stores: each turns the bus for all
     t.little = n * L / hw.dma_max_outstanding;
     t.bus = bursts * t_b * m_c.bus_scale;
+    t.stream = bursts * stream_burst_s(d);
     return t;
 }
 
@@ -366,6 +374,52 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     return act;
 }
 
+std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
+                                      std::size_t crit) {
+    const DramFigures& d = hw.dram;
+    const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
+    if (crit >= slices.size()) return {};
+    const LayerAddresses addr = layer_addresses(conv, 0);
+    const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const std::vector<int> active = ifm_ch_active(slices);
+    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
+    using Groups = std::vector<std::pair<std::uint64_t, std::uint64_t>>;  // (group, bursts), few groups
+    std::vector<std::vector<Groups>> xfers(slices.size());               // per TLE, per DRAM transfer
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        std::uint64_t k = 0;
+        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            if (op.kind == OpKind::Compute) return;
+            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
+            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
+            Groups g;
+            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+                for (std::uint64_t b = a / B; b <= (a + len - 1) / B; ++b) {
+                    const std::uint64_t key = (b * B) & d.group_mask;
+                    auto it = std::find_if(g.begin(), g.end(), [&](const auto& e) { return e.first == key; });
+                    if (it == g.end()) g.emplace_back(key, 1);
+                    else ++it->second;
+                }
+            });
+            if (!g.empty()) xfers[t].push_back(std::move(g));
+        });
+    }
+    std::vector<double> same(xfers[crit].size(), 0.0);
+    for (std::size_t i = 0; i < same.size(); ++i) {
+        double own = 0;
+        for (const auto& e : xfers[crit][i]) own += double(e.second);
+        double s = 0;
+        for (std::size_t t = 0; t < slices.size(); ++t) {
+            if (t == crit || i >= xfers[t].size()) continue;
+            for (const auto& o : xfers[t][i])
+                for (const auto& e : xfers[crit][i])
+                    if (e.first == o.first) s += double(e.second) / own * double(o.second);
+        }
+        same[i] = s / own;
+    }
+    return same;
+}
+
 CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) const {
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
@@ -388,6 +442,14 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     // The bus shared with the others in proportion to their bursts (the closed form assumes
     // every active TLE moves as many as the busiest).
     const double bus_own = t_b * m_c.bus_scale;
+    // Bank groups (DDR4): a burst is tCCD_L after the last one of its group, which is longer
+    // than the bus's burst time; the critical TLE's bursts and the others' of its groups in the
+    // same step are served that far apart (same_group_bursts). Where tCCD_L is the burst time
+    // (DDR3) the bus term alone holds.
+    const bool grouped = d.tCCD_L > d.burst_cycles;
+    const double t_grp = stream_burst_s(d);
+    const std::vector<double> same = grouped ? same_group_bursts(conv, hw, c, crit) : std::vector<double>{};
+    const double n_groups = double(std::uint64_t(1) << __builtin_popcountll(d.group_mask));
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
     // Lockstep (TsoCoefficients::lockstep_transfers): the share of the other TLEs still in step
@@ -432,11 +494,23 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             in_step *= step_decay;
             const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
             const double act = xfer_i < act_ck.size() ? act_ck[xfer_i] * d.tck_ns * 1e-9 : 0.0;
+            // The others' bursts in the groups of the own ones, per own burst: those still in step
+            // meet in the same step (same_group_bursts), the others' fall in any group alike.
+            const double grp_step = xfer_i < same.size() ? same[xfer_i] : 0.0;
+            const double grp_all = step_share * grp_step + (1.0 - step_share) * others / n_groups;
+            const double grp_met = step_share * grp_step + (1.0 - step_share) * p_duty * others / n_groups;
             ++xfer_i;
+            // k own bursts: on the shared bus, or with the others' bursts of their groups tCCD_L
+            // apart (g of them per own burst).
+            auto bursts_time = [&](double k, double others_share, double g) {
+                const double bus = k * bus_own * (1.0 + others_share);
+                return grouped ? std::max(bus, k * t_grp * (1.0 + g)) : bus;
+            };
             const double L_first = txn_latency_s(d, write, double(first)) + act;
             const double L = txn_latency_s(d, write, double(bursts) / double(n));
             const double rest = double(bursts - first);
-            const double own = m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + shared));
+            const double own =
+                m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, bursts_time(rest, shared, grp_met));
             // Bus round (docs/nmp.md, "The bus round of short transfers in lockstep"): the TLEs
             // run the same tile sequence, so when they meet, a short transfer is served in a
             // round with the others' transfers of the same step, and it ends when the round
@@ -448,9 +522,9 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             // all transferring, is charged with the probability p that they are. A long
             // transfer streams its rest at the shared rate anyway: there the excess is 0.
             const double all = m_c.contention * others;  // the others' bursts per own burst when all transfer
-            const double round = double(bursts) * bus_own * (1.0 + all);
+            const double round = bursts_time(double(bursts), all, grp_all);
             const double in_round =
-                m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own * (1.0 + all));
+                m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, bursts_time(rest, all, grp_all));
             double core = own + p * std::max(0.0, round - in_round);
             // WS pipeline (docs/nmp.md, "The WS pipeline: the others' transfers in a TLE's compute
             // gap"): under WS a transfer that follows a gap g without DMA (every TLT computing on
@@ -464,7 +538,8 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             // transfer 1,033 + compute 827, where the sharing charged 1,560 ns per IN load).
             const double gap = now - last_end;
             if (gap > 0 && c.schedule == TltSchedule::WS) {
-                const double alone = m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, rest * bus_own);
+                const double alone =
+                    m_c.latency_scale * L_first + std::max(double(n - 1) * L / O, bursts_time(rest, 0.0, 0.0));
                 const double piped = std::min(core, std::max(alone, round - gap));
                 core = step_share * core + (1.0 - step_share) * piped;
             }

@@ -9,7 +9,8 @@
 //
 // One transfer of n transactions moving b DRAM bursts (counted on the real addresses, so a
 // 128-B transaction that straddles a 64-B boundary costs three bursts):
-//   T = latency_scale * L_first + max((n - 1) * L / O, (b - b_first) * t_burst * bus_scale * s)
+//   T = latency_scale * L_first + max((n - 1) * L / O, (b - b_first) * t_burst * bus_scale * s,
+//                                     (b - b_first) * tCCD_L)
 //       + n * txn_ns
 // L = frontend + half a tCK to the next edge + CL (CWL for writes) + the transaction's bursts
 // on the bus; O = dma_max_outstanding: Little's law caps one engine's rate at O / L. The data
@@ -38,6 +39,12 @@
 // b * t_burst * bus_scale * (1 + contention * their bursts per own burst); the excess of that
 // round over the latency path at full sharing is added with the sharing's p); and the FCFS
 // queue ahead of a transfer shorter than the others keep outstanding (queue_scale).
+// Bank groups (DDR4, where tCCD_L exceeds the burst's bus time): a TLE's bursts follow each
+// other in one bank, tCCD_L apart, so a lone stream is not bus-bound (the tCCD_L term above,
+// in both); in the replay the other TLEs' bursts that fall in the same bank groups in the same
+// step (same_group_bursts, from the addresses) are served tCCD_L apart too, those that left the
+// lockstep in any group alike. No coefficient of its own; on DDR3 (tCCD = the burst time) the
+// term is absent and the model is the one before it.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -69,6 +76,14 @@ bool ws_lockstep_holds(const ConvShape& conv, const NmpParams& hw, const ChoiceC
 std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
                                             std::size_t crit);
 
+// Per DRAM transfer of TLE `crit` (walk order, as first_row_activation_ck): the bursts of the
+// other TLEs' transfers of the same step that fall in the bank groups of its own bursts, per
+// own burst (sum over groups g of own_g / own * others_g / own; the TLEs run the same tile
+// sequence from the same barrier, so step i of every TLE meets). Such bursts are tCCD_L apart
+// from the critical TLE's, not tCCD_S. Groups come from DramFigures::group_mask (0: one group).
+std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
+                                      std::size_t crit);
+
 class CalibratedModel final : public TimeModel {
 public:
     static constexpr int kShortlist = 8;  // best screened candidates replayed per conv
@@ -91,7 +106,8 @@ private:
     // DMA time of the critical TLE at bus slowdown s: fixed + max(little, bus * s).
     struct DmaTerms {
         double fixed = 0, little = 0, bus = 0;
-        double at(double s) const { return fixed + std::max(little, bus * s); }
+        double stream = 0;  // the bursts of a lone stream, tCCD_L apart (stream_burst_s())
+        double at(double s) const { return fixed + std::max({little, stream, bus * s}); }
     };
     struct Sharing {
         double s = 1, p = 0;  // bus slowdown, share of time the other TLEs transfer

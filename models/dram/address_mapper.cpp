@@ -98,6 +98,16 @@ std::uint64_t AddressMapper::bank_mask() const {
     return m;
 }
 
+std::uint64_t AddressMapper::group_mask() const {
+    std::uint64_t m = 0;
+    unsigned shift = m_offset_bits;
+    for (const Slice& s : m_order) {
+        if (s.field == Chan || s.field == Rank || s.field == BankGroup) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
+        shift += s.bits;
+    }
+    return m;
+}
+
 std::uint64_t AddressMapper::row_mask() const {
     std::uint64_t m = 0;
     unsigned shift = m_offset_bits;

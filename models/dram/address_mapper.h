@@ -28,6 +28,9 @@ public:
     // open rows without decoding (mapper::DramFigures).
     std::uint64_t bank_mask() const;
     std::uint64_t row_mask() const;
+    // Address bits that select the bank group (with the channel and rank): two bursts whose
+    // addresses agree on them are tCCD_L apart at least, others tCCD_S (DDR4 bank groups).
+    std::uint64_t group_mask() const;
 
     static bool is_known(const std::string& name);
     static std::vector<std::string> names();

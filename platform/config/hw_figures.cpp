@@ -20,6 +20,7 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     f.tRP = p.t.tRP;
     f.tRAS = p.t.tRAS;
     f.tCCD = p.t.tCCD_S;
+    f.tCCD_L = p.t.tCCD_L;
     f.tWTR = p.t.tWTR_S;
     f.tWR = p.t.tWR;
     f.tRTP = p.t.tRTP;
@@ -36,6 +37,7 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     const dram::AddressMapper am(p);
     f.bank_mask = am.bank_mask();
     f.row_mask = am.row_mask();
+    f.group_mask = am.group_mask();
     f.peak_bw_bytes_per_s = p.peak_bandwidth_bytes_per_s();
     return f;
 }

@@ -368,6 +368,70 @@ TEST_CASE("calibrated replay: queue ahead of short transfers by hand, lockstep l
     CHECK(CalibratedModel(free).replay(c, hw, ch).total_s < without);
 }
 
+TEST_CASE("calibrated replay: bursts of the other TLEs in the same bank groups by hand", "[tso][calibrated]") {
+    // The layer of the test above (OFM / IS, one tile per TLE; per TLE one IN load, one W load,
+    // one store). Bursts per transaction (its first to its last byte's 64-B burst), by step:
+    //   IN:  TLE 0 0..319 (bursts 0-1, 2-3, 4), TLE 1 256..575 (4-5, 6-7, 8), TLE 2 512..799
+    //        (8-9, 10-11, 12), TLE 3 736..1023 (11-13, 13-15, 15): 7 bursts
+    //   W:   every TLE the one burst at 4,096
+    //   OUT: at 8,192 + TLE 0 0..239 (0-1, 2-3), TLE 1 240..479 (3-5, 5-7), TLE 2 480..689
+    //        (7-9, 9-10), TLE 3 690..899 (10-12, 12-14): 6 bursts
+    const ConvShape c = one_channel_3x3();
+    NmpParams hw = tso_test::seed_hw();
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
+    // One group: every other burst of the step counts, 15 / 7, 3 / 1, 15 / 6.
+    hw.dram.group_mask = 0;
+    std::vector<double> g = same_group_bursts(c, hw, ch, 3);
+    REQUIRE(g.size() == 3);
+    CHECK(g[0] == Approx(15.0 / 7.0));
+    CHECK(g[1] == Approx(3.0));
+    CHECK(g[2] == Approx(15.0 / 6.0));
+    // Groups by address bit 9 (512): TLE 3's IN and OUT bursts all have it set; of the others'
+    // IN bursts TLE 1's burst 8 and TLE 2's five, of their OUT bursts TLE 2's 8, 9, 9, 10; the W
+    // burst (4,096) has it clear for everyone.
+    hw.dram.group_mask = 512;
+    g = same_group_bursts(c, hw, ch, 3);
+    REQUIRE(g.size() == 3);
+    CHECK(g[0] == Approx(6.0 / 7.0));
+    CHECK(g[1] == Approx(3.0));
+    CHECK(g[2] == Approx(4.0 / 6.0));
+    // TLE 0 as the critical one: its IN bursts 0-4 and OUT bursts 0-3 are all below 512.
+    g = same_group_bursts(c, hw, ch, 0);
+    REQUIRE(g.size() == 3);
+    CHECK(g[0] == Approx(4.0 / 5.0));  // TLE 1's bursts 4-7, none of TLE 2's or 3's
+    CHECK(g[1] == Approx(3.0));
+    CHECK(g[2] == Approx((6.0 + 1.0) / 4.0));  // TLE 1's six, TLE 2's burst 7
+}
+
+TEST_CASE("calibrated replay: tCCD_L above the burst time slows a lone stream, nothing else", "[tso][calibrated]") {
+    // DDR3 (tCCD_L = the burst's 4 tCK) has no bank-group term: the replay does not depend on
+    // the group mask. With tCCD_L = 6 tCK a TLE's bursts are 6 tCK apart at least, so the
+    // replay grows where the bursts bind (contention 0: the bus term is the TLE's own bursts).
+    const ConvShape c = one_channel_3x3();
+    NmpParams hw = tso_test::seed_hw();
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
+    REQUIRE(hw.dram.burst_cycles == 4);
+    REQUIRE(hw.dram.tCCD_L == 4);
+    TsoCoefficients k;
+    k.sync = 1.0;
+    k.contention = 0.0;
+    const CalibratedModel m(k);
+    const double ddr3 = m.replay(c, hw, ch).total_s;
+    hw.dram.group_mask = 512;
+    CHECK(m.replay(c, hw, ch).total_s == ddr3);
+    hw.dram.tCCD_L = 6;
+    const double grouped = m.replay(c, hw, ch).total_s;
+    CHECK(grouped > ddr3);
+    hw.dram.group_mask = 0;  // one group: all the others' bursts of a step are tCCD_L apart too
+    CHECK(m.replay(c, hw, ch).total_s > grouped);
+    // The closed form: a lone stream's bursts tCCD_L apart, above the bus time here.
+    const ChoiceCost one = choice_of(c, hw, TleSlicing::OFM, TltSchedule::IS, 1, 1, 8, 30);
+    hw.dram.tCCD_L = 4;
+    const double screen3 = m.screen(one.counts, hw).total_s;
+    hw.dram.tCCD_L = 6;
+    CHECK(m.screen(one.counts, hw).total_s > screen3);
+}
+
 TEST_CASE("calibrated replay: row activations of the first transactions by hand", "[tso][calibrated]") {
     // The layer of the test above: OFM / IS, one tile per TLE, every TLE runs LoadIn (IN at
     // 0..1023), LoadW (W at 4,096), Compute, StoreOut (OUT from 8,192) one after the other.
