@@ -85,6 +85,25 @@ double stream_burst_s(const DramFigures& d) {
     return d.tCCD_L > d.burst_cycles ? double(d.tCCD_L) * d.tck_ns * 1e-9 * refresh_stretch(d) : 0.0;
 }
 
+// Every DRAM transfer of every TLE under a choice, TLE by TLE in walk order: fn(t, op) for each
+// load and each store that goes to DRAM (IFM_CH: only the owner of a tile stores it; the others
+// send it over the ring).
+template <class Fn>
+void for_each_dram_transfer(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
+                            const std::vector<TleSlice>& slices, Fn&& fn) {
+    const std::vector<int> active = ifm_ch_active(slices);
+    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
+        std::uint64_t k = 0;
+        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
+            if (op.kind == OpKind::Compute) return;
+            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
+            fn(t, op);
+        });
+    }
+}
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
@@ -227,18 +246,8 @@ std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpPara
     const LayerAddresses addr = layer_addresses(conv, 0);
     const std::uint64_t B = hw.dram.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
     std::vector<std::uint64_t> n(slices.size(), 0);
-    const std::vector<int> active = ifm_ch_active(slices);
-    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
-    for (std::size_t t = 0; t < slices.size(); ++t) {
-        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
-        std::uint64_t k = 0;
-        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
-            if (op.kind == OpKind::Compute) return;
-            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
-            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
-            n[t] += box_bursts(op_box(op, conv, addr), txn, B);
-        });
-    }
+    for_each_dram_transfer(conv, hw, c, slices,
+                           [&](std::size_t t, const TileOp& op) { n[t] += box_bursts(op_box(op, conv, addr), txn, B); });
     return n;
 }
 
@@ -307,8 +316,6 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
     const std::uint64_t txn = std::uint64_t(hw.txn_bytes());
-    const std::vector<int> active = ifm_ch_active(slices);
-    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
     // Per TLE: the (bank, row) pages its transfers touch in order (consecutive repeats merged),
     // and where each DRAM transfer starts in that list.
     struct Page {
@@ -317,24 +324,17 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     };
     std::vector<std::vector<Page>> pages(slices.size());
     std::vector<std::vector<std::size_t>> starts(slices.size());
-    for (std::size_t t = 0; t < slices.size(); ++t) {
-        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
-        std::uint64_t k = 0;
+    for_each_dram_transfer(conv, hw, c, slices, [&](std::size_t t, const TileOp& op) {
         auto& pg = pages[t];
-        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
-            if (op.kind == OpKind::Compute) return;
-            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
-            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
-            const std::size_t before = pg.size();
-            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-                for (const std::uint64_t x : {a, a + len - 1}) {
-                    const Page p{x & d.bank_mask, x & d.row_mask};
-                    if (pg.size() == before || !(pg.back() == p)) pg.push_back(p);
-                }
-            });
-            if (pg.size() > before) starts[t].push_back(before);
+        const std::size_t before = pg.size();
+        for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+            for (const std::uint64_t x : {a, a + len - 1}) {
+                const Page p{x & d.bank_mask, x & d.row_mask};
+                if (pg.size() == before || !(pg.back() == p)) pg.push_back(p);
+            }
         });
-    }
+        if (pg.size() > before) starts[t].push_back(before);
+    });
     if (crit >= slices.size()) return {};
     std::vector<Page> open;  // the open row per bank (few banks: a linear search)
     auto find = [&](std::uint64_t bank) {
@@ -381,29 +381,20 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
     if (crit >= slices.size()) return {};
     const LayerAddresses addr = layer_addresses(conv, 0);
     const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
-    const std::vector<int> active = ifm_ch_active(slices);
-    const bool reduce = c.slicing == TleSlicing::IFM_CH && active.size() > 1;
     using Groups = std::vector<std::pair<std::uint64_t, std::uint64_t>>;  // (group, bursts), few groups
     std::vector<std::vector<Groups>> xfers(slices.size());               // per TLE, per DRAM transfer
-    for (std::size_t t = 0; t < slices.size(); ++t) {
-        const auto split = tlt_filter_split(slices[t].filters, hw.n_tlt);
-        std::uint64_t k = 0;
-        walk_tle(conv, int(t), slices[t], split, c.schedule, c.tile, hw.macs_per_cycle, [&](const TileOp& op) {
-            if (op.kind == OpKind::Compute) return;
-            // IFM_CH: only the owner stores a tile to DRAM (the others send it over the ring).
-            if (reduce && op.kind == OpKind::StoreOut && active[std::size_t(k++ % active.size())] != int(t)) return;
-            Groups g;
-            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-                for (std::uint64_t b = a / B; b <= (a + len - 1) / B; ++b) {
-                    const std::uint64_t key = (b * B) & d.group_mask;
-                    auto it = std::find_if(g.begin(), g.end(), [&](const auto& e) { return e.first == key; });
-                    if (it == g.end()) g.emplace_back(key, 1);
-                    else ++it->second;
-                }
-            });
-            if (!g.empty()) xfers[t].push_back(std::move(g));
+    for_each_dram_transfer(conv, hw, c, slices, [&](std::size_t t, const TileOp& op) {
+        Groups g;
+        for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+            for (std::uint64_t b = a / B; b <= (a + len - 1) / B; ++b) {
+                const std::uint64_t key = (b * B) & d.group_mask;
+                auto it = std::find_if(g.begin(), g.end(), [&](const auto& e) { return e.first == key; });
+                if (it == g.end()) g.emplace_back(key, 1);
+                else ++it->second;
+            }
         });
-    }
+        if (!g.empty()) xfers[t].push_back(std::move(g));
+    });
     std::vector<double> same(xfers[crit].size(), 0.0);
     for (std::size_t i = 0; i < same.size(); ++i) {
         double own = 0;

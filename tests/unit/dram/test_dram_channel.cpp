@@ -21,6 +21,22 @@ DramParams ddr3(bool refresh = false) {
     return p;
 }
 
+// fn(p, m) for every preset under every address mapping, with 2 channels and 2 ranks (so that
+// every field of an address has bits).
+template <class Fn>
+void for_each_mapping(Fn&& fn) {
+    for (const std::string& scheme : AddressMapper::names()) {
+        for (const std::string& preset : DramParams::preset_names()) {
+            DramParams p = DramParams::from_preset(preset, "k");
+            p.channels = 2;
+            p.ranks = 2;
+            p.address_mapping = scheme;
+            const AddressMapper m(p);
+            fn(p, m);
+        }
+    }
+}
+
 // Runs the channel until `tag` completes; returns the completion cycle.
 std::uint64_t run_until_done(DramChannel& ch, void* tag, std::uint64_t& now) {
     for (int guard = 0; guard < 1000000; ++guard) {
@@ -228,53 +244,39 @@ TEST_CASE("a multi-burst request completes after all its bursts, back to back", 
 }
 
 TEST_CASE("address mappers are bijective on burst addresses", "[dram]") {
-    for (const std::string& scheme : AddressMapper::names()) {
-        for (const std::string& preset : DramParams::preset_names()) {
-            DramParams p = DramParams::from_preset(preset, "k");
-            p.channels = 2;
-            p.ranks = 2;
-            p.address_mapping = scheme;
-            AddressMapper m(p);
-            std::mt19937_64 rng(3);
-            for (int i = 0; i < 2000; ++i) {
-                std::uint64_t a = (rng() % p.capacity_bytes()) / p.burst_bytes() * p.burst_bytes();
-                DramAddress d = m.decode(a);
-                CHECK(d.row < p.rows);
-                CHECK(d.bank < p.banks());
-                CHECK(d.channel < p.channels);
-                CHECK(d.rank < p.ranks);
-                CHECK(m.encode(d) == a);
-            }
+    for_each_mapping([](const DramParams& p, const AddressMapper& m) {
+        std::mt19937_64 rng(3);
+        for (int i = 0; i < 2000; ++i) {
+            std::uint64_t a = (rng() % p.capacity_bytes()) / p.burst_bytes() * p.burst_bytes();
+            DramAddress d = m.decode(a);
+            CHECK(d.row < p.rows);
+            CHECK(d.bank < p.banks());
+            CHECK(d.channel < p.channels);
+            CHECK(d.rank < p.ranks);
+            CHECK(m.encode(d) == a);
         }
-    }
+    });
 }
 
 TEST_CASE("bank_mask / row_mask / group_mask agree with the decoded fields", "[dram]") {
     // Two addresses agree on bank_mask iff they decode to the same channel, rank, bank group and
     // bank; on bank_mask and row_mask iff also the same row; on group_mask iff the same channel,
     // rank and bank group (the cost models use the masks without decoding).
-    for (const std::string& scheme : AddressMapper::names()) {
-        for (const std::string& preset : DramParams::preset_names()) {
-            DramParams p = DramParams::from_preset(preset, "k");
-            p.channels = 2;
-            p.ranks = 2;
-            p.address_mapping = scheme;
-            AddressMapper m(p);
-            const std::uint64_t bm = m.bank_mask(), rm = m.row_mask(), gm = m.group_mask();
-            std::mt19937_64 rng(5);
-            for (int i = 0; i < 4000; ++i) {
-                const std::uint64_t a = rng() % p.capacity_bytes();
-                // Half of the pairs near each other (same row or group more often).
-                const std::uint64_t b = i % 2 ? rng() % p.capacity_bytes() : (a ^ (rng() & 0x3FFFF)) % p.capacity_bytes();
-                const DramAddress x = m.decode(a), y = m.decode(b);
-                const bool group = x.channel == y.channel && x.rank == y.rank && x.bank_group == y.bank_group;
-                const bool bank = group && x.bank == y.bank;
-                CHECK(((a & gm) == (b & gm)) == group);
-                CHECK(((a & bm) == (b & bm)) == bank);
-                CHECK(((a & bm) == (b & bm) && (a & rm) == (b & rm)) == (bank && x.row == y.row));
-            }
+    for_each_mapping([](const DramParams& p, const AddressMapper& m) {
+        const std::uint64_t bm = m.bank_mask(), rm = m.row_mask(), gm = m.group_mask();
+        std::mt19937_64 rng(5);
+        for (int i = 0; i < 4000; ++i) {
+            const std::uint64_t a = rng() % p.capacity_bytes();
+            // Half of the pairs near each other (same row or group more often).
+            const std::uint64_t b = i % 2 ? rng() % p.capacity_bytes() : (a ^ (rng() & 0x3FFFF)) % p.capacity_bytes();
+            const DramAddress x = m.decode(a), y = m.decode(b);
+            const bool group = x.channel == y.channel && x.rank == y.rank && x.bank_group == y.bank_group;
+            const bool bank = group && x.bank == y.bank;
+            CHECK(((a & gm) == (b & gm)) == group);
+            CHECK(((a & bm) == (b & bm)) == bank);
+            CHECK(((a & bm) == (b & bm) && (a & rm) == (b & rm)) == (bank && x.row == y.row));
         }
-    }
+    });
 }
 
 TEST_CASE("row_bank_col keeps a whole row of consecutive addresses in one bank", "[dram]") {
