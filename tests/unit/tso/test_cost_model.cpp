@@ -403,7 +403,7 @@ TEST_CASE("calibrated replay: bursts of the other TLEs in the same bank groups b
     CHECK(g[2] == Approx((6.0 + 1.0) / 4.0));  // TLE 1's six, TLE 2's burst 7
 }
 
-TEST_CASE("calibrated model: tCCD_L above the burst time slows the transfers; the group mask alone changes nothing", "[tso][calibrated]") {
+TEST_CASE("calibrated model: tCCD_L above the burst time slows the transfers and the group mask alone changes nothing", "[tso][calibrated]") {
     // DDR3 (tCCD_L = the burst's 4 tCK) has no bank-group term: the replay does not depend on
     // the group mask. With tCCD_L = 6 tCK a TLE's bursts are 6 tCK apart at least, so the
     // replay grows where the bursts bind (contention 0: the bus term is the TLE's own bursts).
