@@ -284,12 +284,11 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
         // and so a calibration from scratch, is then a function of the shapes and the seed only.
         opt.model = tso::make_time_model("calibrated", tso::TsoCoefficients{});
         opt.keep_candidates = 8;
+        opt.replay_pair_bests = false;  // the design as it was sampled: the shortlist's replays
         std::vector<tso::ChoiceCost> picks;
         auto add = [&](const tso::ChoiceCost& c) {
             for (const auto& p : picks)
-                if (p.slicing == c.slicing && p.schedule == c.schedule && p.tile.t_m == c.tile.t_m &&
-                    p.tile.t_n == c.tile.t_n && p.tile.t_r == c.tile.t_r && p.tile.t_c == c.tile.t_c)
-                    return;
+                if (tso::same_choice(p, c)) return;
             picks.push_back(c);
         };
         try {

@@ -167,6 +167,11 @@ void tlt_tiling_brute_force(const ConvCostModel& m, TltSchedule q, const TimeMod
                 }
 }
 
+bool same_choice(const ChoiceCost& a, const ChoiceCost& b) {
+    return a.slicing == b.slicing && a.schedule == b.schedule && a.tile.t_m == b.tile.t_m && a.tile.t_n == b.tile.t_n &&
+           a.tile.t_r == b.tile.t_r && a.tile.t_c == b.tile.t_c;
+}
+
 ChoiceCost evaluate_choice(const ConvShape& conv, const NmpParams& hw, TleSlicing p, TltSchedule q, const Tile& t,
                            const TimeModel& model) {
     ConvCostModel m(conv, hw, p);

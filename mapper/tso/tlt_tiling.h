@@ -32,6 +32,9 @@ struct ChoiceCost {
     CostTimes times;
 };
 
+// The same slicing, schedule and tile (T_M, T_N, T_R, T_C; t_h and t_l follow from them).
+bool same_choice(const ChoiceCost& a, const ChoiceCost& b);
+
 // The `keep` best choices seen, best first (a later choice must be strictly faster to displace
 // an equal one, so ties keep the first found).
 class TopChoices {

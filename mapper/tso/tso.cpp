@@ -16,7 +16,7 @@ using Search = void (*)(const ConvCostModel&, TltSchedule, const TimeModel&, con
 // Lines 7-18 of Algorithm 19, keeping the `keep` best choices by the model's screen.
 std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const TimeModel& model, int keep,
                                bool ifm_ch, const std::optional<TleSlicing>& fp, const std::optional<TltSchedule>& fq,
-                               Search fn, double (*cand)[3]) {
+                               Search fn, double (*cand)[3], std::vector<ChoiceCost>* pair_best = nullptr) {
     TopChoices all(keep);
     for (TleSlicing p : kAllSlicingsExt) {
         // IFM_CH only when asked for (tso.ifm_channel_slicing) or fixed.
@@ -29,6 +29,7 @@ std::vector<ChoiceCost> search(const ConvShape& conv, const NmpParams& hw, const
             fn(cm, q, model, hw, top);  // TLTTiling (Algorithm 14)
             if (top.list().empty()) continue;
             if (cand) cand[int(p)][int(q)] = top.list().front().times.total_s;
+            if (pair_best) pair_best->push_back(top.list().front());
             for (const auto& c : top.list()) all.consider(c);
         }
     }
@@ -94,22 +95,40 @@ ConvMapping map_with(const ConvShape& conv, const NmpParams& hw, const TsoOption
     }
     const auto model = model_of(opt);
     const int keep = std::max({1, opt.keep_candidates, model->shortlist()});
+    std::vector<ChoiceCost> pair_best;
     r.ranked = search(conv, hw, *model, keep, opt.ifm_channel_slicing, opt.fixed_slicing, opt.fixed_schedule, fn,
-                      r.candidates_s);
+                      r.candidates_s, &pair_best);
     if (r.ranked.empty() && (opt.fixed_slicing || opt.fixed_schedule)) {
         r.fallback = true;
         r.ranked = search(conv, hw, *model, keep, opt.ifm_channel_slicing, std::nullopt, std::nullopt, fn, nullptr);
     }
     if (r.ranked.empty()) throw no_tile_error(conv, hw);
     if (model->shortlist() > 0) {  // final estimate of the shortlist: the replay
-        for (auto& c : r.ranked) c.times = model->replay(conv, hw, c);
-        // The pick without refinement is the best replay of the screen's shortlist; when more
-        // candidates are kept (refinement with K > shortlist) it stays first, so that it is
-        // always among the simulated candidates and the refined pick can only be faster.
+        // The screen's shortlist can leave out a whole (slicing, schedule) pair whose best the
+        // replay rates first: the closed form does not see what only the walk finds (the other
+        // TLEs' bursts in the same bank groups, the lockstep). Each pair's best is replayed too.
         const std::size_t n_short = std::min(r.ranked.size(), std::size_t(model->shortlist()));
+        std::vector<bool> in_pick(r.ranked.size(), false);
+        std::fill(in_pick.begin(), in_pick.begin() + std::ptrdiff_t(n_short), true);
+        if (opt.replay_pair_bests)
+            for (const auto& b : pair_best) {
+                const auto it = std::find_if(r.ranked.begin(), r.ranked.end(),
+                                             [&](const ChoiceCost& c) { return same_choice(c, b); });
+                if (it == r.ranked.end()) {
+                    r.ranked.push_back(b);
+                    in_pick.push_back(true);
+                } else {
+                    in_pick[std::size_t(it - r.ranked.begin())] = true;
+                }
+            }
+        for (auto& c : r.ranked) c.times = model->replay(conv, hw, c);
+        // The pick without refinement is the best replay of the screen's shortlist and the pairs'
+        // bests, whatever the number of candidates kept; when more are kept (refinement with
+        // K > shortlist) it stays first, so that it is always among the simulated candidates and
+        // the refined pick can only be faster.
         std::size_t pick = 0;
-        for (std::size_t i = 1; i < n_short; ++i)
-            if (r.ranked[i].times.total_s < r.ranked[pick].times.total_s) pick = i;
+        for (std::size_t i = 1; i < r.ranked.size(); ++i)
+            if (in_pick[i] && r.ranked[i].times.total_s < r.ranked[pick].times.total_s) pick = i;
         std::rotate(r.ranked.begin(), r.ranked.begin() + std::ptrdiff_t(pick), r.ranked.begin() + std::ptrdiff_t(pick) + 1);
         std::stable_sort(r.ranked.begin() + 1, r.ranked.end(),
                          [](const ChoiceCost& a, const ChoiceCost& b) { return a.times.total_s < b.times.total_s; });

@@ -118,6 +118,10 @@ struct TsoOptions {
     // Candidates kept per conv, best first by the final estimate (>= 1; simulation in the
     // loop asks for more).
     int keep_candidates = 1;
+    // With a model that replays a shortlist (the calibrated one): also replay the screen's best
+    // choice of every (slicing, schedule) pair that the shortlist leaves out, and pick the
+    // replay's best of them all. Off: the shortlist alone (vp-calibrate's design ranks so).
+    bool replay_pair_bests = true;
 };
 
 }  // namespace vp::mapper::tso

@@ -14,6 +14,7 @@
 namespace vp::refine {
 
 using mapper::tso::ChoiceCost;
+using mapper::tso::same_choice;
 using nlohmann::json;
 
 namespace {
@@ -67,11 +68,6 @@ std::uint64_t op_fingerprint(const mapper::tso::ConvShape& conv, const mapper::t
                               });
     }
     return h;
-}
-
-bool same_choice(const ChoiceCost& a, const ChoiceCost& b) {
-    return a.slicing == b.slicing && a.schedule == b.schedule && a.tile.t_m == b.tile.t_m && a.tile.t_n == b.tile.t_n &&
-           a.tile.t_r == b.tile.t_r && a.tile.t_c == b.tile.t_c;
 }
 
 // The context of a layer in the network is more than its predecessor (the refresh phase of
