@@ -28,29 +28,57 @@ double refresh_stretch(const DramFigures& d) {
     return d.refresh && d.tREFI > d.tRFC ? double(d.tREFI) / double(d.tREFI - d.tRFC) : 1.0;
 }
 
-// DRAM bursts of a box as the DMA engine cuts it (for_each_txn), in O(runs): when the
-// transaction size is a multiple of the burst, every full transaction of a run starts at the
-// same offset within a burst, so it touches txn / B bursts, one more when that offset is not 0.
-std::uint64_t box_bursts(const Box& b, std::uint64_t txn, std::uint64_t B) {
-    std::uint64_t n = 0;
-    if (txn % B != 0) {
-        for_each_txn(b, txn, [&](std::uint64_t a, std::uint64_t len) { n += (a + len - 1) / B - a / B + 1; });
+// The bursts of one run of `bytes` from `a` cut into transactions of `txn` bytes (a transaction
+// that starts or ends inside a burst moves the whole burst), in O(1) when the transaction size
+// is a multiple of the burst: every full transaction of the run starts at the same offset within
+// a burst, so it touches txn / B bursts, one more when that offset is not 0. Shifts and masks
+// where both sizes are powers of two (the walks call this for every run of every TLE).
+class RunBursts {
+public:
+    RunBursts(std::uint64_t txn, std::uint64_t B)
+        : m_txn(txn), m_B(B), m_pow2(txn > 0 && B > 0 && (txn & (txn - 1)) == 0 && (B & (B - 1)) == 0 && txn >= B),
+          m_ts(m_pow2 ? unsigned(__builtin_ctzll(txn)) : 0), m_bs(m_pow2 ? unsigned(__builtin_ctzll(B)) : 0) {}
+    std::uint64_t operator()(std::uint64_t a, std::uint64_t bytes) const {
+        if (bytes == 0) return 0;
+        if (m_pow2) {
+            const std::uint64_t full = bytes >> m_ts, rest = bytes & (m_txn - 1);
+            std::uint64_t n = full * ((m_txn >> m_bs) + ((a & (m_B - 1)) != 0 ? 1 : 0));
+            if (rest > 0) {
+                const std::uint64_t s = a + (full << m_ts);
+                n += ((s + rest - 1) >> m_bs) - (s >> m_bs) + 1;
+            }
+            return n;
+        }
+        std::uint64_t n = 0;
+        if (m_txn % m_B != 0) {
+            for (std::uint64_t off = 0; off < bytes; off += m_txn) {
+                const std::uint64_t s = a + off, len = std::min(m_txn, bytes - off);
+                n += (s + len - 1) / m_B - s / m_B + 1;
+            }
+            return n;
+        }
+        const std::uint64_t full = bytes / m_txn, rest = bytes % m_txn;
+        n += full * (m_txn / m_B + (a % m_B != 0 ? 1 : 0));
+        if (rest > 0) {
+            const std::uint64_t s = a + full * m_txn;
+            n += (s + rest - 1) / m_B - s / m_B + 1;
+        }
         return n;
     }
-    const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
-    const std::uint64_t runs = merged ? 1 : b.rows;
-    const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
-    if (run_bytes == 0) return 0;
-    const std::uint64_t full = run_bytes / txn, rest = run_bytes % txn;
-    for (std::uint64_t p = 0; p < b.planes; ++p)
-        for (std::uint64_t r = 0; r < runs; ++r) {
-            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
-            n += full * (txn / B + (start % B != 0 ? 1 : 0));
-            if (rest > 0) {
-                const std::uint64_t a = start + full * txn;
-                n += (a + rest - 1) / B - a / B + 1;
-            }
-        }
+
+    // The address of the burst that holds byte a.
+    std::uint64_t burst_start(std::uint64_t a) const { return m_pow2 ? a & ~(m_B - 1) : a / m_B * m_B; }
+
+private:
+    std::uint64_t m_txn, m_B;
+    bool m_pow2;
+    unsigned m_ts, m_bs;
+};
+
+// DRAM bursts of a box as the DMA engine cuts it (for_each_txn), run by run.
+std::uint64_t box_bursts(const Box& b, const RunBursts& bursts) {
+    std::uint64_t n = 0;
+    for_each_run(b, [&](std::uint64_t a, std::uint64_t bytes) { n += bursts(a, bytes); });
     return n;
 }
 
@@ -244,10 +272,10 @@ CostTimes CalibratedModel::times_at(const CostCounts& k, const NmpParams& hw, co
 std::vector<std::uint64_t> tle_burst_counts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c) {
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     const LayerAddresses addr = layer_addresses(conv, 0);
-    const std::uint64_t B = hw.dram.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const RunBursts cut(std::uint64_t(hw.txn_bytes()), hw.dram.burst_bytes);
     std::vector<std::uint64_t> n(slices.size(), 0);
     for_each_dram_transfer(conv, hw, c, slices,
-                           [&](std::size_t t, const TileOp& op) { n[t] += box_bursts(op_box(op, conv, addr), txn, B); });
+                           [&](std::size_t t, const TileOp& op) { n[t] += box_bursts(op_box(op, conv, addr), cut); });
     return n;
 }
 
@@ -324,15 +352,30 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
     };
     std::vector<std::vector<Page>> pages(slices.size());
     std::vector<std::vector<std::size_t>> starts(slices.size());
+    // The pages of the transactions' first and last bytes. Bank and row are constant over each
+    // aligned segment of `seg` bytes (the lowest bank or row bit); when a segment is at least a
+    // transaction long, every segment a run overlaps holds a transaction's first or last byte
+    // (no two consecutive ones are more than a transaction apart), so the run's pages are its
+    // segments' and the transactions need not be visited one by one.
+    const std::uint64_t pmask = d.bank_mask | d.row_mask, seg = pmask & (~pmask + 1);
     for_each_dram_transfer(conv, hw, c, slices, [&](std::size_t t, const TileOp& op) {
         auto& pg = pages[t];
         const std::size_t before = pg.size();
-        for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-            for (const std::uint64_t x : {a, a + len - 1}) {
-                const Page p{x & d.bank_mask, x & d.row_mask};
-                if (pg.size() == before || !(pg.back() == p)) pg.push_back(p);
-            }
-        });
+        auto add = [&](std::uint64_t x) {
+            const Page p{x & d.bank_mask, x & d.row_mask};
+            if (pg.size() == before || !(pg.back() == p)) pg.push_back(p);
+        };
+        if (seg >= txn) {
+            for_each_run(op_box(op, conv, addr), [&](std::uint64_t a, std::uint64_t bytes) {
+                if (bytes == 0) return;
+                for (std::uint64_t x = a; x < a + bytes; x = (x / seg + 1) * seg) add(x);
+            });
+        } else {
+            for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
+                add(a);
+                add(a + len - 1);
+            });
+        }
         if (pg.size() > before) starts[t].push_back(before);
     });
     if (crit >= slices.size()) return {};
@@ -381,16 +424,35 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
     if (crit >= slices.size()) return {};
     const LayerAddresses addr = layer_addresses(conv, 0);
     const std::uint64_t B = d.burst_bytes, txn = std::uint64_t(hw.txn_bytes());
+    const std::uint64_t lowest = d.group_mask & (~d.group_mask + 1);  // the lowest group bit
+    const bool whole = lowest > 0 && lowest % B == 0;
+    const RunBursts cut(txn, B);
     using Groups = std::vector<std::pair<std::uint64_t, std::uint64_t>>;  // (group, bursts), few groups
     std::vector<std::vector<Groups>> xfers(slices.size());               // per TLE, per DRAM transfer
     for_each_dram_transfer(conv, hw, c, slices, [&](std::size_t t, const TileOp& op) {
         Groups g;
-        for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
-            for (std::uint64_t b = a / B; b <= (a + len - 1) / B; ++b) {
-                const std::uint64_t key = (b * B) & d.group_mask;
-                auto it = std::find_if(g.begin(), g.end(), [&](const auto& e) { return e.first == key; });
-                if (it == g.end()) g.emplace_back(key, 1);
-                else ++it->second;
+        std::size_t last = 0;  // the entry of the previous burst: consecutive bursts mostly share a group
+        auto add = [&](std::uint64_t key, std::uint64_t n) {
+            if (last < g.size() && g[last].first == key) {
+                g[last].second += n;
+                return;
+            }
+            auto it = std::find_if(g.begin(), g.end(), [&](const auto& e) { return e.first == key; });
+            if (it == g.end()) it = g.emplace(g.end(), key, 0);
+            it->second += n;
+            last = std::size_t(it - g.begin());
+        };
+        for_each_run(op_box(op, conv, addr), [&](std::uint64_t a, std::uint64_t bytes) {
+            if (bytes == 0) return;
+            // A run inside one aligned segment of the lowest group bit (a whole number of bursts
+            // long) is in one group: its bursts at once.
+            if (lowest == 0 || (whole && (a ^ (a + bytes - 1)) < lowest)) {  // (one bit: no division)
+                add(cut.burst_start(a) & d.group_mask, cut(a, bytes));
+                return;
+            }
+            for (std::uint64_t off = 0; off < bytes; off += txn) {
+                const std::uint64_t s = a + off, e = s + std::min(txn, bytes - off) - 1;
+                for (std::uint64_t b = s / B; b <= e / B; ++b) add((b * B) & d.group_mask, 1);
             }
         });
         if (!g.empty()) xfers[t].push_back(std::move(g));

@@ -92,19 +92,24 @@ inline Box op_box(const TileOp& op, const ConvShape& c, const LayerAddresses& a)
 }
 
 // The DMA engine's cut of a box (the paper's plane rule): whole-row windows are one contiguous run
-// per plane, other windows one run per row; each run is cut into transactions of at most
-// `txn_bytes`. Calls fn(addr, len) per transaction in issue order.
+// per plane, other windows one run per row. Calls fn(addr, bytes) per run in issue order.
 template <class Fn>
-void for_each_txn(const Box& b, std::uint64_t txn_bytes, Fn&& fn) {
+void for_each_run(const Box& b, Fn&& fn) {
     const bool merged = b.row_bytes == b.row_stride || b.rows == 1;
     const std::uint64_t runs = merged ? 1 : b.rows;
     const std::uint64_t run_bytes = merged ? b.rows * b.row_bytes : b.row_bytes;
     for (std::uint64_t p = 0; p < b.planes; ++p)
-        for (std::uint64_t r = 0; r < runs; ++r) {
-            const std::uint64_t start = b.addr + p * b.plane_stride + r * b.row_stride;
-            for (std::uint64_t off = 0; off < run_bytes; off += txn_bytes)
-                fn(start + off, std::min<std::uint64_t>(txn_bytes, run_bytes - off));
-        }
+        for (std::uint64_t r = 0; r < runs; ++r) fn(b.addr + p * b.plane_stride + r * b.row_stride, run_bytes);
+}
+
+// Each run of for_each_run cut into transactions of at most `txn_bytes`. Calls fn(addr, len) per
+// transaction in issue order.
+template <class Fn>
+void for_each_txn(const Box& b, std::uint64_t txn_bytes, Fn&& fn) {
+    for_each_run(b, [&](std::uint64_t start, std::uint64_t run_bytes) {
+        for (std::uint64_t off = 0; off < run_bytes; off += txn_bytes)
+            fn(start + off, std::min<std::uint64_t>(txn_bytes, run_bytes - off));
+    });
 }
 
 }  // namespace vp::mapper::tso
