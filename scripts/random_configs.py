@@ -8,9 +8,12 @@ time limit and classifies the outcome:
   ok        exit 0 and stats.json / mapping outputs present and parseable
   rejected  exit 2 with a message that names the key (`--set KEY` or the key's path) and says
             what was expected: the drawn value was refused as bad input
-  FINDING   anything else: exit 1 or 3, a signal, the time limit, exit 2 without naming the key,
-            exit 0 without complete outputs, or (--determinism) two runs of one draw whose
-            stats.json differ
+  slow      the time limit, after vp-run warned at the start that the drawn `stats.epoch` gives
+            millions of epoch intervals over the mapper's estimate (a slow run that was announced,
+            listed for review, not a finding)
+  FINDING   anything else: exit 1 or 3, a signal, the time limit without that warning, exit 2
+            without naming the key, exit 0 without complete outputs, or (--determinism) two runs
+            of one draw whose stats.json differ
 
   scripts/random_configs.py [--vp-run BIN] [--platform mesh|nmp|vta|dram|all] [--seeds A:B]
                             [--timeout S] [--determinism] [--quick] [--out DIR] [--keep]
@@ -214,8 +217,9 @@ def run(vp_run, cfg, wl, sets, flags, out, timeout):
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         return cmd, p.returncode, p.stderr
-    except subprocess.TimeoutExpired:
-        return cmd, "timeout", ""
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr or b""  # what was written before the limit (bytes, even with text=True)
+        return cmd, "timeout", err.decode(errors="replace") if isinstance(err, bytes) else err
 
 
 def classify(rc, err, out, sets, flags):
@@ -249,6 +253,9 @@ def classify(rc, err, out, sets, flags):
             return "FINDING", f"exit 2 without naming the key: {first!r}"
         return "rejected", first
     if rc == "timeout":
+        warned = re.search(r"warning: .*stats\.epoch: .* M epoch intervals", err)
+        if warned:
+            return "slow", "time limit after the epoch-interval warning: " + warned.group(0)[:160]
         return "FINDING", "time limit"
     tail = err.strip().splitlines()[-1] if err.strip() else ""
     return "FINDING", f"exit {rc}: {tail}"
