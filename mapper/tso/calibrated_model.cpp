@@ -368,7 +368,7 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
         if (seg >= txn) {
             for_each_run(op_box(op, conv, addr), [&](std::uint64_t a, std::uint64_t bytes) {
                 if (bytes == 0) return;
-                for (std::uint64_t x = a; x < a + bytes; x = (x / seg + 1) * seg) add(x);
+                for (std::uint64_t x = a; x < a + bytes; x = (x | (seg - 1)) + 1) add(x);  // next segment
             });
         } else {
             for_each_txn(op_box(op, conv, addr), txn, [&](std::uint64_t a, std::uint64_t len) {
@@ -446,7 +446,8 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
             if (bytes == 0) return;
             // A run inside one aligned segment of the lowest group bit (a whole number of bursts
             // long) is in one group: its bursts at once.
-            if (lowest == 0 || (whole && (a ^ (a + bytes - 1)) < lowest)) {  // (one bit: no division)
+            // (lowest is one bit: the run's ends lie in one segment iff no bit from it up differs)
+            if (lowest == 0 || (whole && (a ^ (a + bytes - 1)) < lowest)) {
                 add(cut.burst_start(a) & d.group_mask, cut(a, bytes));
                 return;
             }
