@@ -132,6 +132,12 @@ void for_each_dram_transfer(const ConvShape& conv, const NmpParams& hw, const Ch
     }
 }
 
+// The other TLEs that have left the lockstep are near the same step, not anywhere in the
+// layer: they run the same tile sequence, each at its own pace, and drift by about a transfer
+// (docs/nmp.md, "The bank groups of the TLEs near the same step"). Their bursts are counted
+// over this many transfers on either side of the step.
+constexpr std::size_t kNearWindow = 1;
+
 }  // namespace
 
 CalibratedModel::DmaTerms CalibratedModel::dma_terms(const CostCounts& k, const NmpParams& hw) const {
@@ -418,7 +424,7 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
 }
 
 std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
-                                      std::size_t crit) {
+                                      std::size_t crit, std::vector<double>* near, std::size_t window) {
     const DramFigures& d = hw.dram;
     const auto slices = tle_slicing(c.slicing, conv.P, conv.M, conv.N, hw.n_tle);
     if (crit >= slices.size()) return {};
@@ -459,6 +465,52 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
         if (!g.empty()) xfers[t].push_back(std::move(g));
     });
     std::vector<double> same(xfers[crit].size(), 0.0);
+    if (near) {
+        // Near the same step: per group, prefix sums of the other TLEs' bursts over their
+        // transfers; step i of the critical TLE is step i x n_t / n_crit of TLE t (the TLEs run
+        // the same tile sequence, each at its own pace).
+        std::vector<std::uint64_t> keys;
+        for (const auto& tle : xfers)
+            for (const auto& g : tle)
+                for (const auto& e : g)
+                    if (std::find(keys.begin(), keys.end(), e.first) == keys.end()) keys.push_back(e.first);
+        const std::size_t ng = keys.size();
+        auto index = [&](std::uint64_t key) { return std::size_t(std::find(keys.begin(), keys.end(), key) - keys.begin()); };
+        std::vector<std::vector<double>> prefix(slices.size());  // per TLE: (transfers + 1) x groups
+        for (std::size_t t = 0; t < slices.size(); ++t) {
+            if (t == crit) continue;
+            auto& pf = prefix[t];
+            pf.assign((xfers[t].size() + 1) * ng, 0.0);
+            for (std::size_t j = 0; j < xfers[t].size(); ++j) {
+                std::copy(pf.begin() + std::ptrdiff_t(j * ng), pf.begin() + std::ptrdiff_t((j + 1) * ng),
+                          pf.begin() + std::ptrdiff_t((j + 1) * ng));
+                for (const auto& e : xfers[t][j]) pf[(j + 1) * ng + index(e.first)] += double(e.second);
+            }
+        }
+        const double n_crit = double(xfers[crit].size());
+        near->assign(same.size(), 0.0);
+        std::vector<double> sum(ng);
+        for (std::size_t i = 0; i < same.size(); ++i) {
+            std::fill(sum.begin(), sum.end(), 0.0);
+            double all = 0;
+            for (std::size_t t = 0; t < slices.size(); ++t) {
+                const std::size_t n_t = xfers[t].size();
+                if (t == crit || n_t == 0) continue;
+                const std::size_t j = std::min(n_t - 1, std::size_t(double(i) * double(n_t) / n_crit));
+                const std::size_t lo = j > window ? j - window : 0, hi = std::min(n_t, j + window + 1);
+                for (std::size_t g = 0; g < ng; ++g) {
+                    const double x = prefix[t][hi * ng + g] - prefix[t][lo * ng + g];
+                    sum[g] += x;
+                    all += x;
+                }
+            }
+            if (all <= 0) continue;
+            double own = 0, in = 0;
+            for (const auto& e : xfers[crit][i]) own += double(e.second);
+            for (const auto& e : xfers[crit][i]) in += double(e.second) / own * sum[index(e.first)] / all;
+            (*near)[i] = in;
+        }
+    }
     for (std::size_t i = 0; i < same.size(); ++i) {
         double own = 0;
         for (const auto& e : xfers[crit][i]) own += double(e.second);
@@ -502,7 +554,9 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     // (DDR3) the bus term alone holds.
     const bool grouped = d.tCCD_L > d.burst_cycles;
     const double t_grp = stream_burst_s(d);
-    const std::vector<double> same = grouped ? same_group_bursts(conv, hw, c, crit) : std::vector<double>{};
+    std::vector<double> near;
+    const std::vector<double> same =
+        grouped ? same_group_bursts(conv, hw, c, crit, &near, kNearWindow) : std::vector<double>{};
     const double n_groups = double(std::uint64_t(1) << __builtin_popcountll(d.group_mask));
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
@@ -549,10 +603,13 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             const double shared = m_c.contention * p * others;  // the others' bursts per own burst on the bus
             const double act = xfer_i < act_ck.size() ? act_ck[xfer_i] * d.tck_ns * 1e-9 : 0.0;
             // The others' bursts in the groups of the own ones, per own burst: those still in step
-            // meet in the same step (same_group_bursts), the others' fall in any group alike.
+            // meet in the same step (same_group_bursts); those that left it are near that step, so
+            // their bursts fall in the groups of their transfers around it (`near`: the share in
+            // the own groups), not in any group alike.
             const double grp_step = xfer_i < same.size() ? same[xfer_i] : 0.0;
-            const double grp_all = step_share * grp_step + (1.0 - step_share) * others / n_groups;
-            const double grp_met = step_share * grp_step + (1.0 - step_share) * p_duty * others / n_groups;
+            const double grp_near = xfer_i < near.size() ? near[xfer_i] : 1.0 / n_groups;
+            const double grp_all = step_share * grp_step + (1.0 - step_share) * others * grp_near;
+            const double grp_met = step_share * grp_step + (1.0 - step_share) * p_duty * others * grp_near;
             ++xfer_i;
             // k own bursts: on the shared bus, or with the others' bursts of their groups tCCD_L
             // apart (g of them per own burst).

@@ -42,9 +42,10 @@
 // Bank groups (DDR4, where tCCD_L exceeds the burst's bus time): a TLE's bursts follow each
 // other in one bank, tCCD_L apart, so a lone stream is not bus-bound (the tCCD_L term above,
 // in both); in the replay the other TLEs' bursts that fall in the same bank groups in the same
-// step (same_group_bursts, from the addresses) are served tCCD_L apart too, those that left the
-// lockstep in any group alike. No coefficient of its own; on DDR3 (tCCD = the burst time) the
-// term is absent and the model is the one before it.
+// step (same_group_bursts, from the addresses) are served tCCD_L apart too, and those that left
+// the lockstep in the groups of their transfers next to that step (they run the same tile
+// sequence and drift by about a transfer). No coefficient of its own; on DDR3 (tCCD = the burst
+// time) the term is absent and the model is the one before it.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -81,8 +82,13 @@ std::vector<double> first_row_activation_ck(const ConvShape& conv, const NmpPara
 // own burst (sum over groups g of own_g / own * others_g / own; the TLEs run the same tile
 // sequence from the same barrier, so step i of every TLE meets). Such bursts are tCCD_L apart
 // from the critical TLE's, not tCCD_S. Groups come from DramFigures::group_mask (0: one group).
+// With `near`: also, per transfer i of `crit`, the share of the other TLEs' bursts that falls in
+// its groups (sum over g of own_g / own * others_g / others) over their transfers j - window ..
+// j + window, where j = i x (their transfers) / (crit's transfers) is their step at the same
+// point of the sequence; 0 where those transfers move nothing.
 std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw, const ChoiceCost& c,
-                                      std::size_t crit);
+                                      std::size_t crit, std::vector<double>* near = nullptr,
+                                      std::size_t window = 0);
 
 class CalibratedModel final : public TimeModel {
 public:

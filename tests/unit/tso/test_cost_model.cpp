@@ -403,6 +403,38 @@ TEST_CASE("calibrated replay: bursts of the other TLEs in the same bank groups b
     CHECK(g[2] == Approx((6.0 + 1.0) / 4.0));  // TLE 1's six, TLE 2's burst 7
 }
 
+TEST_CASE("calibrated replay: group share of the other TLEs near the same step by hand", "[tso][calibrated]") {
+    // The bursts of the test above, groups by address bit 9 (512), TLE 3 critical, counted per
+    // step over the other TLEs (0, 1, 2) as clear / set:
+    //   IN:  TLE 0 5 / 0, TLE 1 4 / 1 (burst 8), TLE 2 0 / 5: 9 / 6
+    //   W:   3 / 0
+    //   OUT: TLE 0 4 / 0, TLE 1 6 / 0, TLE 2 1 / 4 (burst 7 clear, 8, 9, 9, 10 set): 11 / 4
+    // TLE 3's IN and OUT bursts are all set, its W burst clear. Every TLE has three transfers,
+    // so its step i meets their step i.
+    const ConvShape c = one_channel_3x3();
+    NmpParams hw = tso_test::seed_hw();
+    const ChoiceCost ch = ofm_is_one_tile(c, hw);
+    hw.dram.group_mask = 512;
+    std::vector<double> near;
+    same_group_bursts(c, hw, ch, 3, &near, 1);  // steps i - 1 .. i + 1
+    REQUIRE(near.size() == 3);
+    CHECK(near[0] == Approx(6.0 / 18.0));   // IN + W: 12 clear, 6 set
+    CHECK(near[1] == Approx(23.0 / 33.0));  // all three: 23 clear, 10 set; own W clear
+    CHECK(near[2] == Approx(4.0 / 18.0));   // W + OUT: 14 clear, 4 set
+    same_group_bursts(c, hw, ch, 3, &near, 0);  // the same step only
+    CHECK(near[0] == Approx(6.0 / 15.0));
+    CHECK(near[1] == Approx(1.0));
+    CHECK(near[2] == Approx(4.0 / 15.0));
+    same_group_bursts(c, hw, ch, 3, &near, 2);  // the whole layer: each of TLE 3's groups' share
+    CHECK(near[0] == Approx(10.0 / 33.0));
+    CHECK(near[1] == Approx(23.0 / 33.0));
+    CHECK(near[2] == Approx(10.0 / 33.0));
+    // One group: every burst is in the own group.
+    hw.dram.group_mask = 0;
+    same_group_bursts(c, hw, ch, 3, &near, 1);
+    for (double x : near) CHECK(x == Approx(1.0));
+}
+
 TEST_CASE("calibrated model: tCCD_L above the burst time slows the transfers and the group mask alone changes nothing", "[tso][calibrated]") {
     // DDR3 (tCCD_L = the burst's 4 tCK) has no bank-group term: the replay does not depend on
     // the group mask. With tCCD_L = 6 tCK a TLE's bursts are 6 tCK apart at least, so the
