@@ -465,18 +465,18 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
         if (!g.empty()) xfers[t].push_back(std::move(g));
     });
     std::vector<double> same(xfers[crit].size(), 0.0);
+    // Near the same step: the groups seen, and per other TLE the prefix sums of its bursts per
+    // group over its transfers; step i of the critical TLE is step i x n_t / n_crit of TLE t
+    // (the TLEs run the same tile sequence, each at its own pace).
+    std::vector<std::uint64_t> keys;
+    std::vector<std::vector<double>> prefix(slices.size());  // per TLE: (transfers + 1) x groups
+    auto index = [&](std::uint64_t key) { return std::size_t(std::find(keys.begin(), keys.end(), key) - keys.begin()); };
     if (near) {
-        // Near the same step: per group, prefix sums of the other TLEs' bursts over their
-        // transfers; step i of the critical TLE is step i x n_t / n_crit of TLE t (the TLEs run
-        // the same tile sequence, each at its own pace).
-        std::vector<std::uint64_t> keys;
         for (const auto& tle : xfers)
             for (const auto& g : tle)
                 for (const auto& e : g)
-                    if (std::find(keys.begin(), keys.end(), e.first) == keys.end()) keys.push_back(e.first);
+                    if (index(e.first) == keys.size()) keys.push_back(e.first);
         const std::size_t ng = keys.size();
-        auto index = [&](std::uint64_t key) { return std::size_t(std::find(keys.begin(), keys.end(), key) - keys.begin()); };
-        std::vector<std::vector<double>> prefix(slices.size());  // per TLE: (transfers + 1) x groups
         for (std::size_t t = 0; t < slices.size(); ++t) {
             if (t == crit) continue;
             auto& pf = prefix[t];
@@ -487,30 +487,11 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
                 for (const auto& e : xfers[t][j]) pf[(j + 1) * ng + index(e.first)] += double(e.second);
             }
         }
-        const double n_crit = double(xfers[crit].size());
         near->assign(same.size(), 0.0);
-        std::vector<double> sum(ng);
-        for (std::size_t i = 0; i < same.size(); ++i) {
-            std::fill(sum.begin(), sum.end(), 0.0);
-            double all = 0;
-            for (std::size_t t = 0; t < slices.size(); ++t) {
-                const std::size_t n_t = xfers[t].size();
-                if (t == crit || n_t == 0) continue;
-                const std::size_t j = std::min(n_t - 1, std::size_t(double(i) * double(n_t) / n_crit));
-                const std::size_t lo = j > window ? j - window : 0, hi = std::min(n_t, j + window + 1);
-                for (std::size_t g = 0; g < ng; ++g) {
-                    const double x = prefix[t][hi * ng + g] - prefix[t][lo * ng + g];
-                    sum[g] += x;
-                    all += x;
-                }
-            }
-            if (all <= 0) continue;
-            double own = 0, in = 0;
-            for (const auto& e : xfers[crit][i]) own += double(e.second);
-            for (const auto& e : xfers[crit][i]) in += double(e.second) / own * sum[index(e.first)] / all;
-            (*near)[i] = in;
-        }
     }
+    const std::size_t ng = keys.size();
+    const double n_crit = double(xfers[crit].size());
+    std::vector<double> sum(ng);
     for (std::size_t i = 0; i < same.size(); ++i) {
         double own = 0;
         for (const auto& e : xfers[crit][i]) own += double(e.second);
@@ -522,6 +503,24 @@ std::vector<double> same_group_bursts(const ConvShape& conv, const NmpParams& hw
                     if (e.first == o.first) s += double(e.second) / own * double(o.second);
         }
         same[i] = s / own;
+        if (!near) continue;
+        std::fill(sum.begin(), sum.end(), 0.0);
+        double all = 0;
+        for (std::size_t t = 0; t < slices.size(); ++t) {
+            const std::size_t n_t = xfers[t].size();
+            if (t == crit || n_t == 0) continue;
+            const std::size_t j = std::min(n_t - 1, std::size_t(double(i) * double(n_t) / n_crit));
+            const std::size_t lo = j > window ? j - window : 0, hi = std::min(n_t, j + window + 1);
+            for (std::size_t g = 0; g < ng; ++g) {
+                const double x = prefix[t][hi * ng + g] - prefix[t][lo * ng + g];
+                sum[g] += x;
+                all += x;
+            }
+        }
+        if (all <= 0) continue;
+        double in = 0;
+        for (const auto& e : xfers[crit][i]) in += double(e.second) / own * sum[index(e.first)] / all;
+        (*near)[i] = in;
     }
     return same;
 }
@@ -557,7 +556,6 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     std::vector<double> near;
     const std::vector<double> same =
         grouped ? same_group_bursts(conv, hw, c, crit, &near, kNearWindow) : std::vector<double>{};
-    const double n_groups = double(std::uint64_t(1) << __builtin_popcountll(d.group_mask));
     const double O = hw.dma_max_outstanding;
     const double turn = double(c.counts.active_tles) * m_c.turnaround_ns * 1e-9;
     // Lockstep (TsoCoefficients::lockstep_transfers): the share of the other TLEs still in step
@@ -607,7 +605,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
             // their bursts fall in the groups of their transfers around it (`near`: the share in
             // the own groups), not in any group alike.
             const double grp_step = xfer_i < same.size() ? same[xfer_i] : 0.0;
-            const double grp_near = xfer_i < near.size() ? near[xfer_i] : 1.0 / n_groups;
+            const double grp_near = xfer_i < near.size() ? near[xfer_i] : 0.0;
             const double grp_all = step_share * grp_step + (1.0 - step_share) * others * grp_near;
             const double grp_met = step_share * grp_step + (1.0 - step_share) * p_duty * others * grp_near;
             ++xfer_i;
