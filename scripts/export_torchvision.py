@@ -29,7 +29,7 @@ from onnx.external_data_helper import convert_model_to_external_data
 import yolo_models
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "onnx")
-MODELS = {  # name: (constructor, input size)
+MODELS = {  # name: (constructor, input size: H = W, or (H, W))
     "resnet18": (lambda: torchvision.models.resnet18(), 224),
     "resnet50": (lambda: torchvision.models.resnet50(), 224),
     "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(), 224),
@@ -77,7 +77,31 @@ MODELS = {  # name: (constructor, input size)
     "yolov5n": (lambda: yolo_models.YoloV5(), 320),
     "yolov5n_focus": (lambda: yolo_models.YoloV5(focus=True), 320),
     "yolov8n": (lambda: yolo_models.YoloV8(), 320),
+    # A second held-out set (bench/heldout, "The second set"), added on 2026-12-07 and measured
+    # before any model change of that day: larger or smaller siblings of the families above
+    # (ConvNeXt-Small, DenseNet-161, EfficientNet-B3 at its 300 x 300, RegNetX-800MF,
+    # RegNetY-1.6GF, ShuffleNetV2 x1.5, MNASNet 0.75, VGG-13), the LR-ASPP segmentation head on
+    # MobileNetV3-Large, DeepLabV3 on a dilated ResNet-50, and ResNet-50 on a map that is neither
+    # square nor a multiple of 32 (199 x 257).
+    "convnext_small": (lambda: torchvision.models.convnext_small(), 224),
+    "densenet161": (lambda: torchvision.models.densenet161(), 224),
+    "efficientnet_b3": (lambda: torchvision.models.efficientnet_b3(), 300),
+    "regnet_x_800mf": (lambda: torchvision.models.regnet_x_800mf(), 224),
+    "regnet_y_1_6gf": (lambda: torchvision.models.regnet_y_1_6gf(), 224),
+    "shufflenet_v2_x1_5": (lambda: torchvision.models.shufflenet_v2_x1_5(), 224),
+    "mnasnet0_75": (lambda: torchvision.models.mnasnet0_75(), 224),
+    "vgg13": (lambda: torchvision.models.vgg13(), 224),
+    "lraspp_mobilenet_v3_large": (lambda: torchvision.models.segmentation.lraspp_mobilenet_v3_large(
+        weights=None, weights_backbone=None), 224),
+    "deeplabv3_resnet50": (lambda: torchvision.models.segmentation.deeplabv3_resnet50(
+        weights=None, weights_backbone=None, aux_loss=False), 224),
+    "resnet50_199x257": (lambda: torchvision.models.resnet50(), (199, 257)),
 }
+
+
+def hw(size):
+    """(H, W) of a MODELS input size."""
+    return tuple(size) if isinstance(size, (tuple, list)) else (size, size)
 
 
 def hook_layers(model, size):
@@ -114,7 +138,7 @@ def hook_layers(model, size):
         elif isinstance(m, torch.nn.Linear):
             handles.append(m.register_forward_hook(linear_hook))
     with torch.no_grad():
-        model(torch.randn(1, 3, size, size))
+        model(torch.randn(1, 3, *hw(size)))
     for h in handles:
         h.remove()
     return layers
@@ -132,10 +156,10 @@ def export(name, ctor, size, refs):
     torch.manual_seed(0)
     model = ctor().eval()
     path = os.path.join(OUT, name + ".onnx")
-    torch.onnx.export(model, torch.randn(1, 3, size, size), path, opset_version=13, input_names=["input"],
+    torch.onnx.export(model, torch.randn(1, 3, *hw(size)), path, opset_version=13, input_names=["input"],
                       output_names=["logits"])
     strip(path, name)
-    refs[name] = {"input": [1, 3, size, size], "layers": hook_layers(model, size)}
+    refs[name] = {"input": [1, 3, *hw(size)], "layers": hook_layers(model, size)}
     print(f"{name}: {os.path.getsize(path)} bytes", file=sys.stderr)
 
 
