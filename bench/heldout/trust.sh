@@ -7,7 +7,10 @@
 # Wide ResNet-50-2, VGG-11-BN, and the segmentation network FCN-ResNet50 with its dilated
 # convolutions, and DeepLabV3-MobileNetV3-Large with its ASPP branches of dilation 12-36, then
 # ConvNeXt-Tiny with its LayerNorms, GELUs and channels-last pointwise layers; not
-# SqueezeNet 1.0, a fixture too, which workloads/ has), imported
+# SqueezeNet 1.0, a fixture too, which workloads/ has; and a second set, added on 2026-12-07 and
+# first run before any model change of that day: ConvNeXt-Small, DenseNet-161, EfficientNet-B3
+# at 300 x 300, RegNetX-800MF, RegNetY-1.6GF, ShuffleNetV2 x1.5, MNASNet 0.75, VGG-13,
+# LR-ASPP-MobileNetV3-Large, DeepLabV3-ResNet50 and ResNet-50 on a 199 x 257 map), imported
 # by vp-import (8 and 16 bit for nmp; the mesh ignores the precision; the VTA computes in int8)
 # and simulated in full with the default (calibrated) model of each config, unrefined. The
 # fixtures keep their initializers' shapes but not their values, which nmp and mesh do not need;
@@ -19,13 +22,13 @@
 # |sim/est - 1| in %, Spearman rho, total simulated and estimated cycles, wall seconds) and
 # OUT/layers.csv (per layer: estimated and simulated cycles, sim/est - 1).
 #   bench/heldout/trust.sh OUT_DIR   (BINDIR = build/platform, CONFIGS = "nmp mesh-4x4 mesh-8x8 vta",
-#                                     MODELS = the twenty above, RUN_ARGS = extra vp-run arguments)
+#                                     MODELS = the thirty-one above, RUN_ARGS = extra vp-run arguments)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: bench/heldout/trust.sh OUT_DIR}
 bindir=${BINDIR:-$here/build/platform}
 read -r -a cfgs <<< "${CONFIGS:-nmp mesh-4x4 mesh-8x8 vta}"
-read -r -a models <<< "${MODELS:-resnet18 googlenet mobilenet_v3_small shufflenet_v2_x0_5 densenet121 efficientnet_b0 regnet_y_400mf resnext50_32x4d mnasnet0_5 mobilenet_v3_large regnet_x_400mf shufflenet_v2_x1_0 mnasnet1_0 efficientnet_v2_s resnet34 wide_resnet50_2 vgg11_bn fcn_resnet50 deeplabv3_mobilenet_v3_large convnext_tiny}"
+read -r -a models <<< "${MODELS:-resnet18 googlenet mobilenet_v3_small shufflenet_v2_x0_5 densenet121 efficientnet_b0 regnet_y_400mf resnext50_32x4d mnasnet0_5 mobilenet_v3_large regnet_x_400mf shufflenet_v2_x1_0 mnasnet1_0 efficientnet_v2_s resnet34 wide_resnet50_2 vgg11_bn fcn_resnet50 deeplabv3_mobilenet_v3_large convnext_tiny convnext_small densenet161 efficientnet_b3 regnet_x_800mf regnet_y_1_6gf shufflenet_v2_x1_5 mnasnet0_75 vgg13 lraspp_mobilenet_v3_large deeplabv3_resnet50 resnet50_199x257}"
 read -r -a extra <<< "${RUN_ARGS:-}"
 mkdir -p "$out"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 echo "config,network,precision,layers,median_abs_err_pct,worst_abs_err_pct,spearman_rho,sim_cycles,est_cycles,wall_s" > "$out/trust.csv"
