@@ -77,8 +77,8 @@ MODELS = {  # name: (constructor, input size: H = W, or (H, W))
     "yolov5n": (lambda: yolo_models.YoloV5(), 320),
     "yolov5n_focus": (lambda: yolo_models.YoloV5(focus=True), 320),
     "yolov8n": (lambda: yolo_models.YoloV8(), 320),
-    # A second held-out set (bench/heldout, "The second set"), added on 2026-12-07 and measured
-    # before any model change of that day: larger or smaller siblings of the families above
+    # Added to bench/heldout on 2026-12-07 (its README's "The second set"), measured on the model
+    # of that day, which the day left unchanged: larger or smaller siblings of the families above
     # (ConvNeXt-Small, DenseNet-161, EfficientNet-B3 at its 300 x 300, RegNetX-800MF,
     # RegNetY-1.6GF, ShuffleNetV2 x1.5, MNASNet 0.75, VGG-13), the LR-ASPP segmentation head on
     # MobileNetV3-Large, DeepLabV3 on a dilated ResNet-50, and ResNet-50 on a map that is neither

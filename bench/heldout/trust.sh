@@ -8,7 +8,7 @@
 # convolutions, and DeepLabV3-MobileNetV3-Large with its ASPP branches of dilation 12-36, then
 # ConvNeXt-Tiny with its LayerNorms, GELUs and channels-last pointwise layers; not
 # SqueezeNet 1.0, a fixture too, which workloads/ has; and a second set, added on 2026-12-07 and
-# first run before any model change of that day: ConvNeXt-Small, DenseNet-161, EfficientNet-B3
+# run on the model of that day, which the day left unchanged: ConvNeXt-Small, DenseNet-161, EfficientNet-B3
 # at 300 x 300, RegNetX-800MF, RegNetY-1.6GF, ShuffleNetV2 x1.5, MNASNet 0.75, VGG-13,
 # LR-ASPP-MobileNetV3-Large, DeepLabV3-ResNet50 and ResNet-50 on a 199 x 257 map), imported
 # by vp-import (8 and 16 bit for nmp; the mesh ignores the precision; the VTA computes in int8)

@@ -170,7 +170,7 @@ TEST_CASE("Every torchvision fixture at its export size is accepted by the VTA d
                           "densenet121",  // DenseNet: its unfoldable batchnorms and relus on the host
                           "mobilenet_v3_small", "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf",
                           "fcn_resnet50", "deeplabv3_mobilenet_v3_large", "convnext_tiny", "yolov5n", "yolov5n_focus", "yolov8n",
-                          // the second held-out set (bench/heldout)
+                          // added to bench/heldout on 2026-12-07
                           "convnext_small", "densenet161", "efficientnet_b3", "regnet_x_800mf", "regnet_y_1_6gf",
                           "shufflenet_v2_x1_5", "mnasnet0_75", "vgg13", "lraspp_mobilenet_v3_large", "deeplabv3_resnet50",
                           "resnet50_199x257"}) {
