@@ -1,21 +1,25 @@
 #!/usr/bin/env python3
-"""How much an nmp layer's simulated time depends on the layer run before it.
+"""How much a layer's simulated time depends on the layer run before it (nmp and mesh).
 
-For each selected layer of bench/heldout/layers.csv (the nmp rows whose |sim/est - 1| is above
---above percent, and --control rows drawn with --seed among the others), the network is imported
-from tests/data/onnx/ (vp-import, the row's precision) and mapped (vp-map) to find the layer's
-pick; then the layer alone is simulated after each of 16 different preceding layers (1x1 convs
-16 -> K, K = 8, 12, ..., 68, on a 28 x 28 map), with its pick fixed (tso.fixed_layers), and once
-after a copy of itself (the calibration's warm-up). The estimate is the same in every context;
-the spread of the simulated cycles is what the layer before leaves behind (the TLEs' relative
-phase, the DRAM's open rows and queues), which no estimate of the layer alone can know.
+For each selected layer of bench/heldout/layers.csv (the rows of the config's platform, named
+by the config file: nmp, mesh-4x4, mesh-8x8, whose |sim/est - 1| is above --above percent, and
+--control rows drawn with --seed among the others), the network is imported from
+tests/data/onnx/ (vp-import, the row's precision) and mapped (vp-map) to find the layer's pick;
+then the layer alone is simulated after each of 16 different preceding layers (1x1 convs
+16 -> K, K = 8, 12, ..., 68, on a 28 x 28 map), with its pick fixed (nmp: tso.fixed_layers,
+slicing / schedule / tile; mesh: mapper.fixed_layers, T_of, T_ox and cores), and once after a
+copy of itself (the calibration's warm-up). The estimate is the same in every context; the
+spread of the simulated cycles is what the layer before leaves behind (on nmp the TLEs' relative
+phase, on the mesh the cores' and the NoC's; the DRAM's open rows and queues), which no estimate
+of the layer alone can know.
 
 Writes OUT/context_spread.csv (a row per distinct layer: shape, pick, estimate, simulated cycles
 in the network and over the contexts, sim/est - 1 range, the spread max/min - 1, the contexts
 within 15 %) and OUT/context_runs.csv (every run).
 
-  /usr/bin/python3 bench/nmp/context_spread.py OUT [--layers bench/heldout/layers.csv]
-      [--above 15] [--control 0] [--seed 1] [--bindir build/platform] [--config configs/nmp.yaml]
+  /usr/bin/python3 bench/heldout/context_spread.py OUT [--layers bench/heldout/layers.csv]
+      [--above 15] [--control 0] [--seed 1] [--bindir build/platform] [--config configs/nmp.yaml
+      | configs/mesh-4x4.yaml | configs/mesh-8x8.yaml]
       [--jobs 2] [--set key=value ...]
 """
 import argparse
@@ -57,7 +61,11 @@ def main():
     work = os.path.join(a.out, 'work')
     os.makedirs(work, exist_ok=True)
 
-    rows = [r for r in csv.DictReader(open(a.layers)) if r['config'] == 'nmp']
+    platform = os.path.splitext(os.path.basename(a.config))[0]  # the config column of layers.csv
+    mesh = platform.startswith('mesh')
+    rows = [r for r in csv.DictReader(open(a.layers)) if r['config'] == platform]
+    if not rows:
+        sys.exit('context_spread: %s has no rows of config "%s"' % (a.layers, platform))
     above = [r for r in rows if abs(float(r['sim_over_est_minus_1'])) * 100 > a.above]
     rest = [r for r in rows if abs(float(r['sim_over_est_minus_1'])) * 100 <= a.above]
     control = random.Random(a.seed).sample(rest, min(a.control, len(rest)))
@@ -75,17 +83,23 @@ def main():
         run([os.path.join(a.bindir, 'vp-map'), a.config, base + '.json', '--out', base + '_mapping.json'] + sets)
         wl = json.load(open(base + '.json'))
         mp = json.load(open(base + '_mapping.json'))
-        nets[key] = ({l['name']: l for l in wl['layers']}, {c['layer']: c for c in mp['convs']})
+        if mesh:
+            picks = {l['name']: '%d,%d,%d' % (l['slices']['T_of'], l['slices']['T_ox'], l['k'])
+                     for l in mp['layers'] if l.get('mapped')}
+        else:
+            picks = {c['layer']: '%s/%s/%d,%d,%d,%d' % (c['slicing'], c['schedule'], c['tile']['T_M'], c['tile']['T_N'],
+                                                       c['tile']['T_R'], c['tile']['T_C']) for c in mp['convs']}
+        nets[key] = ({l['name']: l for l in wl['layers']}, picks)
 
     # Distinct layers: the same shape, precision and pick in several networks is run once.
     todo, seen = [], {}
     for sel, r in chosen:
         layers, picks = nets[(r['network'], r['precision'])]
-        spec, c = dict(layers[r['layer']]), picks[r['layer']]
+        if r['layer'] not in picks:
+            sys.exit('context_spread: no pick for layer "%s" of %s in the mapping' % (r['layer'], r['network']))
+        spec, pick = dict(layers[r['layer']]), picks[r['layer']]
         spec.pop('inputs', None)
         spec.pop('name', None)
-        t = c['tile']
-        pick = '%s/%s/%d,%d,%d,%d' % (c['slicing'], c['schedule'], t['T_M'], t['T_N'], t['T_R'], t['T_C'])
         key = (json.dumps(spec, sort_keys=True), r['precision'], pick)
         if key in seen:
             seen[key]['also'].append(r['network'])
@@ -102,12 +116,12 @@ def main():
         json.dump({'name': 'ctx', 'precision': int(item['row']['precision']), 'layers': [first, one]},
                   open(d + '.json', 'w'))
         subprocess.run(['rm', '-rf', d])
+        key = 'mapper.fixed_layers=one=' if mesh else 'tso.fixed_layers=one='
         run([os.path.join(a.bindir, 'vp-run'), a.config, d + '.json', '--out', d, '--quiet',
-             '--set', 'tso.fixed_layers=one=' + item['pick']] + sets)
-        m = json.load(open(os.path.join(d, 'mapping.json')))
-        for c, s in zip(m['convs'], m['simulation']):
-            if c['layer'] == 'one':
-                return (i, cname, c['estimate']['total_cycles'], s['simulated_cycles'])
+             '--set', key + item['pick']] + sets)
+        for l in json.load(open(os.path.join(d, 'layers.json')))['layers']:
+            if l['name'] == 'one':
+                return (i, cname, l['est_cycles'], l['sim_cycles'])
         sys.exit('context_spread: no layer "one" in ' + d)
 
     jobs = [(item, ctx) for item in todo for ctx in CONTEXTS]
