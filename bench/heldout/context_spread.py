@@ -144,6 +144,9 @@ def main():
             r, s = item['row'], item['spec']
             mine = [x for x in results if x[0] == i]
             est = mine[0][2]
+            if any(abs(x[2] - est) > 1e-6 * est for x in mine):  # the measurement assumes one estimate
+                sys.exit('context_spread: the estimate of %s (%s) differs between contexts' % (item['row']['layer'],
+                                                                                            item['row']['network']))
             sims = [x[3] for x in mine]
             errs = [100 * (x / est - 1) for x in sims]
             if s.get('type') == 'fc':
