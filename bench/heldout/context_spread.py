@@ -108,8 +108,8 @@ def main():
         todo.append(seen[key])
 
     def simulate(job):
-        item, (cname, pre) = job
-        i = todo.index(item)
+        i, (cname, pre) = job
+        item = todo[i]
         d = os.path.join(work, 'l%03d_%s' % (i, cname))
         one = dict(item['spec'], name='one')
         first = dict(item['spec'], name='pre') if pre is None else pre
@@ -124,7 +124,7 @@ def main():
                 return (i, cname, l['est_cycles'], l['sim_cycles'])
         sys.exit('context_spread: no layer "one" in ' + d)
 
-    jobs = [(item, ctx) for item in todo for ctx in CONTEXTS]
+    jobs = [(i, ctx) for i in range(len(todo)) for ctx in CONTEXTS]
     with ThreadPoolExecutor(a.jobs) as ex:
         results = list(ex.map(simulate, jobs))
 
