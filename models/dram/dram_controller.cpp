@@ -205,6 +205,18 @@ DramController::DramController(sc_module_name name, const DramParams& p, stats::
 
 DramController::~DramController() = default;
 
+// A DRAM refreshes while no request comes: without a request the controller would first tick at the
+// first arrival and owe every refresh of the idle time before it (more than the 8 a rank may
+// postpone when the first request comes after 9 tREFI, as on the VTA behind layers the host runs).
+// The first tick is at the first refresh, from which each tick schedules the next.
+void DramController::start_of_simulation() {
+    std::uint64_t wake = ~std::uint64_t(0);
+    for (auto& ch : m_channels) wake = std::min(wake, ch->next_wake(0));
+    if (wake == ~std::uint64_t(0)) return;
+    m_wake.notify(cycles_to_time(wake));
+    m_tick_at = wake;
+}
+
 void DramController::add_observer(CommandObserver* o) {
     m_fanout.to.push_back(o);
     CommandObserver* target = m_fanout.to.size() == 1 ? o : &m_fanout;

@@ -73,6 +73,7 @@ private:
     unsigned transport_dbg(int port, tlm::tlm_generic_payload& t);
     void peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void tick();
+    void start_of_simulation() override;
     // Room for t in every channel it touches, counting the requests staged for the next edge.
     bool has_room(tlm::tlm_generic_payload& t) const;
     // Accepts t in cycle `accept` (END_REQ is the caller's): staged until the first tick after it.

@@ -91,13 +91,25 @@ void DramParams::validate(const std::string& k) const {
     require(x.tRAS >= 1 && x.tRAS <= 500, k + ".timing.tRAS", "expected 1..500 tCK");
     require(x.tRC >= x.tRAS && x.tRC <= 1000, k + ".timing.tRC", "expected tRAS..1000 tCK");
     require(x.tCCD_S >= 1 && x.tCCD_S <= 64, k + ".timing.tCCD_S", "expected 1..64 tCK");
-    require(x.tCCD_L >= x.tCCD_S && x.tCCD_L <= 64, k + ".timing.tCCD_L", "expected tCCD_S..64 tCK");
+    const auto n = [](unsigned v) { return std::to_string(v); };
+    require(x.tCCD_L >= x.tCCD_S && x.tCCD_L <= 64, k + ".timing.tCCD_L",
+            "expected tCCD_S (" + n(x.tCCD_S) + ")..64 tCK, got " + n(x.tCCD_L));
     require(x.tRRD_S >= 1 && x.tRRD_S <= 64, k + ".timing.tRRD_S", "expected 1..64 tCK");
-    require(x.tRRD_L >= x.tRRD_S && x.tRRD_L <= 64, k + ".timing.tRRD_L", "expected tRRD_S..64 tCK");
+    require(x.tRRD_L >= x.tRRD_S && x.tRRD_L <= 64, k + ".timing.tRRD_L",
+            "expected tRRD_S (" + n(x.tRRD_S) + ")..64 tCK, got " + n(x.tRRD_L));
     require(x.tFAW <= 500, k + ".timing.tFAW", "expected 0..500 tCK");
     require(x.tWR <= 200, k + ".timing.tWR", "expected 0..200 tCK");
     require(x.tWTR_S <= 100 && x.tWTR_L >= x.tWTR_S && x.tWTR_L <= 100, k + ".timing.tWTR_L",
-            "expected tWTR_S <= tWTR_L <= 100 tCK");
+            "expected tWTR_S (" + n(x.tWTR_S) + ") <= tWTR_L <= 100 tCK, got " + n(x.tWTR_L));
+    if (standard == "ddr3") {
+        // DDR3 has no bank groups: one tCCD, tRRD and tWTR, which the _S and _L keys both name.
+        const struct { const char* base; unsigned s, l; } one[] = {
+            {"tCCD", x.tCCD_S, x.tCCD_L}, {"tRRD", x.tRRD_S, x.tRRD_L}, {"tWTR", x.tWTR_S, x.tWTR_L}};
+        for (const auto& o : one)
+            require(o.s == o.l, k + ".timing." + o.base + "_L",
+                    std::string("DDR3 has one ") + o.base + " (no bank groups): expected " + o.base + "_S and " +
+                        o.base + "_L equal, got " + n(o.s) + " and " + n(o.l) + " (set both)");
+    }
     require(x.tRTP <= 100, k + ".timing.tRTP", "expected 0..100 tCK");
     require(x.tRTRS <= 100, k + ".timing.tRTRS", "expected 0..100 tCK");
     require(x.tRFC >= 1 && x.tRFC <= 10000, k + ".timing.tRFC", "expected 1..10000 tCK");

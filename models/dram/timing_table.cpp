@@ -49,6 +49,10 @@ constexpr RuleSpec kDdr3[] = {
     {"tWR", "bank", "WR", "PRE", "CWL + BL + tWR"},
     {"tRTP+tRP", "bank", "RDA", "ACT", "tRTP + tRP"},
     {"tWR+tRP", "bank", "WRA", "ACT", "CWL + BL + tWR + tRP"},
+    // An auto-precharge starts no earlier than tRAS after its ACT (tRAS lockout), so the next ACT
+    // of the bank, and a REF, wait tRAS + tRP: tRC covers it only when tRC >= tRAS + tRP.
+    {"tRAS+tRP", "bank", "ACT", "ACT", "tRAS + tRP"},
+    {"tRAS+tRP", "rank", "ACT", "REF", "tRAS + tRP"},
 };
 
 // DDR4 (JEDEC JESD79-4B): DDR3's rows, plus the _L variants inside a bank group.
@@ -87,6 +91,10 @@ constexpr RuleSpec kDdr4[] = {
     {"tWR", "bank", "WR", "PRE", "CWL + BL + tWR"},
     {"tRTP+tRP", "bank", "RDA", "ACT", "tRTP + tRP"},
     {"tWR+tRP", "bank", "WRA", "ACT", "CWL + BL + tWR + tRP"},
+    // An auto-precharge starts no earlier than tRAS after its ACT (tRAS lockout), so the next ACT
+    // of the bank, and a REF, wait tRAS + tRP: tRC covers it only when tRC >= tRAS + tRP.
+    {"tRAS+tRP", "bank", "ACT", "ACT", "tRAS + tRP"},
+    {"tRAS+tRP", "rank", "ACT", "REF", "tRAS + tRP"},
 };
 
 constexpr StandardSpec kStandards[] = {

@@ -2,6 +2,8 @@
 // One traffic stream: an initiator that issues DRAM requests by a pattern.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace vp::tgen {
 
@@ -26,6 +28,10 @@ struct TrafficParams {
     double interval_ns = 0.0;            // minimum time between requests (0: as fast as accepted)
     std::uint64_t seed = 1;
     bool verify = true;                  // check read data against the stream's own writes
+    // Set by the platform, not read from the workload: the address ranges [first, second) that
+    // other streams of the run may write. A read byte inside one is not checked: its value
+    // depends on how the controller interleaves the streams, which no stream can know.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> foreign_writes;
     // Throws vp::InputError("<pointer>/<member>: <expected>"): `pointer` names the stream in
     // its workload file as JSON workload errors do ("FILE: at /streams/0").
     void validate(const std::string& pointer, std::uint64_t capacity) const;

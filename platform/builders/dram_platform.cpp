@@ -1,5 +1,6 @@
 #include "platform/builders/dram_platform.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -22,7 +23,21 @@ DramPlatform::DramPlatform(RunContext& ctx) : Platform(ctx.spec.sim.check_tlm), 
                                                        spec.dram.tck_ps, ctx.pool, ctx.ctrl, ctx.stats, &ctx.tracer);
         m_tlm.bind(m_player->socket, m_dram->socket, "tlmcheck_trace");
     }
-    for (tgen::TrafficParams s : ctx.workload.streams) {
+    const auto& streams = ctx.workload.streams;
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        tgen::TrafficParams s = streams[i];
+        // Bytes that another stream may write are left out of this stream's data check.
+        std::string writers;
+        for (std::size_t j = 0; j < streams.size(); ++j) {
+            const tgen::TrafficParams& o = streams[j];
+            if (j == i || o.read_fraction >= 1.0) continue;  // a stream that only reads writes nothing
+            const std::uint64_t lo = std::max(s.base, o.base), hi = std::min(s.base + s.range, o.base + o.range);
+            if (lo >= hi) continue;
+            s.foreign_writes.emplace_back(lo, hi);
+            writers += (writers.empty() ? "" : ", ") + o.name;
+        }
+        if (s.verify && !writers.empty())
+            m_unchecked.push_back(s.name + " (inside the ranges of " + writers + ", which write)");
         // The run seed (config "seed" or --seed) perturbs every stream's own seed.
         s.seed = s.seed * 0x9E3779B97F4A7C15ull ^ (spec.seed + 0xBF58476D1CE4E5B9ull);
         // Module and statistics names are prefixed, so no stream name can clash with the
@@ -71,6 +86,7 @@ void DramPlatform::summary(std::ostream& os) const {
        << 100.0 * (bursts > 0 ? v("row_misses") / bursts : 0) << " % misses, "
        << 100.0 * (bursts > 0 ? v("row_conflicts") / bursts : 0) << " % conflicts\n";
     dram_timing_summary(os, m_ctx.stats);
+    for (const auto& u : m_unchecked) os << "  data check     " << u << ": read bytes there not checked\n";
     os << "  latency        " << j["latency"]["mean"].get<double>() << " ns mean, "
        << j["latency"]["p99"].get<double>() << " ns p99, " << j["latency"]["max"].get<double>() << " ns max\n";
     os << "  refreshes      " << std::setprecision(0) << v("refreshes") << "\n";

@@ -1,6 +1,7 @@
 #pragma once
 // DRAM-only platform: traffic generators, or a DRAM trace player, -> DRAM controller.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/dram/dram_controller.h"
@@ -22,6 +23,7 @@ private:
     stats::Group m_streams;  // "tgen": the streams' statistics, apart from the controller's "dram"
     std::unique_ptr<dram::DramController> m_dram;
     std::vector<std::unique_ptr<tgen::TrafficGenerator>> m_gens;
+    std::vector<std::string> m_unchecked;  // streams whose data check skips other streams' write ranges
     std::unique_ptr<tgen::TracePlayer> m_player;
 };
 

@@ -89,7 +89,9 @@ bool ProtocolChecker::refresh_debt(const Cmd* at, std::uint64_t cycle, unsigned 
                                       : "rank " + std::to_string(rank) + " is " + std::to_string(-debt) +
                                             " REF commands ahead (at most " + std::to_string(m_p.max_postponed) +
                                             " may be pulled in)";
-    return report("tREFI", r.ref.valid ? &r.ref.cmd : nullptr, at ? *at : end, 0, 0, what);
+    // The rank's last REF, unless that is the command being checked (a REF that comes too late).
+    const bool self = at && r.ref.valid && r.ref.cmd.cycle == at->cycle && at->op == Op::Ref;
+    return report("tREFI", r.ref.valid && !self ? &r.ref.cmd : nullptr, at ? *at : end, 0, 0, what);
 }
 
 bool ProtocolChecker::check(const Cmd& c) {

@@ -166,6 +166,76 @@ TEST_CASE("random mixes of configuration and traffic pass the independent checke
     }
 }
 
+TEST_CASE("random timing sets pass the independent checker", "[dram][legality]") {
+    // Every timing parameter drawn in its valid range (DramParams::validate), tRC anywhere from
+    // tRAS up: with tRC < tRAS + tRP an ACT after an auto-precharge must still wait tRAS + tRP
+    // from the bank's previous ACT (the precharge cannot start before tRAS), which tRC alone
+    // did not enforce (found with tRAS 35, tRP 23, tRC 38, closed page).
+    std::mt19937_64 rng(20261207);
+    unsigned lockout_bound = 0;  // trials whose tRAS + tRP exceeds tRC
+    for (int trial = 0; trial < 80; ++trial) {
+        DramParams p = preset(DramParams::preset_names()[rng() % 2]);
+        p.address_mapping = AddressMapper::names()[rng() % AddressMapper::names().size()];
+        p.ranks = 1u << (rng() % 2);
+        p.page_policy = rng() % 2 ? PagePolicy::Open : PagePolicy::Closed;
+        p.scheduler = rng() % 4 ? Scheduler::FrFcfs : Scheduler::Fcfs;
+        p.queue_depth = 1 + unsigned(rng() % 48);
+        auto draw = [&](unsigned lo, unsigned hi) { return lo + unsigned(rng() % (hi - lo + 1)); };
+        DramTiming& t = p.t;
+        t.CL = draw(5, 24);
+        t.CWL = draw(4, 20);
+        t.tRCD = draw(3, 24);
+        t.tRP = draw(3, 24);
+        t.tRAS = draw(8, 50);
+        t.tRC = t.tRAS + draw(0, 30);
+        t.tCCD_S = draw(1, 8);
+        t.tCCD_L = t.tCCD_S + draw(0, 4);
+        t.tRRD_S = draw(1, 8);
+        t.tRRD_L = t.tRRD_S + draw(0, 4);
+        t.tFAW = draw(0, 50);
+        t.tWR = draw(0, 24);
+        t.tWTR_S = draw(0, 8);
+        t.tWTR_L = t.tWTR_S + draw(0, 8);
+        t.tRTP = draw(0, 12);
+        t.tRTRS = draw(0, 4);
+        t.tRFC = draw(20, 300);
+        t.tREFI = t.tRFC + t.tRP + draw(200, 3000);
+        if (p.standard == "ddr3") {
+            t.tRRD_L = t.tRRD_S;
+            t.tCCD_L = t.tCCD_S;
+            t.tWTR_L = t.tWTR_S;
+        }
+        lockout_bound += t.tRC < t.tRAS + t.tRP;
+        p.validate("dram");
+        Rig rig(p);
+        const Pattern pat = Pattern(rng() % 5);
+        const unsigned bytes = 64u << (rng() % 3);
+        rig.run(pat, 600 + rng() % 600, 1 + unsigned(rng() % 40), double(rng() % 11) / 10.0, rng(), bytes);
+        require_legal(rig, "trial " + std::to_string(trial) + " " + p.preset + " " + p.address_mapping + " ranks=" +
+                               std::to_string(p.ranks) + " " + to_string(p.page_policy) + " " +
+                               to_string(p.scheduler) + " tRAS=" + std::to_string(t.tRAS) + " tRP=" +
+                               std::to_string(t.tRP) + " tRC=" + std::to_string(t.tRC));
+    }
+    CHECK(lockout_bound > 20);
+}
+
+TEST_CASE("DDR3 refuses different _S and _L values of tCCD, tRRD and tWTR", "[dram][legality]") {
+    DramParams p = preset("ddr3-1600");
+    p.t.tWTR_L = p.t.tWTR_S + 2;
+    CHECK_THROWS_WITH(p.validate("dram"), Catch::Contains("dram.timing.tWTR_L: DDR3 has one tWTR") &&
+                                              Catch::Contains("got 6 and 8 (set both)"));
+    p = preset("ddr3-1600");
+    p.t.tRRD_S = 4;
+    p.t.tRRD_L = 4;
+    p.t.tCCD_S = p.t.tCCD_L = 5;
+    CHECK_NOTHROW(p.validate("dram"));
+    p.t.tCCD_S = 3;
+    CHECK_THROWS_WITH(p.validate("dram"), Catch::Contains("dram.timing.tCCD_L: DDR3 has one tCCD"));
+    DramParams q = preset("ddr4-2400");
+    q.t.tWTR_L = q.t.tWTR_S + 2;  // DDR4: bank groups, _L may exceed _S
+    CHECK_NOTHROW(q.validate("dram"));
+}
+
 TEST_CASE("regression: no two commands share a tCK on DDR3 random and mixed traffic", "[dram][legality]") {
     for (Pattern pat : {Pattern::Random, Pattern::Mixed}) {
         Rig rig(preset("ddr3-1600"));
