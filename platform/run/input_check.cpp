@@ -141,6 +141,39 @@ void check_overrides_for_workload(const config::PlatformSpec& spec, const worklo
     }
 }
 
+// Every DRAM request a platform's initiators issue fits dram.max_request_bytes (the controller
+// answers a longer one with an error response, which no initiator can recover from).
+void check_request_size(const config::PlatformSpec& spec, const workload::Workload& wl) {
+    const unsigned most = spec.dram.max_request_bytes;
+    auto refuse = [&](const std::string& who, std::uint64_t bytes) {
+        throw InputError(spec.source + ": dram.max_request_bytes: " + std::to_string(most) + " bytes is less than the " +
+                         std::to_string(bytes) + "-byte DRAM requests of " + who +
+                         " (the controller would answer them with errors): expected at least " + std::to_string(bytes));
+    };
+    switch (spec.kind) {
+    case config::PlatformKind::Dram:
+        for (std::size_t i = 0; i < wl.streams.size(); ++i)
+            if (wl.streams[i].bytes > most)
+                throw InputError(wl.path + ": at /streams/" + std::to_string(i) + "/bytes: " +
+                                 std::to_string(wl.streams[i].bytes) + " bytes exceeds dram.max_request_bytes = " +
+                                 std::to_string(most) + " (" + spec.source + ")");
+        break;
+    case config::PlatformKind::Nmp: {
+        const std::uint64_t txn = spec.nmp.arch.txn_bytes();
+        if (txn > most) refuse(spec.nmp.arch.dma_txn_bytes ? "nmp.dma_txn_bytes" : "nmp.burst_bytes", txn);
+        break;
+    }
+    case config::PlatformKind::Mesh:
+        if (unsigned(spec.mesh.packet.max_payload_bytes) > most)
+            refuse("mesh.packet.max_payload_bytes", unsigned(spec.mesh.packet.max_payload_bytes));
+        break;
+    case config::PlatformKind::Vta:
+        if (spec.vta.dma_burst_bytes > most) refuse("vta.dma_burst_bytes", spec.vta.dma_burst_bytes);
+        break;
+    case config::PlatformKind::Noc: break;
+    }
+}
+
 CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload::Workload& wl,
                                const std::vector<std::string>& overrides, bool allow_unused) {
     CheckedInputs found;
@@ -151,6 +184,7 @@ CheckedInputs check_run_inputs(const config::PlatformSpec& spec, const workload:
         throw InputError("trace.format: fst needs vcd2fst (Debian package gtkwave), which is not installed");
     check_workload_kind(spec, wl);
     if (!allow_unused) check_overrides_for_workload(spec, wl, overrides);
+    check_request_size(spec, wl);
     switch (spec.kind) {
     case config::PlatformKind::Dram: check_dram_workload(spec, wl, found); break;
     case config::PlatformKind::Nmp:

@@ -15,4 +15,25 @@ check set_no_equals "expected key.path=value" "$cfg" "$wl" --set dram.scheduler
 check set_bad_range "--set dram.timing.tRC" "$cfg" "$wl" --set dram.timing.tRC=3
 check unknown_option "unrecognised option" "$cfg" "$wl" --frobnicate
 check missing_args "CONFIG and WORKLOAD are required" "$cfg"
+# dram.max_request_bytes below the largest request a platform issues: the controller answered
+# those with errors (exit 3 on nmp, an internal error on vta and mesh); now refused up front.
+check max_request_traffic "at /streams/0/bytes: 64 bytes exceeds dram.max_request_bytes = 32" \
+  "$cfg" workloads/traffic/mixed.json --set dram.max_request_bytes=32
+check max_request_nmp "dram.max_request_bytes: 64 bytes is less than the 128-byte DRAM requests of nmp.burst_bytes" \
+  configs/nmp.yaml workloads/lenet5.json --set dram.max_request_bytes=64
+check max_request_nmp_txn "DRAM requests of nmp.dma_txn_bytes" \
+  configs/nmp.yaml workloads/lenet5.json --set dram.max_request_bytes=64 --set nmp.dma_txn_bytes=256
+check max_request_vta "255 bytes is less than the 256-byte DRAM requests of vta.dma_burst_bytes" \
+  configs/vta.yaml workloads/lenet5.json --set dram.max_request_bytes=255
+check max_request_mesh "DRAM requests of mesh.packet.max_payload_bytes" \
+  configs/mesh-4x4.yaml workloads/lenet5.json --set dram.max_request_bytes=63
+check max_request_check "DRAM requests of vta.dma_burst_bytes" \
+  configs/vta.yaml workloads/lenet5.json --set dram.max_request_bytes=255 --check
+for c in "configs/nmp.yaml --set dram.max_request_bytes=128" "configs/vta.yaml --set dram.max_request_bytes=256" \
+         "configs/mesh-4x4.yaml --set dram.max_request_bytes=64"; do
+  # shellcheck disable=SC2086
+  (cd "$root" && "$vp_run" ${c%% *} workloads/lenet5.json ${c#* } --out "$tmp/ok" --quiet 2>/dev/null)
+  if [ $? -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL the limit itself runs: $c"; fi
+  rm -rf "$tmp/ok"
+done
 finish
