@@ -91,7 +91,32 @@ def draw_dram(rng, s):
     s["dram.queue_depth"] = pick(rng, 1, 2, 8, 32, 64)
     s["dram.refresh"] = pick(rng, "true", "false")
     s["dram.channels"] = pick(rng, 1, 1, 2)
+    s["dram.ranks"] = pick(rng, 1, 1, 2, 4)
+    # Below a platform's largest request now and then: exit 2 naming both keys.
+    s["dram.max_request_bytes"] = pick(rng, 4096, 4096, 4096, 4096, 64, 256)
+    # The independent JEDEC checker on half the draws (a violation is exit 3: a finding).
+    if rng.random() < 0.5:
+        s["dram.check_protocol"] = "true"
+    if rng.random() < 0.3:
+        draw_timing(rng, s, preset)
     return preset
+
+
+def draw_timing(rng, s, preset):
+    """A timing set of its own, within every range and ordering DramParams::validate asks for
+    (tRC from tRAS up, below tRAS + tRP too; DDR3: one value per _S / _L pair)."""
+    t = {"CL": rng.randint(5, 24), "CWL": rng.randint(4, 20), "tRCD": rng.randint(3, 24),
+         "tRP": rng.randint(3, 24), "tRAS": rng.randint(8, 50), "tCCD_S": rng.randint(1, 8),
+         "tRRD_S": rng.randint(1, 8), "tFAW": rng.randint(0, 50), "tWR": rng.randint(0, 24),
+         "tWTR_S": rng.randint(0, 8), "tRTP": rng.randint(0, 12), "tRTRS": rng.randint(0, 4),
+         "tRFC": rng.randint(20, 400)}
+    t["tRC"] = t["tRAS"] + rng.randint(0, 30)
+    ddr3 = preset.startswith("ddr3")
+    for k in ("tCCD", "tRRD", "tWTR"):
+        t[k + "_L"] = t[k + "_S"] + (0 if ddr3 else rng.randint(0, 4))
+    t["tREFI"] = t["tRFC"] + t["tRP"] + rng.randint(200, 9000)
+    for k, v in t.items():
+        s["dram.timing." + k] = v
 
 
 def draw_nmp(rng):
