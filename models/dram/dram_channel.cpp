@@ -63,6 +63,18 @@ void DramChannel::enqueue(void* tag, bool write, std::uint64_t addr, unsigned by
     m_free.pop_back();
     m_slots[s] = Request{tag,   write, addr, addr + bytes, first, unsigned((last - first) / bb + 1), bytes,
                          accept + 1 + m_p.frontend_latency_ck, m_next_seq++, first_burst};
+    // Clear of older requests unless one overlaps its bytes, either of the two writing (hazard()).
+    Request& nr = m_slots[s];
+    nr.clear_of_older = true;
+    if (write || m_writes_queued > 0)
+        for (Slot o : m_queue) {
+            const Request& q = m_slots[o];
+            if ((q.write || write) && q.begin < nr.end && nr.begin < q.end) {
+                nr.clear_of_older = false;
+                ++m_unclear;
+                break;
+            }
+        }
     m_queue.push_back(s);
     if (write) ++m_writes_queued;
     link(s);
@@ -119,11 +131,14 @@ Command DramChannel::needed(const Request& r) const {
 // read always returns the data of every older write (read-after-write and the reverse).
 bool DramChannel::hazard(std::size_t idx) const {
     const Request& r = req(idx);
-    if (!r.write && m_writes_queued == 0) return false;
-    for (std::size_t j = 0; j < idx; ++j) {
-        const Request& o = req(j);
-        if ((o.write || r.write) && o.begin < r.end && r.begin < o.end) return true;
-    }
+    if (r.clear_of_older) return false;
+    if (r.write || m_writes_queued > 0)
+        for (std::size_t j = 0; j < idx; ++j) {
+            const Request& o = req(j);
+            if ((o.write || r.write) && o.begin < r.end && r.begin < o.end) return true;
+        }
+    r.clear_of_older = true;  // the older requests only leave (a read with no write queued: none comes)
+    --m_unclear;
     return false;
 }
 
@@ -194,6 +209,7 @@ void DramChannel::issue_column(std::size_t idx, std::uint64_t now) {
         m_done.push_back({data_end, r.tag});
         account(now);
         if (write) --m_writes_queued;
+        if (!r.clear_of_older) --m_unclear;
         m_queue.erase(m_queue.begin() + std::ptrdiff_t(idx));
         m_free.push_back(slot);
     } else {
@@ -295,7 +311,10 @@ bool DramChannel::step_scan(std::uint64_t now, bool frfcfs, bool capped) {
                 std::fill(m_scan.begin(), m_scan.end(), 0);
                 for (std::size_t j = 0; j < m_queue.size(); ++j) {
                     const Request& q = req(j);
-                    if (bank(q.cur).open_row == std::int64_t(q.cur.row)) m_scan[bank_index(q.cur)] |= kQueuedHit;
+                    // A hit that waits for an older request to overlapping bytes holds nothing open:
+                    // that request may need this very PRE (they would wait for each other).
+                    if (bank(q.cur).open_row == std::int64_t(q.cur.row) && !hazard(j))
+                        m_scan[bank_index(q.cur)] |= kQueuedHit;
                 }
                 hits_known = true;
             }
@@ -319,6 +338,7 @@ bool DramChannel::step_banks(std::uint64_t now) {
     Slot col = 0, other = 0;
     Command other_cmd = Command::Act;
     const unsigned nb = m_p.banks();
+    const bool may_block = hits_may_block();
     for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
         for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
             const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
@@ -329,16 +349,25 @@ bool DramChannel::step_banks(std::uint64_t now) {
             if (b.hit_reads + b.hit_writes > 0) {
                 const std::uint64_t e_rd = b.hit_reads ? earliest(head.cur, Command::Rd) : kNone;
                 const std::uint64_t e_wr = b.hit_writes ? earliest(head.cur, Command::Wr) : kNone;
-                if (std::min(e_rd, e_wr) > now) continue;
-                for (Slot s : b.queued) {
-                    const Request& r = m_slots[s];
-                    if (r.seq >= col_seq || r.ready > now) break;
-                    if (std::int64_t(r.cur.row) != b.open_row || (r.write ? e_wr : e_rd) > now) continue;
-                    if ((r.write || m_writes_queued > 0) && hazard(position(s))) continue;
-                    col_seq = r.seq;
-                    col = s;
-                    break;
-                }
+                if (std::min(e_rd, e_wr) <= now)
+                    for (Slot s : b.queued) {
+                        const Request& r = m_slots[s];
+                        if (r.seq >= col_seq || r.ready > now) break;
+                        if (std::int64_t(r.cur.row) != b.open_row || (r.write ? e_wr : e_rd) > now) continue;
+                        if ((r.write || m_writes_queued > 0) && !r.clear_of_older && hazard(position(s))) continue;
+                        col_seq = r.seq;
+                        col = s;
+                        break;
+                    }
+                // Every hit waits for an older request to overlapping bytes, which may need this
+                // bank's PRE: then the oldest request for another row stands for the bank.
+                if (col_seq != kNone || !may_block || !hits_all_blocked(b)) continue;
+                const Slot m = first_miss(b);
+                const Request& r = m_slots[m];
+                if (r.seq >= other_seq || r.ready > now || earliest(r.cur, Command::Pre) > now) continue;
+                other_seq = r.seq;
+                other = m;
+                other_cmd = Command::Pre;
                 continue;
             }
             if (col_seq != kNone || head.seq >= other_seq) continue;  // a column command wins anyway
@@ -405,18 +434,46 @@ std::uint64_t DramChannel::next_wake_scan(std::uint64_t now, bool capped) const 
 // request changes that, and both are followed by a new next_wake().
 std::uint64_t DramChannel::next_wake_banks(std::uint64_t now) const {
     std::uint64_t w = refresh_wake(now);
+    const bool may_block = hits_may_block();
     const unsigned nb = m_p.banks();
     for (std::size_t wi = 0; wi < m_nonempty.size(); ++wi) {
         for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
             const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
             if (m_ranks[i / nb].refresh_pending) continue;  // refresh_wake covers the rank
-            w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
+            w = std::min(w, std::max(may_block ? bank_wake(m_banks[i], true) : bank_wake(m_banks[i]), now + 1));
         }
     }
     return w;
 }
 
+// Does every queued hit of the bank wait for an older request to overlapping bytes (hazard), while
+// some queued request needs another row? Then FR-FCFS may close the row: holding it open for hits
+// that cannot go would deadlock when the request they wait for needs this bank's PRE.
+bool DramChannel::hits_all_blocked_scan(const Bank& b) const {
+    for (Slot s : b.queued) {
+        const Request& r = m_slots[s];
+        if (std::int64_t(r.cur.row) == b.open_row && (r.clear_of_older || !hazard(position(s)))) return false;
+    }
+    return true;
+}
+
+// The oldest queued request of the bank that needs another row than the open one.
+DramChannel::Slot DramChannel::first_miss(const Bank& b) const {
+    for (Slot s : b.queued)
+        if (std::int64_t(m_slots[s].cur.row) != b.open_row) return s;
+    return b.queued.front();  // not reached: hits_all_blocked() found one
+}
+
 // The first cycle at which the bank's candidate is ready and its command legal (non-empty bank).
+std::uint64_t DramChannel::bank_wake(const Bank& b, bool may_block) const {
+    if (may_block && b.hit_reads + b.hit_writes > 0 && hits_all_blocked(b)) {
+        // The PRE for the bank's other requests is the candidate.
+        const Request& r = m_slots[first_miss(b)];
+        return std::max(earliest(r.cur, Command::Pre), r.ready);
+    }
+    return bank_wake(b);
+}
+
 std::uint64_t DramChannel::bank_wake(const Bank& b) const {
     const Request& head = m_slots[b.queued.front()];
     if (b.hit_reads + b.hit_writes == 0)
@@ -452,7 +509,7 @@ std::uint64_t DramChannel::wake_after_enqueue(std::uint64_t now) {
         const unsigned nb = m_p.banks();
         for (std::uint32_t i : m_touched)
             if (!m_banks[i].queued.empty() && !m_ranks[i / nb].refresh_pending)
-                w = std::min(w, std::max(bank_wake(m_banks[i]), now + 1));
+                w = std::min(w, std::max(bank_wake(m_banks[i], hits_may_block()), now + 1));
     }
     m_touched.clear();
     return w;

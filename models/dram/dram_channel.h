@@ -104,6 +104,10 @@ private:
         std::uint64_t seq;         // arrival number
         DramAddress cur;
         bool did_pre = false, did_act = false;
+        // No older queued request overlaps its bytes with either of the two writing (set at
+        // arrival, or when hazard() finds the overlapping ones gone): it never waits for one, as
+        // the older requests only leave the queue.
+        mutable bool clear_of_older = false;
     };
     using Slot = std::uint32_t;  // index into m_slots, stable while the request is queued
     struct Bank {
@@ -133,11 +137,24 @@ private:
     std::uint64_t next_wake_scan(std::uint64_t now, bool capped) const;
     std::uint64_t next_wake_banks(std::uint64_t now) const;
     std::uint64_t bank_wake(const Bank& b) const;
+    // The same when hits may wait for older requests (hits_may_block()): a bank whose hits all do
+    // wakes for the PRE its other requests need.
+    std::uint64_t bank_wake(const Bank& b, bool may_block) const;
     std::uint64_t earliest(const DramAddress& a, Command c) const {
         return m_timing.earliest(c, a.rank, a.bank_group, a.bank);
     }
     bool row_has_pending_hit(const DramAddress& a, std::size_t skip) const;
     bool hazard(std::size_t idx) const;
+    // Does every queued hit of the bank wait for an older request (hazard) while another queued
+    // request needs another row? (Only possible with a write queued.)
+    bool hits_all_blocked(const Bank& b) const {
+        return hits_may_block() && b.queued.size() != std::size_t(b.hit_reads) + b.hit_writes &&
+               hits_all_blocked_scan(b);
+    }
+    // Can any queued request wait for an older one at all? (Nearly never: overlapping bytes.)
+    bool hits_may_block() const { return m_unclear != 0 && m_writes_queued != 0; }
+    [[gnu::cold, gnu::noinline]] bool hits_all_blocked_scan(const Bank& b) const;
+    Slot first_miss(const Bank& b) const;
     std::size_t position(Slot s) const;  // index of slot s in m_queue
     bool refresh_step(std::uint64_t now);
     std::uint64_t refresh_wake(std::uint64_t now) const;
@@ -156,6 +173,7 @@ private:
     std::vector<Bank> m_banks;
     std::vector<Rank> m_ranks;
     std::vector<Completion> m_done;
+    mutable std::size_t m_unclear = 0;  // queued requests that are not clear_of_older
     std::vector<std::uint8_t> m_scan;  // per bank, scratch of one FR-FCFS scan (queued row hits)
     std::vector<std::uint64_t> m_nonempty;  // bit per bank: its list is not empty
     std::vector<std::uint32_t> m_touched;   // banks that received a request since the last step
