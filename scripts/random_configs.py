@@ -99,7 +99,27 @@ def draw_dram(rng, s):
         s["dram.check_protocol"] = "true"
     if rng.random() < 0.3:
         draw_timing(rng, s, preset)
+    # The organisation now and then: smaller rows (a request may span two rows of a bank), other
+    # bank counts. A network that no longer fits the capacity is exit 2 naming it.
+    if rng.random() < 0.2:
+        s["dram.columns"] = pick(rng, 16, 64, 256, 1024)
+        s["dram.banks_per_group"] = pick(rng, 1, 2, 4, 8, 16)
+        if preset.startswith("ddr4"):
+            s["dram.bank_groups"] = pick(rng, 1, 2, 4)
     return preset
+
+
+def draw_traffic(rng):
+    """A traffic workload of 1-4 streams whose ranges may overlap (streams that write into each
+    other's ranges check their reads outside those ranges only)."""
+    streams = []
+    for i in range(rng.randint(1, 4)):
+        streams.append({"name": f"s{i}", "pattern": pick(rng, "sequential", "random", "strided"),
+                        "requests": rng.randint(100, 2000), "bytes": pick(rng, 16, 32, 64, 128, 256),
+                        "read_fraction": pick(rng, 0.0, 0.3, 0.7, 1.0), "base": rng.randint(0, 3) * 65536,
+                        "range": pick(rng, 65536, 262144, 1048576), "stride": pick(rng, 256, 4096),
+                        "max_outstanding": pick(rng, 1, 4, 16, 64), "seed": rng.randint(1, 1000)})
+    return {"kind": "traffic", "name": "drawn", "streams": streams}
 
 
 def draw_timing(rng, s, preset):
@@ -226,6 +246,8 @@ def draw(platform, seed, quick=False):
     wl = rng.choice(workloads)
     if quick and wl not in SMALL:
         wl = workloads[0]  # --quick: the small networks only (the draw of everything else is kept)
+    if platform == "dram" and rng.random() < 0.5:
+        wl = draw_traffic(rng)  # written next to the run folder by main()
     return cfg, wl, s, flags
 
 
@@ -273,7 +295,7 @@ def classify(rc, err, out, sets, flags):
         first = lines[0] if lines else ""
         # The message names the key (a drawn one, or the one of the file it conflicts with) or the
         # workload's offending member.
-        named = bool(re.search(r"\b[a-z_]+(\.[a-z_0-9]+)+\b", first)) or "/layers/" in first
+        named = bool(re.search(r"\b[a-z_]+(\.[a-z_0-9]+)+\b", first)) or "/layers/" in first or "/streams/" in first
         if not first or not named:
             return "FINDING", f"exit 2 without naming the key: {first!r}"
         return "rejected", first
@@ -313,6 +335,11 @@ def main():
         for seed in range(lo, hi):
             cfg, wl, sets, flags = draw(platform, seed, a.quick)
             out = os.path.join(base, f"{platform}_{seed}")
+            if isinstance(wl, dict):
+                path = out + ".workload.json"
+                with open(path, "w") as fh:
+                    json.dump(wl, fh)
+                wl = path
             shutil.rmtree(out, ignore_errors=True)
             cmd, rc, err = run(a.vp_run, cfg, wl, sets, flags, out, a.timeout)
             kind, why = classify(rc, err, out, sets, flags)
@@ -333,6 +360,8 @@ def main():
                 print("   reproduce: " + " ".join(shlex.quote(c) for c in cmd), flush=True)
             if kind != "FINDING" or not a.keep:
                 shutil.rmtree(out, ignore_errors=True)
+                if wl.endswith(".workload.json"):
+                    os.remove(wl)
     print("summary: " + ", ".join(f"{p} {k} {n}" for (p, k), n in sorted(counts.items())))
     if not a.out and not (a.keep and findings):
         shutil.rmtree(base, ignore_errors=True)
