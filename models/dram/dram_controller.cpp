@@ -385,6 +385,13 @@ void DramController::flush_staged(std::uint64_t now) {
     }
     for (std::size_t i = 0; i < n; ++i) {
         tlm_generic_payload& t = *m_staged[i];
+        // Recorded with its arrival cycle (a request held back by a full queue keeps the cycle it
+        // arrived in), in the order the channels take the requests, ties between ports included:
+        // one initiator replaying the file presents them in that order again. (Admissions keep
+        // arrival order, so the cycles never decrease.)
+        if (m_recorder)
+            m_recorder->write({cycle_of(ext_of(t)->arrival_ps), t.get_command() == TLM_WRITE_COMMAND, t.get_address(),
+                               t.get_data_length()});
         enqueue(t, ext_of(t)->accept);
     }
     m_staged.erase(m_staged.begin(), m_staged.begin() + std::ptrdiff_t(n));
@@ -425,22 +432,6 @@ void DramController::enqueue(tlm_generic_payload& t, std::uint64_t accept) {
     for (const Seg& s : segs) m_channels[s.ch]->enqueue(&t, write, s.a, s.n, accept);
 }
 
-void DramController::record(tlm_generic_payload& t, std::uint64_t accept) {
-    const TxnExt* e = ext_of(t);
-    if (!m_rec_pending.empty() && m_rec_pending.front().arrival_ps != e->arrival_ps) flush_records();
-    m_rec_pending.push_back({e->arrival_ps, e->port, e->port_seq,
-                             {accept, t.get_command() == TLM_WRITE_COMMAND, t.get_address(), t.get_data_length()}});
-}
-
-void DramController::flush_records() {
-    // One arrival instant: in port order, whatever order the kernel delivered them in.
-    std::stable_sort(m_rec_pending.begin(), m_rec_pending.end(), [](const PendingRecord& a, const PendingRecord& b) {
-        return a.port != b.port ? a.port < b.port : a.port_seq < b.port_seq;
-    });
-    for (const PendingRecord& p : m_rec_pending) m_recorder->write(p.r);
-    m_rec_pending.clear();
-}
-
 void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
     if (ph == BEGIN_REQ) {
         m_bytes_requested += t.get_data_length();
@@ -455,7 +446,6 @@ void DramController::peq_cb(tlm_generic_payload& t, const tlm_phase& ph) {
         }
         // Accepted in the cycle that contains this instant; schedulable from the next one.
         const std::uint64_t accept = cycle_of(sc_time_stamp().value() / m_ps_unit);
-        if (m_recorder) record(t, accept);
         ext_of(t)->accept = accept;  // the arrival cycle until admitted (the order of m_blocked)
         if (!m_blocked.empty() || !has_room(t)) {
             ++m_backpressure;
@@ -620,10 +610,7 @@ void DramController::finish(const sc_time& end) {
     const std::uint64_t ps = end.value() / m_ps_unit;
     m_end_cycle = (ps + m_p.tck_ps - 1) / m_p.tck_ps;
     for (auto& ch : m_channels) ch->finish(m_end_cycle);
-    if (m_recorder) {
-        flush_records();
-        m_recorder->close();
-    }
+    if (m_recorder) m_recorder->close();
     if (m_monitor && !m_monitor->finish(m_end_cycle))
         throw SimulationError("DRAM protocol violation (" + std::to_string(m_monitor->violations()) +
                               " command(s) broke a rule; the run stopped at the first): " +

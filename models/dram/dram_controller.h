@@ -89,8 +89,6 @@ private:
     std::uint64_t staged_integral(unsigned channel, std::uint64_t cycle) const;
     // Parts (runs of consecutive bursts) of t per channel, added to `need`.
     void parts_per_channel(const tlm::tlm_generic_payload& t, std::vector<unsigned>& need) const;
-    void record(tlm::tlm_generic_payload& t, std::uint64_t accept);  // into m_rec_pending
-    void flush_records();
     void send_response(tlm::tlm_generic_payload& t);
     void do_functional(tlm::tlm_generic_payload& t);
     bool check_request(tlm::tlm_generic_payload& t) const;
@@ -128,14 +126,6 @@ private:
     std::vector<unsigned> m_staged_parts;             // their parts per channel
     std::vector<std::uint64_t> m_port_seq;            // BEGIN_REQs seen per port
     unsigned m_rr_next = 0;                           // the port that goes first at the next tie
-    // Recorded requests of the latest arrival instant, written in canonical order once it is over.
-    struct PendingRecord {
-        std::uint64_t arrival_ps;
-        int port;
-        std::uint64_t port_seq;
-        TraceRequest r;
-    };
-    std::vector<PendingRecord> m_rec_pending;
     mutable std::vector<unsigned> m_need;  // scratch of has_room()
     std::vector<bool> m_port_busy;                    // BEGIN_RESP sent, END_RESP pending
     std::vector<std::deque<tlm::tlm_generic_payload*>> m_resp_queue;

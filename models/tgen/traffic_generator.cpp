@@ -74,6 +74,9 @@ void TrafficGenerator::step() {
         }
         if (m_paced) {
             m_paced = false;
+            // The interval paces the next request: after the last one the stream only waits for
+            // its responses (the run does not last an interval longer).
+            if (m_next == m_p.requests) continue;
             const sc_time due = m_issue_time + m_interval;
             if (sc_time_stamp() < due) {
                 next_trigger(due - sc_time_stamp());
