@@ -1,5 +1,6 @@
 #include "platform/run/input_check.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -8,6 +9,7 @@
 #include "mapper/tso/tso.h"
 #include "mapper/waving/waving_mapper.h"
 #include "mapper/vta/network_driver.h"
+#include "mapper/vta/vta_timing.h"
 #include "models/dram/dram_trace_io.h"
 #include "platform/config/platform_keys.h"
 #include "platform/refine/mesh_refine.h"
@@ -167,9 +169,24 @@ void check_request_size(const config::PlatformSpec& spec, const workload::Worklo
         if (unsigned(spec.mesh.packet.max_payload_bytes) > most)
             refuse("mesh.packet.max_payload_bytes", unsigned(spec.mesh.packet.max_payload_bytes));
         break;
-    case config::PlatformKind::Vta:
-        if (spec.vta.dma_burst_bytes > most) refuse("vta.dma_burst_bytes", spec.vta.dma_burst_bytes);
+    case config::PlatformKind::Vta: {
+        // The DMA cuts rows into chunks of whole elements, at most dma_burst_bytes, but never less
+        // than one element (a weight block of 32 x 32 int8 is 1 KiB): the largest chunk of any
+        // element kind the core moves.
+        namespace mv = mapper::vta;
+        const mv::VtaConfig& c = spec.vta.core;
+        unsigned chunk = 0;
+        for (int e : {mv::VtaConfig::kInsnBytes, mv::VtaConfig::kUopBytes, c.inp_elem_bytes(), c.wgt_elem_bytes(),
+                      c.acc_elem_bytes(), c.out_elem_bytes(), c.batch() * c.block()})
+            chunk = std::max(chunk, mv::dma_chunk_bytes(spec.vta.dma_burst_bytes, unsigned(e)));
+        if (chunk > most)
+            refuse(chunk > spec.vta.dma_burst_bytes
+                       ? "the VTA's DMA (an element is moved whole, and at vta.log_block = " +
+                             std::to_string(c.log_block) + " one is larger than vta.dma_burst_bytes)"
+                       : std::string("vta.dma_burst_bytes"),
+                   chunk);
         break;
+    }
     case config::PlatformKind::Noc: break;
     }
 }

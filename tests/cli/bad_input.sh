@@ -27,6 +27,9 @@ check max_request_vta "255 bytes is less than the 256-byte DRAM requests of vta.
   configs/vta.yaml workloads/lenet5.json --set dram.max_request_bytes=255
 check max_request_mesh "DRAM requests of mesh.packet.max_payload_bytes" \
   configs/mesh-4x4.yaml workloads/lenet5.json --set dram.max_request_bytes=63
+check max_request_vta_element "less than the 1024-byte DRAM requests of the VTA's DMA (an element is moved whole, and at vta.log_block = 5" \
+  configs/vta.yaml workloads/lenet_caffe.json --allow-unused --set vta.log_block=5 --set vta.log_inp_buff_size=14 \
+  --set vta.log_wgt_buff_size=18 --set vta.log_acc_buff_size=16 --set vta.log_uop_buff_size=14 --set dram.max_request_bytes=512
 check max_request_check "DRAM requests of vta.dma_burst_bytes" \
   configs/vta.yaml workloads/lenet5.json --set dram.max_request_bytes=255 --check
 for c in "configs/nmp.yaml --set dram.max_request_bytes=128" "configs/vta.yaml --set dram.max_request_bytes=256" \
