@@ -11,6 +11,9 @@ time limit and classifies the outcome:
   slow      the time limit, after vp-run warned at the start that the drawn `stats.epoch` gives
             millions of epoch intervals over the mapper's estimate (a slow run that was announced,
             listed for review, not a finding)
+  protocol  exit 3 on the NoC watchdog with `noc.message_classes: shared` (drawn with one VC), whose
+            message names the protocol deadlock that shared request/response VCs allow (docs/noc.md,
+            "Message classes"): a modelled outcome, listed for review, not a finding
   FINDING   anything else: exit 1 or 3, a signal, the time limit without that warning, exit 2
             without naming the key, exit 0 without complete outputs, or (--determinism) two runs
             of one draw whose stats.json differ
@@ -299,6 +302,8 @@ def classify(rc, err, out, sets, flags):
         if not first or not named:
             return "FINDING", f"exit 2 without naming the key: {first!r}"
         return "rejected", first
+    if rc == 3 and "noc.message_classes is shared" in err:
+        return "protocol", "protocol deadlock of requests and responses on shared VCs, reported as such"
     if rc == "timeout":
         warned = re.search(r"warning: .*stats\.epoch: .* M epoch intervals", err)
         if warned:

@@ -102,6 +102,7 @@ std::uint32_t Network::send(unsigned src, unsigned dst, PacketType type, std::ui
                                   " outside the " + std::to_string(n) + "-node mesh");
     if (num_flits == 0) num_flits = packet_flits(carries_data(type) ? payload_bytes : 0, m_p.flit_width_bits, m_p.header_flits);
     if (num_flits > 65535) throw vp::SimulationError("noc: packet of " + std::to_string(num_flits) + " flits exceeds 65535");
+    m_saw_response |= message_class(type) == MessageClass::kResponse;
     const std::uint32_t id = m_packets.alloc();
     PacketInfo& pk = m_packets[id];
     pk.serial = m_serial++;
@@ -201,9 +202,16 @@ void Network::step() {
     if (moved) {
         m_last_progress = c;
     } else if (m_p.watchdog_cycles && flits_in_network() && c - m_last_progress >= m_p.watchdog_cycles) {
+        // Requests and responses on shared VCs can block each other for good: say so.
+        const std::string why =
+            !m_p.separate_classes() && m_saw_response
+                ? "noc.message_classes is shared: a request waiting at a full endpoint can hold the VC its own "
+                  "response needs (a protocol deadlock; separate classes with noc.num_vcs >= 2 rule it out, "
+                  "docs/noc.md \"Message classes\")\n"
+                : "";
         throw vp::SimulationError("noc: deadlock: no flit moved for " + std::to_string(c - m_last_progress) +
                                   " cycles (cycle " + std::to_string(c) + ", " + std::to_string(flits_in_network()) +
-                                  " flits in the network)\n" + blocked_report());
+                                  " flits in the network)\n" + why + blocked_report());
     }
     ++m_cycle;
 }

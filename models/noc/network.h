@@ -162,6 +162,7 @@ private:
     bool m_measuring = false;
     std::uint64_t m_cycle = 0;
     std::uint64_t m_last_progress = 0;
+    bool m_saw_response = false;  // a response packet was sent (request/response traffic, not synthetic)
     std::uint64_t m_router_steps = 0;
     std::uint64_t m_serial = 0;
     NetworkTotals m_tot;

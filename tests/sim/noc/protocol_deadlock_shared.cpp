@@ -15,5 +15,7 @@ int sc_main(int argc, char** argv) {
                                  r.report.find("head not accepted") != std::string::npos,
                              "the report shows the DRAM interface refusing request heads");
     fails += noc_test::check(r.done < r.total, "the run did not complete");
+    fails += noc_test::check(r.report.find("noc.message_classes is shared") != std::string::npos,
+                             "the report names the shared message classes as the cause");
     return fails ? 1 : 0;
 }

@@ -31,6 +31,7 @@ TEST_CASE("a cyclic routing deadlocks and the watchdog reports it", "[noc][deadl
     p.buffer_depth = 2;
     p.routing = "test_clockwise";
     p.watchdog_cycles = 200;
+    p.message_classes = "shared";  // synthetic packets have no class: no protocol-deadlock hint below
     p.validate("noc");
     Network net(p);
     load(net);
@@ -47,6 +48,7 @@ TEST_CASE("a cyclic routing deadlocks and the watchdog reports it", "[noc][deadl
     REQUIRE(what.find("deadlock") != std::string::npos);
     REQUIRE(what.find("router[") != std::string::npos);
     REQUIRE(what.find("credits=0") != std::string::npos);
+    REQUIRE(what.find("message_classes") == std::string::npos);
     // The report names the stuck cycle after at least the watchdog interval.
     REQUIRE(net.cycle() >= 200);
 }
