@@ -328,10 +328,14 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     // (replayed; a share pg_own of them with other cores, whose accesses may have opened the row)
     // and pg_collide of the collisions of k interleaved streams, each at the price of the banks
     // the queued requests keep busy; the other phased models miss x (tRP + tRCD).
+    // With a closed page (phased-pages) every request activates its row and precharges it again:
+    // one activation per request at the same price (the bank's ACT-to-ACT turn shared by the banks
+    // the queued requests keep busy), not a serial tRP + tRCD.
     const double rows = m_pages && own_act >= 0 && hw.dram.open_page
                             ? (own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide) *
                                   activation_price(hw, asip, active, n, w, bank_factor)
-                            : miss * double(hw.dram.tRP + hw.dram.tRCD);
+                        : m_pages && !hw.dram.open_page ? activation_price(hw, asip, active, n, w, bank_factor)
+                                                        : miss * double(hw.dram.tRP + hw.dram.tRCD);
     const double s_dram = m_c.ph_bus * double(x.bursts) * double(hw.dram.burst_cycles) * ck.tck +
                           n * (m_c.ph_turn * 2.0 * w * (1.0 - w) * 0.5 * (t_w2r + t_r2w) + rows * ck.tck);
     // The interface's port: ph_port NoC cycles per flit it sends (responses, acks: one stream from
