@@ -331,7 +331,12 @@ double PhasedMeshModel::shared_time(const XferFeatures& x, int active, const til
     // With a closed page (phased-pages) every request activates its row and precharges it again:
     // one activation per request at the same price (the bank's ACT-to-ACT turn shared by the banks
     // the queued requests keep busy), not a serial tRP + tRCD.
-    const double rows = m_pages && own_act >= 0 && hw.dram.open_page
+    // With an open page, FCFS serves the oldest request alone: no other stream's row hit goes
+    // first and no other bank's row change overlaps, so a request pays its row change, its own
+    // (replayed) or a collision of the k interleaved streams, in series.
+    const double fcfs_miss = std::min(1.0, (own_act >= 0 ? own_act : own_rows) + collide);
+    const double rows = m_pages && !hw.dram.frfcfs && hw.dram.open_page ? fcfs_miss * double(hw.dram.tRP + hw.dram.tRCD)
+                        : m_pages && own_act >= 0 && hw.dram.open_page
                             ? (own_act * (k > 1 ? m_c.pg_own : 1.0) + m_c.pg_collide * collide) *
                                   activation_price(hw, asip, active, n, w, bank_factor)
                         : m_pages && !hw.dram.open_page ? activation_price(hw, asip, active, n, w, bank_factor)
