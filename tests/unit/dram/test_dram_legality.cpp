@@ -104,6 +104,26 @@ void require_legal(Rig& rig, const std::string& what) {
     CHECK(rig.double_issues == 0);
 }
 
+// DDR3 names one tCCD, tRRD and tWTR (DramParams::validate): its _L values follow the _S ones.
+void ddr3_pairs_equal(DramParams& p) {
+    if (p.standard != "ddr3") return;
+    p.t.tRRD_L = p.t.tRRD_S;
+    p.t.tCCD_L = p.t.tCCD_S;
+    p.t.tWTR_L = p.t.tWTR_S;
+}
+
+// A random pattern, request size, request count (base to 2 x base), depth and read share on a rig
+// of `p`, every command checked.
+void run_random_legal(const DramParams& p, std::mt19937_64& rng, unsigned base, const std::string& what) {
+    p.validate("dram");
+    Rig rig(p);
+    const Pattern pat = Pattern(rng() % 5);
+    const unsigned bytes = 64u << (rng() % 3);
+    rig.run(pat, base + rng() % base, 1 + unsigned(rng() % 40), double(rng() % 11) / 10.0, rng(), bytes);
+    require_legal(rig, what + " " + p.preset + " " + p.address_mapping + " ranks=" + std::to_string(p.ranks) + " " +
+                           to_string(p.page_policy) + " " + to_string(p.scheduler));
+}
+
 }  // namespace
 
 TEST_CASE("the controller's commands pass the independent checker across configurations", "[dram][legality]") {
@@ -150,19 +170,8 @@ TEST_CASE("random mixes of configuration and traffic pass the independent checke
         p.t.tWTR_L = p.t.tWTR_S + unsigned(rng() % 8);
         p.t.tFAW = p.t.tFAW + unsigned(rng() % 12);
         p.t.tRTRS = unsigned(rng() % 3);
-        if (p.standard == "ddr3") {
-            p.t.tRRD_L = p.t.tRRD_S;
-            p.t.tCCD_L = p.t.tCCD_S;
-            p.t.tWTR_L = p.t.tWTR_S;
-        }
-        p.validate("dram");
-        Rig rig(p);
-        const Pattern pat = Pattern(rng() % 5);
-        const unsigned bytes = 64u << (rng() % 3);
-        rig.run(pat, 800 + rng() % 800, 1 + unsigned(rng() % 40), double(rng() % 11) / 10.0, rng(), bytes);
-        require_legal(rig, "trial " + std::to_string(trial) + " " + p.preset + " " + p.address_mapping + " ranks=" +
-                               std::to_string(p.ranks) + " " + to_string(p.page_policy) + " " +
-                               to_string(p.scheduler) + " q=" + std::to_string(p.queue_depth));
+        ddr3_pairs_equal(p);
+        run_random_legal(p, rng, 800, "trial " + std::to_string(trial) + " q=" + std::to_string(p.queue_depth));
     }
 }
 
@@ -200,21 +209,10 @@ TEST_CASE("random timing sets pass the independent checker", "[dram][legality]")
         t.tRTRS = draw(0, 4);
         t.tRFC = draw(20, 300);
         t.tREFI = t.tRFC + t.tRP + draw(200, 3000);
-        if (p.standard == "ddr3") {
-            t.tRRD_L = t.tRRD_S;
-            t.tCCD_L = t.tCCD_S;
-            t.tWTR_L = t.tWTR_S;
-        }
+        ddr3_pairs_equal(p);
         lockout_bound += t.tRC < t.tRAS + t.tRP;
-        p.validate("dram");
-        Rig rig(p);
-        const Pattern pat = Pattern(rng() % 5);
-        const unsigned bytes = 64u << (rng() % 3);
-        rig.run(pat, 600 + rng() % 600, 1 + unsigned(rng() % 40), double(rng() % 11) / 10.0, rng(), bytes);
-        require_legal(rig, "trial " + std::to_string(trial) + " " + p.preset + " " + p.address_mapping + " ranks=" +
-                               std::to_string(p.ranks) + " " + to_string(p.page_policy) + " " +
-                               to_string(p.scheduler) + " tRAS=" + std::to_string(t.tRAS) + " tRP=" +
-                               std::to_string(t.tRP) + " tRC=" + std::to_string(t.tRC));
+        run_random_legal(p, rng, 600, "trial " + std::to_string(trial) + " tRAS=" + std::to_string(t.tRAS) +
+                                          " tRP=" + std::to_string(t.tRP) + " tRC=" + std::to_string(t.tRC));
     }
     CHECK(lockout_bound > 20);
 }
