@@ -205,9 +205,9 @@ void Network::step() {
         // Requests and responses on shared VCs can block each other for good: say so.
         const std::string why =
             !m_p.separate_classes() && m_saw_response
-                ? "noc.message_classes is shared: a request waiting at a full endpoint can hold the VC its own "
-                  "response needs (a protocol deadlock; separate classes with noc.num_vcs >= 2 rule it out, "
-                  "docs/noc.md \"Message classes\")\n"
+                ? "noc.message_classes is shared: requests waiting at a full endpoint can hold the VCs that "
+                  "endpoint's responses need (a protocol deadlock; separate classes with noc.num_vcs >= 2 rule it "
+                  "out, docs/noc.md \"Message classes\")\n"
                 : "";
         throw vp::SimulationError("noc: deadlock: no flit moved for " + std::to_string(c - m_last_progress) +
                                   " cycles (cycle " + std::to_string(c) + ", " + std::to_string(flits_in_network()) +
