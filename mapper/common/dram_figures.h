@@ -32,6 +32,9 @@ struct DramFigures {
     // Address bits of the channel, rank and bank group: bursts that agree on them are tCCD_L
     // apart. 0: unknown (every burst then counts as in one group).
     std::uint64_t group_mask = 0;
+    // The channel bits (0: one channel, or unknown). Their lowest is the interleave granule: at
+    // the burst, consecutive bursts alternate channels and every stream uses all data buses.
+    std::uint64_t channel_mask = 0;
     double peak_bw_bytes_per_s = 0;     // all channels
 
     bool valid() const { return tck_ns > 0 && burst_bytes > 0 && burst_cycles > 0 && peak_bw_bytes_per_s > 0; }

@@ -28,6 +28,14 @@ double refresh_stretch(const DramFigures& d) {
     return d.refresh && d.tREFI > d.tRFC ? double(d.tREFI) / double(d.tREFI - d.tRFC) : 1.0;
 }
 
+// The data buses that carry a stream's bursts: every channel's when the channels interleave burst
+// by burst (row_col_bank), else one (a transfer stays in one channel for a row or more; which
+// channel the TLEs' transfers meet in is not modelled).
+double bus_channels(const DramFigures& d) {
+    const std::uint64_t granule = d.channel_mask & (~d.channel_mask + 1);
+    return d.channel_mask && granule <= std::uint64_t(d.burst_bytes) ? double(std::max(1u, d.channels)) : 1.0;
+}
+
 // The bursts of one run of `bytes` from `a` cut into transactions of `txn` bytes (a transaction
 // that starts or ends inside a burst moves the whole burst), in O(1) when the transaction size
 // is a multiple of the burst: every full transaction of the run starts at the same offset within
@@ -90,17 +98,17 @@ struct HwTerms {
 };
 
 const HwTerms& hw_terms(const NmpParams& hw) {
-    using Key = std::tuple<double, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, bool, int>;
+    using Key = std::tuple<double, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, bool, int, double>;
     const DramFigures& d = hw.dram;
     const Key key{d.tck_ns, d.burst_bytes, d.burst_cycles, d.CL, d.tRFC, d.tREFI, d.frontend_latency_ck, d.refresh,
-                  hw.txn_bytes()};
+                  hw.txn_bytes(), bus_channels(d)};
     thread_local Key last;
     thread_local HwTerms h;
     thread_local bool set = false;
     if (set && key == last) return h;
     const double B = d.burst_bytes, txn = hw.txn_bytes();
     h.L = txn_latency_s(d, false, std::ceil(txn / B));
-    h.t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    h.t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d) / bus_channels(d);
     last = key;
     set = true;
     return h;
@@ -328,7 +336,7 @@ bool ws_lockstep_holds(const ConvShape& conv, const NmpParams& hw, const ChoiceC
         if (l.size() != loads.front().size()) return false;
     const std::size_t n = loads.front().size();
     if (n < 2) return false;
-    const double t_b = d.burst_cycles * d.tck_ns * refresh_stretch(d);  // ns
+    const double t_b = d.burst_cycles * d.tck_ns * refresh_stretch(d) / bus_channels(d);  // ns
     for (std::size_t i = 0; i + 1 < n; ++i) {
         std::uint64_t sum = 0, largest = 0, first = ~std::uint64_t(0);
         for (const auto& l : loads) {
@@ -540,7 +548,7 @@ CostTimes CalibratedModel::replay(const ConvShape& conv, const NmpParams& hw, co
     for (std::size_t t = 0; t < slices.size(); ++t)
         if (t != crit && tle_bursts[crit] > 0) others += double(tle_bursts[t]) / double(tle_bursts[crit]);
     const auto tlts = tlt_filter_split(slices[crit].filters, hw.n_tlt);
-    const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d);
+    const double cyc = hw.cycle_s(), t_b = d.burst_cycles * d.tck_ns * 1e-9 * refresh_stretch(d) / bus_channels(d);
     const Sharing sh = sharing(c.counts, hw, dma_terms(c.counts, hw), parts(c.counts, hw));
     // The row activation each of the critical TLE's transfers waits for (tCK), in walk order.
     const std::vector<double> act_ck = first_row_activation_ck(conv, hw, c, crit);

@@ -108,6 +108,16 @@ std::uint64_t AddressMapper::group_mask() const {
     return m;
 }
 
+std::uint64_t AddressMapper::channel_mask() const {
+    std::uint64_t m = 0;
+    unsigned shift = m_offset_bits;
+    for (const Slice& s : m_order) {
+        if (s.field == Chan) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
+        shift += s.bits;
+    }
+    return m;
+}
+
 std::uint64_t AddressMapper::row_mask() const {
     std::uint64_t m = 0;
     unsigned shift = m_offset_bits;

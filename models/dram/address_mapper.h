@@ -28,6 +28,7 @@ public:
     // open rows without decoding (mapper::DramFigures).
     std::uint64_t bank_mask() const;
     std::uint64_t row_mask() const;
+    std::uint64_t channel_mask() const;  // 0 with one channel
     // Address bits that select the bank group (with the channel and rank): two bursts whose
     // addresses agree on them are tCCD_L apart at least, others tCCD_S (DDR4 bank groups).
     std::uint64_t group_mask() const;

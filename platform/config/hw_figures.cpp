@@ -38,6 +38,7 @@ mapper::DramFigures dram_figures(const dram::DramParams& p) {
     f.bank_mask = am.bank_mask();
     f.row_mask = am.row_mask();
     f.group_mask = am.group_mask();
+    f.channel_mask = am.channel_mask();
     f.peak_bw_bytes_per_s = p.peak_bandwidth_bytes_per_s();
     return f;
 }
