@@ -275,6 +275,7 @@ TEST_CASE("bank_mask / row_mask / group_mask agree with the decoded fields", "[d
             CHECK(((a & gm) == (b & gm)) == group);
             CHECK(((a & bm) == (b & bm)) == bank);
             CHECK(((a & bm) == (b & bm) && (a & rm) == (b & rm)) == (bank && x.row == y.row));
+            CHECK(((a & m.channel_mask()) == (b & m.channel_mask())) == (x.channel == y.channel));
         }
     });
 }
