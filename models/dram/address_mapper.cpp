@@ -88,44 +88,31 @@ std::uint64_t AddressMapper::encode(const DramAddress& a) const {
     return v << m_offset_bits;
 }
 
-std::uint64_t AddressMapper::bank_mask() const {
+template <typename In>
+std::uint64_t AddressMapper::mask_of(In in) const {
     std::uint64_t m = 0;
     unsigned shift = m_offset_bits;
     for (const Slice& s : m_order) {
-        if (s.field != Col && s.field != Row) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
+        if (in(s.field)) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
         shift += s.bits;
     }
     return m;
+}
+
+std::uint64_t AddressMapper::bank_mask() const {
+    return mask_of([](Field f) { return f != Col && f != Row; });
 }
 
 std::uint64_t AddressMapper::group_mask() const {
-    std::uint64_t m = 0;
-    unsigned shift = m_offset_bits;
-    for (const Slice& s : m_order) {
-        if (s.field == Chan || s.field == Rank || s.field == BankGroup) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
-        shift += s.bits;
-    }
-    return m;
+    return mask_of([](Field f) { return f == Chan || f == Rank || f == BankGroup; });
 }
 
 std::uint64_t AddressMapper::channel_mask() const {
-    std::uint64_t m = 0;
-    unsigned shift = m_offset_bits;
-    for (const Slice& s : m_order) {
-        if (s.field == Chan) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
-        shift += s.bits;
-    }
-    return m;
+    return mask_of([](Field f) { return f == Chan; });
 }
 
 std::uint64_t AddressMapper::row_mask() const {
-    std::uint64_t m = 0;
-    unsigned shift = m_offset_bits;
-    for (const Slice& s : m_order) {
-        if (s.field == Row) m |= ((std::uint64_t(1) << s.bits) - 1) << shift;
-        shift += s.bits;
-    }
-    return m;
+    return mask_of([](Field f) { return f == Row; });
 }
 
 }  // namespace vp::dram

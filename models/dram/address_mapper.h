@@ -42,6 +42,8 @@ private:
         Field field;
         unsigned bits;
     };
+    template <typename In>
+    std::uint64_t mask_of(In in) const;  // the address bits of the fields in(field) selects
     std::vector<Slice> m_order;  // LSB first
     unsigned m_offset_bits;      // log2(burst bytes)
     unsigned m_banks_per_group;
