@@ -440,7 +440,7 @@ std::uint64_t DramChannel::next_wake_banks(std::uint64_t now) const {
         for (std::uint64_t bits = m_nonempty[wi]; bits; bits &= bits - 1) {  // banks with queued requests
             const std::size_t i = wi * 64 + std::size_t(__builtin_ctzll(bits));
             if (m_ranks[i / nb].refresh_pending) continue;  // refresh_wake covers the rank
-            w = std::min(w, std::max(may_block ? bank_wake(m_banks[i], true) : bank_wake(m_banks[i]), now + 1));
+            w = std::min(w, std::max(may_block ? bank_wake_may_block(m_banks[i]) : bank_wake(m_banks[i]), now + 1));
         }
     }
     return w;
@@ -464,9 +464,8 @@ DramChannel::Slot DramChannel::first_miss(const Bank& b) const {
     return b.queued.front();  // not reached: hits_all_blocked() found one
 }
 
-// The first cycle at which the bank's candidate is ready and its command legal (non-empty bank).
-std::uint64_t DramChannel::bank_wake(const Bank& b, bool may_block) const {
-    if (may_block && b.hit_reads + b.hit_writes > 0 && hits_all_blocked(b)) {
+std::uint64_t DramChannel::bank_wake_may_block(const Bank& b) const {
+    if (hits_all_blocked(b)) {
         // The PRE for the bank's other requests is the candidate.
         const Request& r = m_slots[first_miss(b)];
         return std::max(earliest(r.cur, Command::Pre), r.ready);
@@ -474,6 +473,7 @@ std::uint64_t DramChannel::bank_wake(const Bank& b, bool may_block) const {
     return bank_wake(b);
 }
 
+// The first cycle at which the bank's candidate is ready and its command legal (non-empty bank).
 std::uint64_t DramChannel::bank_wake(const Bank& b) const {
     const Request& head = m_slots[b.queued.front()];
     if (b.hit_reads + b.hit_writes == 0)
@@ -509,7 +509,8 @@ std::uint64_t DramChannel::wake_after_enqueue(std::uint64_t now) {
         const unsigned nb = m_p.banks();
         for (std::uint32_t i : m_touched)
             if (!m_banks[i].queued.empty() && !m_ranks[i / nb].refresh_pending)
-                w = std::min(w, std::max(bank_wake(m_banks[i], hits_may_block()), now + 1));
+                w = std::min(w, std::max(hits_may_block() ? bank_wake_may_block(m_banks[i]) : bank_wake(m_banks[i]),
+                                         now + 1));
     }
     m_touched.clear();
     return w;

@@ -137,22 +137,23 @@ private:
     std::uint64_t next_wake_scan(std::uint64_t now, bool capped) const;
     std::uint64_t next_wake_banks(std::uint64_t now) const;
     std::uint64_t bank_wake(const Bank& b) const;
-    // The same when hits may wait for older requests (hits_may_block()): a bank whose hits all do
+    // The same while hits may wait for older requests (hits_may_block()): a bank whose hits all do
     // wakes for the PRE its other requests need.
-    std::uint64_t bank_wake(const Bank& b, bool may_block) const;
+    std::uint64_t bank_wake_may_block(const Bank& b) const;
     std::uint64_t earliest(const DramAddress& a, Command c) const {
         return m_timing.earliest(c, a.rank, a.bank_group, a.bank);
     }
     bool row_has_pending_hit(const DramAddress& a, std::size_t skip) const;
     bool hazard(std::size_t idx) const;
-    // Does every queued hit of the bank wait for an older request (hazard) while another queued
-    // request needs another row? (Only possible with a write queued.)
-    bool hits_all_blocked(const Bank& b) const {
-        return hits_may_block() && b.queued.size() != std::size_t(b.hit_reads) + b.hit_writes &&
-               hits_all_blocked_scan(b);
-    }
-    // Can any queued request wait for an older one at all? (Nearly never: overlapping bytes.)
+    // Can any queued request wait for an older one at all? (Nearly never: overlapping bytes, one
+    // writing.) The callers ask it once per step and only then hits_all_blocked().
     bool hits_may_block() const { return m_unclear != 0 && m_writes_queued != 0; }
+    // Does the bank have hits, all waiting for an older request (hazard), while another queued
+    // request needs another row?
+    bool hits_all_blocked(const Bank& b) const {
+        const std::size_t hits = std::size_t(b.hit_reads) + b.hit_writes;
+        return hits > 0 && b.queued.size() != hits && hits_all_blocked_scan(b);
+    }
     [[gnu::cold, gnu::noinline]] bool hits_all_blocked_scan(const Bank& b) const;
     Slot first_miss(const Bank& b) const;
     std::size_t position(Slot s) const;  // index of slot s in m_queue
