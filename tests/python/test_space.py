@@ -67,6 +67,20 @@ class Product(unittest.TestCase):
         with self.assertRaises(SweepError):
             s.add_param("not a key", ["1"], "t")
 
+    def test_product_size_is_bounded(self):
+        # Each axis is within the range bound, their product is not: refused before any point
+        # is built (it would otherwise plan 10^10 points and never return).
+        s = Space()
+        s.add_param("a", space.expand_range("1:100000", "t"), "t")
+        s.add_param("b", space.expand_range("1:100000", "t"), "t")
+        with self.assertRaises(SweepError) as e:
+            s.product()
+        self.assertIn("10000000000 points (a: 100000 x b: 100000)", str(e.exception))
+        s = Space()
+        s.add_param("a", space.expand_range("1:1000", "t"), "t")
+        s.add_param("b", space.expand_range("1:100", "t"), "t")
+        self.assertEqual(len(s.product()), space.MAX_POINTS)
+
 
 class Identity(unittest.TestCase):
     def setUp(self):

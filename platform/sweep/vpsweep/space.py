@@ -16,6 +16,7 @@ KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 NUM = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 RANGE_RE = re.compile(r"^(%s):(%s)(?::([x*]?)(%s))?$" % (NUM, NUM, NUM))
 MAX_RANGE_VALUES = 100000  # a typo such as 1:1000000 should not plan a million points
+MAX_POINTS = 100000  # the same bound on the product of all axes (two ranges of 10^5 would be 10^10)
 PLAIN_SCALAR_RE = re.compile(r"^[A-Za-z0-9_.+\-/]+$")
 
 
@@ -205,6 +206,13 @@ class Space:
 
     def product(self):
         """Every point as an ordered list of (key, value): the first axis varies slowest."""
+        n = 1
+        for a in self.axes:
+            n *= len(a.rows)
+        if n > MAX_POINTS:
+            raise SweepError("the sweep has %d points (%s), at most %d: split it into several sweeps"
+                             % (n, " x ".join("%s: %d" % (",".join(a.keys), len(a.rows)) for a in self.axes if len(a.rows) > 1),
+                                MAX_POINTS))
         combos = [[]]
         for a in self.axes:
             combos = [c + list(zip(a.keys, row)) for c in combos for row in a.rows]
