@@ -28,6 +28,7 @@ constexpr std::uintmax_t kMaxFileBytes = (std::uintmax_t(1) << 31) - 1;  // prot
 // Parses the file straight from its descriptor (no copy of the whole file in memory).
 void parse_file(const std::string& path, onnx::ModelProto& model) {
     std::error_code ec;
+    if (!fs::exists(path, ec)) throw InputError(path + ": cannot open file (no such file)");
     if (!fs::is_regular_file(path, ec)) throw InputError(path + ": cannot open file (not a regular file)");
     const auto size = fs::file_size(path, ec);
     if (ec) throw InputError(path + ": cannot read file size");
