@@ -376,6 +376,12 @@ RunReport build_run_report(const std::string& dir) {
     const json& stats = stats_doc["stats"];
     const json run = load_json(d / "run.json");
     const json layers_doc = load_json(d / "layers.json");
+    if (layers_doc.is_object() && layers_doc.contains("layers")) {
+        const json& l = layers_doc["layers"];
+        if (!l.is_array() || std::any_of(l.begin(), l.end(), [](const json& e) { return !e.is_object(); }))
+            throw InputError((d / "layers.json").string() + ": \"layers\" is not an array of objects: not the layer "
+                             "file that vp-run writes");
+    }
     const json dict = load_json(d / "timeseries.columns.json");
     TimeData td = read_timeseries(d / "timeseries.csv");
 

@@ -2,7 +2,8 @@
 # vp-report on damaged folders: exit 2 with a message naming the file and what is wrong, never a
 # report of "missing" files that are there, an internal error, or an empty page. A run folder's
 # stats.json empty (0 bytes), cut short (the parser's line and column), not an object, without
-# its meta or stats object, or with a value of another type; an empty layers.json; a sweep.csv
+# its meta or stats object, or with a value of another type; an empty layers.json, one whose
+# "layers" is not an array of objects; a sweep.csv
 # with a header and no point row.
 # Args: $1 = vp-run, $2 = source root, $3 = folder of the tools.
 set -u
@@ -35,6 +36,8 @@ copy type; echo '{"meta": {"platform": 3}, "stats": {}}' > "$tmp/type/stats.json
 bad wrong_type "$tmp/type: a file of the folder does not hold what vp-run writes: [json.exception.type_error" "$tmp/type"
 copy layers; : > "$tmp/layers/layers.json"
 bad empty_layers "$tmp/layers/layers.json: empty file (0 bytes)" "$tmp/layers"
+copy lnum; echo '{"layers": 5}' > "$tmp/lnum/layers.json"
+bad layers_not_array "$tmp/lnum/layers.json: \"layers\" is not an array of objects" "$tmp/lnum"
 copy gone; rm "$tmp/gone/stats.json"
 bad missing_stats "not a run folder (no stats.json)" "$tmp/gone"
 # A sweep folder whose sweep.csv has its header and no point.
