@@ -934,6 +934,7 @@ DOCUMENTED = (
     "exceeds the VTA accumulator",
     "no TLT tile fits the TLT memories",  # docs/nmp.md: a layer whose smallest tile exceeds MB0-MB2
     "beyond every layer's",  # --refine K with more candidates than any layer has (docs/configuration.md)
+    "the network gives the VTA no program to run",  # docs/vta.md: every layer on the host
 )
 
 
