@@ -324,8 +324,6 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
                           refine::tso_choice_sets(p)});
         }
     }
-    std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer simulations, each after a warm-up copy of itself (" << shapes.size()
-              << " synthetic shapes, 8/16 bit), " << jobs << " at a time\n";
     refine::SimSetup setup;
     setup.vp_run = refine::sibling_program("vp-run");
     setup.stat_path = "nmp.layer[sample].cycles";
@@ -337,6 +335,9 @@ int run(const std::string& config, const std::vector<std::string>& sets, const s
     const YAML::Node machine = config::calibration_key(spec);
     const refine::StoredSamples stored = refine::read_stored_samples(
         refit, "samples_simulated", "a calibration file written by this vp-calibrate?", seed, &machine);
+    // After the --refit file was read (one that cannot be used stops before this line, as on mesh).
+    std::cout << "vp-calibrate " << VP_VERSION << ": " << ss.size() << " single-layer simulations, each after a warm-up copy of itself (" << shapes.size()
+              << " synthetic shapes, 8/16 bit), " << jobs << " at a time\n";
     std::vector<std::string> keys, fingerprints;
     for (const Sample& s : ss) {
         keys.push_back(sample_key(s));

@@ -71,5 +71,8 @@ ok "nmp: a file without stored samples is exit 2" "[ $? -eq 2 ]"
 ok "nmp: ... saying so" "grep -q 'no fit.samples_simulated list' '$t/g.txt'"
 "$cal" "$cfg" --shapes 1 --refit "$t/missing.yaml" --out "$t/h.yaml" > "$t/h.txt" 2>&1
 ok "nmp: a missing file is exit 2" "[ $? -eq 2 ]"
+# A file that cannot be used stops before the run is announced (as on mesh): no "N single-layer
+# simulations" line above the error.
+ok "nmp: ... before announcing the simulations" "! grep -q 'single-layer simulations' '$t/g.txt' && ! grep -q 'single-layer simulations' '$t/h.txt'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
