@@ -1,6 +1,8 @@
 #include "mapper/tso/nmp_params.h"
 
 #include <cmath>
+#include <cstdint>
+#include <string>
 
 #include "mapper/common/clock_range.h"
 #include "mapper/common/errors.h"
@@ -41,6 +43,11 @@ void FabricParams::validate(const std::string& p) const {
 void NmpParams::validate(const std::string& p) const {
     require(n_tle >= 1 && n_tle <= 1024, p, "n_tle", "expected an integer in [1, 1024] (number of TLEs)");
     require(n_tlt >= 1 && n_tlt <= 1024, p, "n_tlt", "expected an integer in [1, 1024] (TLTs per TLE)");
+    // Each TLT is a module of its own (about 40 KB and 1 ms of elaboration each): 65,536 of them take
+    // 2.5 GB and a minute on a LeNet; the 1024 x 1024 the two ranges allow would exhaust memory.
+    require(std::int64_t(n_tle) * std::int64_t(n_tlt) <= 65536, p, "n_tlt",
+            "n_tle x n_tlt = " + std::to_string(std::int64_t(n_tle) * std::int64_t(n_tlt)) +
+                " TLTs, expected at most 65536 in all");
     require(mb0_bytes >= 1, p, "mb0_bytes", "expected a positive size in bytes");
     require(mb1_bytes >= 1, p, "mb1_bytes", "expected a positive size in bytes");
     require(mb2_bytes >= 1, p, "mb2_bytes", "expected a positive size in bytes");
