@@ -35,6 +35,14 @@ void MeshMapParams::validate(const std::string& prefix, bool placement) const {
     if (!(flit_weight >= 0.0) || flit_weight > 1.0e9)
         fail(prefix, "flit_weight", "expected a weight >= 0, got " + std::to_string(flit_weight));
     if (!placement) return;
+    // Every core is a SystemC thread with a stack of its own (two memory maps each): about 32,000
+    // of them exceed Linux's default vm.max_map_count (65,530) and the kernel's stack setup fails
+    // (a 256 x 255 mesh did); 128 x 128 elaborates in 2.4 GB.
+    if (long(width) * height > 16384)
+        fail(prefix, "width", "the " + std::to_string(width) + "x" + std::to_string(height) + " mesh has " +
+                                  std::to_string(long(width) * height) +
+                                  " nodes, at most 16384 (128 x 128) for the mesh platform, whose every core is a "
+                                  "SystemC thread with its own stack (the synthetic NoC, platform noc, takes up to 65535)");
     auto inside = [&](const MeshNode& n) { return n.x >= 0 && n.x < width && n.y >= 0 && n.y < height; };
     const std::string dims = std::to_string(width) + "x" + std::to_string(height);
     std::set<std::pair<int, int>> used;
