@@ -1,6 +1,11 @@
 #include "models/noc/noc_params.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
 #include "mapper/common/errors.h"
+#include "models/noc/flit.h"
 #include "models/noc/routing.h"
 
 namespace vp::noc {
@@ -40,6 +45,34 @@ void NocParams::validate(const std::string& p) const {
         require(request_vcs == 0, p, "request_vcs", "only meaningful with message_classes: separate (expected 0)");
     if (!find_routing(routing))
         throw vp::InputError(p + ".routing: unknown routing '" + routing + "'; known: " + known_routings());
+    // The network allocates its buffers, ejection slots and link pipelines up front. Each size is
+    // within its range, their products with the node count are not: 128 x 128 nodes with 1024-flit
+    // buffers on 12 VCs would take some 13 GB and be killed by the kernel (or end in bad_alloc).
+    auto pow2 = [](std::uint64_t v) {
+        std::uint64_t n = 1;
+        while (n < v) n <<= 1;
+        return n;
+    };
+    const std::uint64_t nodes = std::uint64_t(width) * height, ports = 5;
+    const std::uint64_t hop = std::uint64_t(router_stages >= 2 ? 1 : 0) + link_latency;
+    const std::uint64_t buffers = nodes * ports * num_vcs * pow2(buffer_depth) * sizeof(Flit);
+    const std::uint64_t eject = nodes * std::uint64_t(eject_depth) * num_vcs * 8;
+    const std::uint64_t links = nodes * (ports + 1) * (pow2(hop + 1) * sizeof(TimedFlit) + pow2(credit_delay + 1) * sizeof(TimedCredit));
+    const std::uint64_t total = buffers + eject + links;
+    constexpr std::uint64_t kLimit = std::uint64_t(8) << 30;
+    if (total > kLimit) {
+        auto gib = [](std::uint64_t b) {
+            char t[32];
+            std::snprintf(t, sizeof t, "%.1f GiB", double(b) / double(std::uint64_t(1) << 30));
+            return std::string(t);
+        };
+        throw vp::InputError(p + ": the " + std::to_string(width) + "x" + std::to_string(height) + " network would allocate " +
+                             gib(total) + " up front (router buffers: nodes x 5 ports x num_vcs x buffer_depth = " +
+                             gib(buffers) + "; ejection: nodes x eject_depth x num_vcs = " + gib(eject) +
+                             "; link pipelines: link_latency, credit_delay = " + gib(links) +
+                             "), expected at most 8 GiB: use fewer nodes or smaller buffer_depth, num_vcs, eject_depth, "
+                             "link_latency or credit_delay");
+    }
 }
 
 void NocParams::validate_message_classes(const std::string& p) const {

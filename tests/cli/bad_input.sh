@@ -15,11 +15,14 @@ check set_no_equals "expected key.path=value" "$cfg" "$wl" --set dram.scheduler
 check set_bad_range "--set dram.timing.tRC" "$cfg" "$wl" --set dram.timing.tRC=3
 check unknown_option "unrecognised option" "$cfg" "$wl" --frobnicate
 # Each key within its range, their product beyond what elaboration can hold (1M TLT modules;
-# 65,280 core threads, past the kernel's map count).
+# 65,280 core threads, past the kernel's map count; 11 GiB of NoC buffers).
 check nmp_tlt_total "n_tle x n_tlt = 1048576 TLTs, expected at most 65536 in all" \
   configs/nmp.yaml workloads/lenet5.json --set nmp.n_tle=1024 --set nmp.n_tlt=1024
 check mesh_nodes_total "the 256x255 mesh has 65280 nodes, at most 16384 (128 x 128) for the mesh platform" \
   configs/mesh-4x4.yaml workloads/lenet5.json --set mesh.width=256 --set mesh.height=255
+check noc_memory "the 128x128 network would allocate 11.3 GiB up front (router buffers" \
+  configs/mesh-8x8-synthetic.yaml workloads/traffic/uniform.json --set mesh.width=128 --set mesh.height=128 \
+  --set noc.buffer_depth=1024 --set noc.num_vcs=12
 check missing_args "CONFIG and WORKLOAD are required" "$cfg"
 # dram.max_request_bytes below the largest request a platform issues: the controller answered
 # those with errors (exit 3 on nmp, an internal error on vta and mesh); now refused up front.
