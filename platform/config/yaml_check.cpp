@@ -55,7 +55,8 @@ void YamlCheck::allow_only(const std::vector<std::string>& known) const {
         const std::string k = it->first.Scalar();
         if (std::find(known.begin(), known.end(), k) != known.end()) continue;
         std::string msg = "unknown key \"" + k + "\"";
-        std::string near = nearest_name(k, known);
+        if (k == "<<") msg += " (YAML merge keys are not read: write the keys out)";
+        std::string near = k == "<<" ? std::string() : nearest_name(k, known);
         if (!near.empty()) msg += " (did you mean \"" + near + "\"?)";
         std::string list;
         for (const auto& s : known) list += (list.empty() ? "" : ", ") + s;
