@@ -35,9 +35,9 @@ void MeshMapParams::validate(const std::string& prefix, bool placement) const {
     if (!(flit_weight >= 0.0) || flit_weight > 1.0e9)
         fail(prefix, "flit_weight", "expected a weight >= 0, got " + std::to_string(flit_weight));
     if (!placement) return;
-    // Every core is a SystemC thread with a stack of its own (two memory maps each): about 32,000
-    // of them exceed Linux's default vm.max_map_count (65,530) and the kernel's stack setup fails
-    // (a 256 x 255 mesh did); 128 x 128 elaborates in 2.4 GB.
+    // Every core is a SystemC thread with a stack of its own, each stack memory-mapped with a guard
+    // page: 65,280 of them (256 x 255) exceed Linux's default vm.max_map_count (65,530) and
+    // SystemC's stack setup fails; 32,512 (256 x 127) still elaborated. 128 x 128 takes 2.4 GB.
     if (long(width) * height > 16384)
         fail(prefix, "width", "the " + std::to_string(width) + "x" + std::to_string(height) + " mesh has " +
                                   std::to_string(long(width) * height) +

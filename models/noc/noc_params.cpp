@@ -47,7 +47,7 @@ void NocParams::validate(const std::string& p) const {
         throw vp::InputError(p + ".routing: unknown routing '" + routing + "'; known: " + known_routings());
     // The network allocates its buffers, ejection slots and link pipelines up front. Each size is
     // within its range, their products with the node count are not: 128 x 128 nodes with 1024-flit
-    // buffers on 12 VCs would take some 13 GB and be killed by the kernel (or end in bad_alloc).
+    // buffers on 12 VCs would take some 12 GB and be killed by the kernel (or end in bad_alloc).
     auto pow2 = [](std::uint64_t v) {
         std::uint64_t n = 1;
         while (n < v) n <<= 1;
