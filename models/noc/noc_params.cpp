@@ -53,7 +53,7 @@ void NocParams::validate(const std::string& p) const {
         while (n < v) n <<= 1;
         return n;
     };
-    const std::uint64_t nodes = std::uint64_t(width) * height, ports = 5;
+    const std::uint64_t nodes = std::uint64_t(width) * height, ports = kNumPorts;  // + 1 injection link per node
     const std::uint64_t hop = std::uint64_t(router_stages >= 2 ? 1 : 0) + link_latency;
     const std::uint64_t buffers = nodes * ports * num_vcs * pow2(buffer_depth) * sizeof(Flit);
     const std::uint64_t eject = nodes * std::uint64_t(eject_depth) * num_vcs * 8;
