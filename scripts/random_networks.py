@@ -897,8 +897,8 @@ def gen_onnx(seed, path, dilated=False, gates=False, norms=False, layernorms=Fal
 # the driver
 
 PLATFORMS = {"nmp": "configs/nmp.yaml", "mesh-4x4": "configs/mesh-4x4.yaml", "mesh-8x8": "configs/mesh-8x8.yaml",
-             "mesh-3x1": "configs/mesh-3x1.yaml", "vta": "configs/vta.yaml"}
-MAPPED = ("nmp", "mesh-4x4", "mesh-8x8", "mesh-3x1")
+             "mesh-3x1": "configs/mesh-3x1.yaml", "mesh-16x8": "configs/mesh-16x8.yaml", "vta": "configs/vta.yaml"}
+MAPPED = ("nmp", "mesh-4x4", "mesh-8x8", "mesh-3x1", "mesh-16x8")
 
 
 def run_cmd(cmd, timeout):
@@ -1099,6 +1099,10 @@ def driver(a):
     lo, _, hi = a.seeds.partition(":")
     seeds = range(int(lo), int(hi or lo) + 1)
     plats = a.platforms.split(",")
+    unknown = [p for p in plats if p not in PLATFORMS]
+    if unknown:
+        print("random_networks.py: --platforms: unknown %s (known: %s)" % (", ".join(unknown), ", ".join(PLATFORMS)), file=sys.stderr)
+        sys.exit(2)
     counts, bugs, rejections, outliers, unsupported, times = {}, [], [], [], {}, []
 
     def note(tool, plat, cls):
