@@ -33,6 +33,9 @@ std::string render_page(const std::string& template_name, const std::string& tit
                         const nlohmann::json& data);
 std::string html_escape(const std::string& s);
 std::string read_file(const std::string& path);  // "" when missing
+// A JSON file of a run folder: null when it does not exist; vp::InputError naming the file when it
+// is empty, not valid JSON or not an object (vp-run writes every one as an object).
+nlohmann::json load_run_json(const std::string& path);
 // Splits one CSV line (RFC 4180 quoting, no embedded newlines).
 std::vector<std::string> split_csv(const std::string& line);
 

@@ -365,6 +365,8 @@ std::string state_phrase(const std::string& s) {
 
 }  // namespace
 
+json load_run_json(const std::string& path) { return load_json(fs::path(path)); }
+
 RunReport build_run_report(const std::string& dir) {
     const fs::path d(dir);
     const json stats_doc = load_json(d / "stats.json");
