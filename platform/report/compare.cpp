@@ -47,8 +47,15 @@ struct Run {
     bool has_layers = false;
 };
 
+// vp-run nests statistics a few levels deep (module, instance, statistic); a file nested far deeper
+// is not one of its files, and walking it recursively would exhaust the stack.
+constexpr int kMaxDepth = 64;
+
 // Every statistic of stats.json ("stats"): an object with a numeric "value", named by its path.
-void flatten_stats(const json& node, const std::string& prefix, Run& r) {
+void flatten_stats(const json& node, const std::string& prefix, Run& r, int depth = 0) {
+    if (depth > kMaxDepth)
+        throw InputError(r.dir + "/stats.json: statistics nested more than " + std::to_string(kMaxDepth) +
+                         " levels deep: not the statistics file that vp-run writes");
     for (auto it = node.begin(); it != node.end(); ++it) {
         if (!it.value().is_object()) continue;
         const std::string name = prefix.empty() ? it.key() : prefix + "." + it.key();
@@ -59,21 +66,23 @@ void flatten_stats(const json& node, const std::string& prefix, Run& r) {
             if (v.contains("unit") && v["unit"].is_string()) s.unit = v["unit"].get<std::string>();
             if (r.stats.emplace(name, s).second) r.stat_order.push_back(name);
         } else {
-            flatten_stats(v, name, r);
+            flatten_stats(v, name, r, depth + 1);
         }
     }
 }
 
 // config.yaml as dotted keys (sequence items as [i]) with their scalar text.
-void flatten_yaml(const YAML::Node& n, const std::string& key, std::map<std::string, std::string>& out) {
+void flatten_yaml(const YAML::Node& n, const std::string& key, std::map<std::string, std::string>& out, int depth = 0) {
+    if (depth > kMaxDepth)
+        throw InputError("keys nested more than " + std::to_string(kMaxDepth) + " levels deep: not the configuration that vp-run writes");
     if (n.IsMap()) {
         for (auto it = n.begin(); it != n.end(); ++it) {
             const std::string k = it->first.as<std::string>();
-            flatten_yaml(it->second, key.empty() ? k : key + "." + k, out);
+            flatten_yaml(it->second, key.empty() ? k : key + "." + k, out, depth + 1);
         }
     } else if (n.IsSequence()) {
         if (n.size() == 0) out[key] = "[]";
-        for (std::size_t i = 0; i < n.size(); ++i) flatten_yaml(n[i], key + "[" + std::to_string(i) + "]", out);
+        for (std::size_t i = 0; i < n.size(); ++i) flatten_yaml(n[i], key + "[" + std::to_string(i) + "]", out, depth + 1);
     } else if (n.IsScalar()) {
         out[key] = n.Scalar();
     } else {
@@ -105,6 +114,8 @@ Run read_run(const std::string& dir) {
             flatten_yaml(YAML::LoadFile(cfg.string()), "", r.config);
         } catch (const YAML::Exception& e) {
             throw InputError(cfg.string() + ": not the YAML that vp-run writes: " + e.what());
+        } catch (const InputError& e) {
+            throw InputError(cfg.string() + ": " + e.what());
         }
         r.has_config = true;
     }

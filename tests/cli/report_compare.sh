@@ -3,7 +3,7 @@
 # of its CSV checked against the two folders' own stats.json and layers.json, read by a separate
 # checker (Python's json module, not the report code); a run compared with itself shows no
 # difference; bad folders, options and CSV paths are exit 2 with a message, print no partial
-# summary and leave no CSV.
+# summary and leave no CSV; a stats.json nested 100,000 levels deep is one of them, not a crash.
 # Args: $1 = vp-run, $2 = source root, $3 = folder of the tools.
 set -u
 vp_run=$1; root=$2; bin=$3
@@ -97,6 +97,8 @@ bad damaged_layers "$tmp/d: a file of the folder does not hold what vp-run write
 ok "no CSV after a failed comparison" "[ ! -e '$tmp/d.csv' ] && [ -z \"\$(ls '$tmp' | grep incomplete)\" ]"
 : > "$tmp/d/stats.json"
 bad empty_stats "$tmp/d/stats.json: empty file (0 bytes)" --compare "$tmp/a" "$tmp/d"
+/usr/bin/python3 -c "import sys; d = 100000; open(sys.argv[1], 'w').write('{\"meta\": {\"platform\": \"nmp\"}, \"stats\": ' + '{\"a\": ' * d + '{}' + '}' * d + '}')" "$tmp/d/stats.json"
+bad deep_stats "statistics nested more than 64 levels deep" --compare "$tmp/a" "$tmp/d"
 
 echo "report_compare: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
