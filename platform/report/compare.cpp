@@ -41,7 +41,7 @@ struct Run {
     bool has_config = false;
     struct Layer {
         std::string name;
-        double time_ns = 0, sim_cycles = 0;
+        double time_ns = 0, sim_cycles = 0, est_cycles = 0;
     };
     std::vector<Layer> layers;
     bool has_layers = false;
@@ -131,6 +131,7 @@ Run read_run(const std::string& dir) {
             x.name = e.value("name", std::string());
             x.time_ns = e.value("end_ns", 0.0) - e.value("begin_ns", 0.0);
             x.sim_cycles = e.value("sim_cycles", 0.0);
+            x.est_cycles = e.value("est_cycles", 0.0);
             r.layers.push_back(x);
         }
         r.has_layers = true;
@@ -345,27 +346,29 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
                 if (!a.stats.count(n)) f << "stat," << csv_field(n) << "," << csv_field(b.stats.at(n).unit) << ",," << num(b.stats.at(n).value) << ",\n";
             std::map<std::string, const Run::Layer*> bl;
             for (const auto& l : b.layers) bl.emplace(l.name, &l);
+            struct Field {
+                const char* kind;
+                const char* unit;
+                double Run::Layer::*value;
+            };
+            static constexpr Field kFields[] = {{"layer_time", "ns", &Run::Layer::time_ns},
+                                                {"layer_sim_cycles", "cycles", &Run::Layer::sim_cycles},
+                                                {"layer_est_cycles", "cycles", &Run::Layer::est_cycles}};
             std::set<std::string> done;
             for (const auto& l : a.layers) {
                 const auto it = bl.find(l.name);
-                for (int k = 0; k < 2; ++k) {
-                    const double va = k ? l.sim_cycles : l.time_ns;
-                    f << (k ? "layer_sim_cycles," : "layer_time,") << csv_field(l.name) << (k ? ",cycles," : ",ns,") << num(va) << ",";
-                    if (it != bl.end()) {
-                        const double vb = k ? it->second->sim_cycles : it->second->time_ns;
-                        f << num(vb) << "," << ratio(va, vb);
-                    } else {
-                        f << ",";
-                    }
+                for (const Field& fd : kFields) {
+                    const double va = l.*fd.value;
+                    f << fd.kind << "," << csv_field(l.name) << "," << fd.unit << "," << num(va) << ",";
+                    if (it != bl.end()) f << num(it->second->*fd.value) << "," << ratio(va, it->second->*fd.value);
+                    else f << ",";
                     f << "\n";
                 }
                 done.insert(l.name);
             }
             for (const auto& l : b.layers)
-                if (!done.count(l.name)) {
-                    f << "layer_time," << csv_field(l.name) << ",ns,," << num(l.time_ns) << ",\n";
-                    f << "layer_sim_cycles," << csv_field(l.name) << ",cycles,," << num(l.sim_cycles) << ",\n";
-                }
+                if (!done.count(l.name))
+                    for (const Field& fd : kFields) f << fd.kind << "," << csv_field(l.name) << "," << fd.unit << ",," << num(l.*fd.value) << ",\n";
             f.flush();
             if (!f) {
                 std::error_code ec;

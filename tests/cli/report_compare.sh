@@ -37,7 +37,7 @@ def stats(d):
     leaves(doc["stats"], "", out)
     return out
 def layers(d):
-    return {l["name"]: (l["end_ns"] - l["begin_ns"], l["sim_cycles"]) for l in json.load(open(d + "/layers.json"))["layers"]}
+    return {l["name"]: (l["end_ns"] - l["begin_ns"], l["sim_cycles"], l["est_cycles"]) for l in json.load(open(d + "/layers.json"))["layers"]}
 sa, sb, la, lb = stats(a), stats(b), layers(a), layers(b)
 rows = list(csv.DictReader(open(path)))
 bad = []
@@ -56,7 +56,7 @@ for n, r in got_stats.items():
         bad.append("stat %s other %s, stats.json %s" % (n, r["other"], sb.get(n)))
     if x not in (None, 0) and y is not None and not close(float(r["other_over_base_minus_1"]), y / x - 1):
         bad.append("stat %s change %s" % (n, r["other_over_base_minus_1"]))
-for kind, i in (("layer_time", 0), ("layer_sim_cycles", 1)):
+for kind, i in (("layer_time", 0), ("layer_sim_cycles", 1), ("layer_est_cycles", 2)):
     got = {r["name"]: r for r in rows if r["kind"] == kind}
     if set(got) != set(la) | set(lb):
         bad.append("%s rows %d, layers %d" % (kind, len(got), len(set(la) | set(lb))))
