@@ -208,6 +208,20 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
         }
     }
     const Run a = load_run(base_dir), b = load_run(other_dir);
+    if (!opt.csv.empty()) {
+        // "writes nothing into them": a CSV inside either run folder would become a file that the
+        // folder's run.json does not list (and could replace one it does).
+        std::error_code ec;
+        for (fs::path p = fs::absolute(fs::path(opt.csv), ec).parent_path(); !ec && !p.empty(); p = p.parent_path()) {
+            for (const std::string& d : {base_dir, other_dir}) {
+                std::error_code e2;
+                if (fs::equivalent(p, fs::path(d), e2))
+                    throw InputError("--csv " + opt.csv + ": inside the run folder " + d +
+                                     ", which holds what vp-run wrote only (write the CSV elsewhere)");
+            }
+            if (p == p.root_path()) break;
+        }
+    }
 
     out << "vp-report: " << other_dir << " compared with " << base_dir << " (change = other / base - 1)\n";
     out << "  base     " << base_dir << ": " << describe(a) << "\n";

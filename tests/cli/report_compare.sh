@@ -92,6 +92,8 @@ bad top "--top 0: expected a row count" --compare "$tmp/a" "$tmp/b" --top 0
 bad csv_without_compare "--csv and --top apply to --compare" "$tmp/a" --csv "$tmp/x.csv"
 bad pareto "--pareto applies to a sweep folder" --compare "$tmp/a" "$tmp/b" --pareto a,b
 bad csv_path "cannot write $tmp/no/c.csv" --compare "$tmp/a" "$tmp/b" --csv "$tmp/no/c.csv"
+bad csv_in_run "--csv $tmp/b/stats.csv: inside the run folder $tmp/b" --compare "$tmp/a" "$tmp/b" --csv "$tmp/b/stats.csv"
+ok "the run folder's stats.csv is untouched" "[ \"\$(head -c 9 '$tmp/b/stats.csv')\" = 'platform,' ]"
 cp -r "$tmp/b" "$tmp/d"; echo '{"layers": [{"name": 5}]}' > "$tmp/d/layers.json"
 bad damaged_layers "$tmp/d: a file of the folder does not hold what vp-run writes" --compare "$tmp/a" "$tmp/d" --csv "$tmp/d.csv"
 ok "no CSV after a failed comparison" "[ ! -e '$tmp/d.csv' ] && [ -z \"\$(ls '$tmp' | grep incomplete)\" ]"
