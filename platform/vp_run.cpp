@@ -131,14 +131,37 @@ std::string csv_escape(const std::string& s) {
 class Progress {
 public:
     Progress(bool enabled, double period_s) : m_enabled(enabled), m_period(period_s) {}
+    // The simulated time the mapper estimates for the whole run (Platform::estimated_time_ps; 0:
+    // none, as on the VTA, the DRAM and the NoC alone): the line then also says how far the run is
+    // through it and how long the rest takes at the speed so far.
+    void set_estimate_ps(double ps) { m_est_ps = ps; }
     void maybe_print(const SimControl& ctrl, bool force = false) {
         if (!m_enabled) return;
         double wall = elapsed();
         if (!force && wall - m_last < m_period) return;
         m_last = wall;
-        std::fprintf(stderr, "\r[vp-run] sim %.3f us | %llu/%llu %s | wall %.1f s   ", sc_core::sc_time_stamp().to_seconds() * 1e6,
-                     static_cast<unsigned long long>(ctrl.done()), static_cast<unsigned long long>(ctrl.total()),
-                     ctrl.unit().c_str(), wall);
+        const double sim_s = sc_core::sc_time_stamp().to_seconds();
+        char eta[96] = "";
+        if (!force && m_est_ps > 0 && sim_s > 0) {  // the last line (force) reports the end, no forecast
+            const double f = sim_s * 1e12 / m_est_ps;
+            const double left = wall * (1.0 - f) / f;
+            if (f < 1.0 && left < 10)
+                std::snprintf(eta, sizeof eta, " | %.0f %% of the estimated time, ~%.1f s left", 100.0 * f, left);
+            else if (f < 1.0 && left < 600)
+                std::snprintf(eta, sizeof eta, " | %.0f %% of the estimated time, ~%.0f s left", 100.0 * f, left);
+            else if (f < 1.0)
+                std::snprintf(eta, sizeof eta, " | %.0f %% of the estimated time, ~%.0f min left", 100.0 * f, left / 60.0);
+            else
+                std::snprintf(eta, sizeof eta, " | past the estimated time");
+        }
+        char line[256];
+        const int n = std::snprintf(line, sizeof line, "[vp-run] sim %.3f us | %llu/%llu %s | wall %.1f s%s", sim_s * 1e6,
+                                    static_cast<unsigned long long>(ctrl.done()), static_cast<unsigned long long>(ctrl.total()),
+                                    ctrl.unit().c_str(), wall, eta);
+        const int len = std::max(0, std::min(n, int(sizeof line) - 1));
+        // Blanks over what is left of a longer previous line.
+        std::fprintf(stderr, "\r%s%*s", line, std::max(0, m_last_len - len), "");
+        m_last_len = len;
         m_printed = true;
     }
     void end() {
@@ -155,6 +178,8 @@ private:
     bool m_enabled;
     double m_period;
     double m_last = 0;
+    double m_est_ps = 0;
+    int m_last_len = 0;
     bool m_printed = false;
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
     std::clock_t m_cpu_start = std::clock();
@@ -248,6 +273,7 @@ int run_main(const Options& o) {
     Progress progress(!o.quiet && ::isatty(2), spec.sim.progress_s);
 
     std::unique_ptr<platform::Platform> plat = platform::build_platform(ctx);
+    progress.set_estimate_ps(plat->estimated_time_ps());
     // A trace filter that keeps nothing is a mistake worth a word (an error under --strict).
     if (spec.trace.enabled) {
         std::string msg;
