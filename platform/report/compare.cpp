@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <regex>
 #include <set>
@@ -17,7 +18,7 @@
 
 #include "mapper/common/errors.h"
 #include "platform/report/report.h"
-#include "platform/report/sweep.h"  // csv_field
+#include "platform/report/sweep.h"  // csv_field, number
 
 namespace vp::report {
 
@@ -35,8 +36,8 @@ struct Stat {
 struct Run {
     std::string dir;
     json meta;
-    std::map<std::string, Stat> stats;                // dotted name -> value (stats.csv's column names)
-    std::vector<std::string> stat_order;              // names in stats.json's order
+    std::map<std::string, Stat> stats;                // stats.csv's column name -> value
+    std::vector<std::string> stat_order;              // names in stats.csv's order
     std::map<std::string, std::string> config;        // dotted key -> scalar text of config.yaml
     bool has_config = false;
     struct Layer {
@@ -71,6 +72,61 @@ void flatten_stats(const json& node, const std::string& prefix, Run& r, int dept
     }
 }
 
+// The object of stats.json at a stats.csv column's path, or the deepest one on the way (a
+// distribution's "dram.latency.p99" ends at "dram.latency"): keys split on '.' outside brackets,
+// since instance names in brackets may hold dots (layer names).
+const json* deepest_at(const json& stats, const std::string& name) {
+    const json* cur = &stats;
+    std::string key;
+    int depth = 0;
+    for (std::size_t p = 0; p <= name.size(); ++p) {
+        const char c = p < name.size() ? name[p] : '.';
+        if (c == '[') ++depth;
+        if (c == ']') --depth;
+        if (c == '.' && depth == 0) {
+            if (!cur->is_object() || !cur->contains(key) || !(*cur)[key].is_object()) return cur;
+            cur = &(*cur)[key];
+            key.clear();
+        } else {
+            key += c;
+        }
+    }
+    return cur;
+}
+
+// stats.csv: one header line and one row, every statistic flattened as sweeps see it (scalars,
+// and a distribution's mean / percentiles or a state statistic's per-state times as columns of
+// their own). The meta columns before sim_time_ns are not statistics; the units come from
+// stats.json.
+void read_stats_csv(const fs::path& path, const json& stats, Run& r) {
+    std::ifstream f(path);
+    std::string header, row, extra;
+    if (!f || !std::getline(f, header) || !std::getline(f, row))
+        throw InputError(path.string() + ": expected a header line and one row, as vp-run writes");
+    while (std::getline(f, extra))
+        if (!extra.empty() && extra != "\r") throw InputError(path.string() + ": more than one row: not the file that vp-run writes");
+    const std::vector<std::string> names = split_csv(header), values = split_csv(row);
+    if (names.size() != values.size())
+        throw InputError(path.string() + ": the row has " + std::to_string(values.size()) + " fields, the header " +
+                         std::to_string(names.size()));
+    const auto first = std::find(names.begin(), names.end(), "sim_time_ns");
+    if (first == names.end()) throw InputError(path.string() + ": no sim_time_ns column: not the file that vp-run writes");
+    for (std::size_t i = std::size_t(first - names.begin()); i < names.size(); ++i) {
+        const std::optional<double> v = number(values[i]);
+        if (!v || r.stats.count(names[i])) continue;
+        Stat st;
+        st.value = *v;
+        if (names[i] == "sim_time_ns") {
+            st.unit = "ns";
+        } else {
+            const json* o = deepest_at(stats, names[i]);
+            if (o->is_object() && o->contains("unit") && (*o)["unit"].is_string()) st.unit = (*o)["unit"].get<std::string>();
+        }
+        r.stats.emplace(names[i], st);
+        r.stat_order.push_back(names[i]);
+    }
+}
+
 // config.yaml as dotted keys (sequence items as [i]) with their scalar text.
 void flatten_yaml(const YAML::Node& n, const std::string& key, std::map<std::string, std::string>& out, int depth = 0) {
     if (depth > kMaxDepth)
@@ -102,11 +158,16 @@ Run read_run(const std::string& dir) {
         if (!doc.contains(k) || !doc[k].is_object())
             throw InputError((d / "stats.json").string() + ": no \"" + k + "\" object: not the statistics file that vp-run writes");
     r.meta = doc["meta"];
-    if (r.meta.contains("sim_time_ns") && r.meta["sim_time_ns"].is_number()) {
-        r.stats["sim_time_ns"] = Stat{r.meta["sim_time_ns"].get<double>(), "ns"};
-        r.stat_order.push_back("sim_time_ns");
+    const fs::path csv = d / "stats.csv";
+    if (fs::exists(csv, ec)) {
+        read_stats_csv(csv, doc["stats"], r);
+    } else {  // a folder without stats.csv (copied in part): the statistics with one value
+        if (r.meta.contains("sim_time_ns") && r.meta["sim_time_ns"].is_number()) {
+            r.stats["sim_time_ns"] = Stat{r.meta["sim_time_ns"].get<double>(), "ns"};
+            r.stat_order.push_back("sim_time_ns");
+        }
+        flatten_stats(doc["stats"], "", r);
     }
-    flatten_stats(doc["stats"], "", r);
 
     const fs::path cfg = d / "config.yaml";
     if (fs::exists(cfg, ec)) {

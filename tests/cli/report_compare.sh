@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vp-report --compare BASE OTHER: the configuration keys that differ, and every statistic and layer
-# of its CSV checked against the two folders' own stats.json and layers.json, read by a separate
+# of its CSV checked against the two folders' own stats.csv, stats.json and layers.json, read by a separate
 # checker (Python's json module, not the report code); a run compared with itself shows no
 # difference; bad folders, options and CSV paths are exit 2 with a message, print no partial
 # summary and leave no CSV; a stats.json nested 100,000 levels deep is one of them, not a crash.
@@ -32,15 +32,30 @@ def leaves(node, prefix, out):
         else:
             leaves(v, name, out)
 def stats(d):
+    # stats.csv (every statistic flattened, distributions and state times included) from
+    # sim_time_ns on; the scalars must agree with stats.json
+    hdr, row = list(csv.reader(open(d + "/stats.csv")))[:2]
+    i0 = hdr.index("sim_time_ns")
+    out = {}
+    for n, v in zip(hdr[i0:], row[i0:]):
+        try:
+            out[n] = float(v)
+        except ValueError:
+            pass
     doc = json.load(open(d + "/stats.json"))
-    out = {"sim_time_ns": float(doc["meta"]["sim_time_ns"])}
-    leaves(doc["stats"], "", out)
+    scal = {"sim_time_ns": float(doc["meta"]["sim_time_ns"])}
+    leaves(doc["stats"], "", scal)
+    for n, v in scal.items():
+        if n not in out or out[n] != v:
+            bad.append("stats.csv and stats.json disagree on %s" % n)
     return out
 def layers(d):
     return {l["name"]: (l["end_ns"] - l["begin_ns"], l["sim_cycles"], l["est_cycles"]) for l in json.load(open(d + "/layers.json"))["layers"]}
+bad = []
 sa, sb, la, lb = stats(a), stats(b), layers(a), layers(b)
 rows = list(csv.DictReader(open(path)))
-bad = []
+if not any(n.endswith(".p99") for n in sa):
+    bad.append("no distribution column (.p99) among the statistics")
 def close(x, y):
     return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
 def num(s):
@@ -97,6 +112,13 @@ ok "the run folder's stats.csv is untouched" "[ \"\$(head -c 9 '$tmp/b/stats.csv
 cp -r "$tmp/b" "$tmp/d"; echo '{"layers": [{"name": 5}]}' > "$tmp/d/layers.json"
 bad damaged_layers "$tmp/d: a file of the folder does not hold what vp-run writes" --compare "$tmp/a" "$tmp/d" --csv "$tmp/d.csv"
 ok "no CSV after a failed comparison" "[ ! -e '$tmp/d.csv' ] && [ -z \"\$(ls '$tmp' | grep incomplete)\" ]"
+cp "$tmp/b/layers.json" "$tmp/d/layers.json"; printf 'a,b\n1,2\n3,4\n' > "$tmp/d/stats.csv"
+bad two_row_csv "$tmp/d/stats.csv: more than one row" --compare "$tmp/a" "$tmp/d"
+printf 'a,sim_time_ns\n1\n' > "$tmp/d/stats.csv"
+bad short_row_csv "$tmp/d/stats.csv: the row has 1 fields, the header 2" --compare "$tmp/a" "$tmp/d"
+rm "$tmp/d/stats.csv"
+"$bin/vp-report" --compare "$tmp/a" "$tmp/d" --stats 'sim_time_ns' > "$tmp/nocsv" 2>&1
+ok "without stats.csv: the statistics of stats.json" "grep -Eq '^    sim_time_ns +ns ' '$tmp/nocsv'"
 : > "$tmp/d/stats.json"
 bad empty_stats "$tmp/d/stats.json: empty file (0 bytes)" --compare "$tmp/a" "$tmp/d"
 /usr/bin/python3 -c "import sys; d = 100000; open(sys.argv[1], 'w').write('{\"meta\": {\"platform\": \"nmp\"}, \"stats\": ' + '{\"a\": ' * d + '{}' + '}' * d + '}')" "$tmp/d/stats.json"
