@@ -72,28 +72,6 @@ void flatten_stats(const json& node, const std::string& prefix, Run& r, int dept
     }
 }
 
-// The object of stats.json at a stats.csv column's path, or the deepest one on the way (a
-// distribution's "dram.latency.p99" ends at "dram.latency"): keys split on '.' outside brackets,
-// since instance names in brackets may hold dots (layer names).
-const json* deepest_at(const json& stats, const std::string& name) {
-    const json* cur = &stats;
-    std::string key;
-    int depth = 0;
-    for (std::size_t p = 0; p <= name.size(); ++p) {
-        const char c = p < name.size() ? name[p] : '.';
-        if (c == '[') ++depth;
-        if (c == ']') --depth;
-        if (c == '.' && depth == 0) {
-            if (!cur->is_object() || !cur->contains(key) || !(*cur)[key].is_object()) return cur;
-            cur = &(*cur)[key];
-            key.clear();
-        } else {
-            key += c;
-        }
-    }
-    return cur;
-}
-
 // stats.csv: one header line and one row, every statistic flattened as sweeps see it (scalars,
 // and a distribution's mean / percentiles or a state statistic's per-state times as columns of
 // their own). The meta columns before sim_time_ns are not statistics; the units come from
@@ -119,7 +97,7 @@ void read_stats_csv(const fs::path& path, const json& stats, Run& r) {
         if (names[i] == "sim_time_ns") {
             st.unit = "ns";
         } else {
-            const json* o = deepest_at(stats, names[i]);
+            const json* o = stats_at_path(stats, names[i], false);
             if (o->is_object() && o->contains("unit") && (*o)["unit"].is_string()) st.unit = (*o)["unit"].get<std::string>();
         }
         r.stats.emplace(names[i], st);
@@ -364,9 +342,9 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
     };
     std::vector<LayerDiff> ldiff;
     std::size_t matched = 0, layers_only_a = 0, layers_only_b = 0;
+    std::map<std::string, const Run::Layer*> bl;  // the other run's layers by name
+    for (const auto& l : b.layers) bl.emplace(l.name, &l);
     if (a.has_layers && b.has_layers) {
-        std::map<std::string, const Run::Layer*> bl;
-        for (const auto& l : b.layers) bl.emplace(l.name, &l);
         std::set<std::string> seen;
         for (const auto& l : a.layers) {
             const auto it = bl.find(l.name);
@@ -419,8 +397,6 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
             }
             for (const std::string& n : b.stat_order)
                 if (!a.stats.count(n)) f << "stat," << csv_field(n) << "," << csv_field(b.stats.at(n).unit) << ",," << num(b.stats.at(n).value) << ",\n";
-            std::map<std::string, const Run::Layer*> bl;
-            for (const auto& l : b.layers) bl.emplace(l.name, &l);
             struct Field {
                 const char* kind;
                 const char* unit;

@@ -36,6 +36,11 @@ std::string read_file(const std::string& path);  // "" when missing
 // A JSON file of a run folder: null when it does not exist; vp::InputError naming the file when it
 // is empty, not valid JSON or not an object (vp-run writes every one as an object).
 nlohmann::json load_run_json(const std::string& path);
+// A dotted path of stats.json's statistics ("dram.latency", "mesh.layer[a.b].cycles": '.' splits
+// outside brackets, since instance names may hold dots). exact: the value at the path, null when
+// absent; otherwise the deepest object on the way (a stats.csv column "dram.latency.p99" ends at
+// the statistic "dram.latency").
+const nlohmann::json* stats_at_path(const nlohmann::json& stats, const std::string& path, bool exact);
 // Splits one CSV line (RFC 4180 quoting, no embedded newlines).
 std::vector<std::string> split_csv(const std::string& line);
 

@@ -63,27 +63,7 @@ std::string pattern_of(const std::string& module) {
     return std::regex_replace(module, idx, "[*]");
 }
 
-// A value of stats.json by dotted path ("dram.latency" -> the object); null when absent.
-const json* stat_at(const json& stats, const std::string& path) {
-    const json* cur = &stats;
-    std::size_t p = 0;
-    // Keys may contain dots inside brackets (layer names): split on '.' outside brackets.
-    std::string key;
-    int depth = 0;
-    for (; p <= path.size(); ++p) {
-        const char c = p < path.size() ? path[p] : '.';
-        if (c == '[') ++depth;
-        if (c == ']') --depth;
-        if (c == '.' && depth == 0) {
-            if (!cur->is_object() || !cur->contains(key)) return nullptr;
-            cur = &(*cur)[key];
-            key.clear();
-        } else {
-            key += c;
-        }
-    }
-    return cur;
-}
+const json* stat_at(const json& stats, const std::string& path) { return stats_at_path(stats, path, true); }
 
 double stat_value(const json& stats, const std::string& path, const char* field = "value") {
     const json* j = stat_at(stats, path);
@@ -366,6 +346,28 @@ std::string state_phrase(const std::string& s) {
 }  // namespace
 
 json load_run_json(const std::string& path) { return load_json(fs::path(path)); }
+
+const json* stats_at_path(const json& stats, const std::string& path, bool exact) {
+    const json* cur = &stats;
+    // Keys may contain dots inside brackets (layer names): split on '.' outside brackets.
+    std::string key;
+    int depth = 0;
+    for (std::size_t p = 0; p <= path.size(); ++p) {
+        const char c = p < path.size() ? path[p] : '.';
+        if (c == '[') ++depth;
+        if (c == ']') --depth;
+        if (c == '.' && depth == 0) {
+            if (!cur->is_object() || !cur->contains(key)) return exact ? nullptr : cur;
+            const json& next = (*cur)[key];
+            if (!exact && !next.is_object()) return cur;
+            cur = &next;
+            key.clear();
+        } else {
+            key += c;
+        }
+    }
+    return cur;
+}
 
 RunReport build_run_report(const std::string& dir) {
     const fs::path d(dir);
