@@ -131,7 +131,10 @@ std::size_t bindex(const Dims& d, const Dims& out, std::int64_t k) {
     return idx;
 }
 
-std::optional<TensorData> binary(const std::string& op, const TensorData& a, const TensorData& b, const std::string& where) {
+// Mod (`fmod` its attribute): fmod 0 takes the divisor's sign (Python's and numpy's %), fmod 1 the
+// dividend's (C's fmod), as the ONNX operator specification and its reference implementation.
+std::optional<TensorData> binary(const std::string& op, const TensorData& a, const TensorData& b, const std::string& where,
+                                 bool fmod = false) {
     Dims out;
     if (!broadcast(a.dims, b.dims, out)) throw InputError(where + ": operand shapes do not broadcast");
     const bool cmp = op == "Equal" || op == "Less" || op == "Greater";
@@ -144,7 +147,8 @@ std::optional<TensorData> binary(const std::string& op, const TensorData& a, con
         const double x = a.at(bindex(a.dims, out, k)), y = b.at(bindex(b.dims, out, k));
         if (o.is_float()) {
             double v = op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : op == "Div" ? x / y
-                     : op == "Min" ? std::min(x, y) : op == "Max" ? std::max(x, y) : op == "Pow" ? std::pow(x, y) : 0.0;
+                     : op == "Min" ? std::min(x, y) : op == "Max" ? std::max(x, y) : op == "Pow" ? std::pow(x, y)
+                     : op == "Mod" ? (fmod ? std::fmod(x, y) : x - y * std::floor(x / y)) : 0.0;
             o.f.push_back(v);
         } else if (cmp && (a.is_float() || b.is_float())) {
             o.i.push_back(op == "Equal" ? x == y : op == "Less" ? x < y : x > y);
@@ -163,6 +167,10 @@ std::optional<TensorData> binary(const std::string& op, const TensorData& a, con
                 if (yi == 0) throw InputError(where + ": integer division by zero in a shape computation");
                 if (yi == -1 && xi == std::numeric_limits<std::int64_t>::min()) overflow();
                 v = xi / yi;  // C++ truncation, as numpy's int division for the non-negative sizes involved
+            } else if (op == "Mod") {
+                if (yi == 0) throw InputError(where + ": integer division by zero in a shape computation (Mod)");
+                v = yi == -1 ? 0 : xi % yi;  // INT64_MIN % -1 overflows in C++; the remainder is 0
+                if (!fmod && v != 0 && (v < 0) != (yi < 0)) v += yi;
             } else if (op == "Min") v = std::min(xi, yi);
             else if (op == "Max") v = std::max(xi, yi);
             else if (op == "Equal") v = xi == yi;
@@ -294,6 +302,32 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
             }
         return std::vector<TensorData>{o};
     }
+    if (op == "Transpose") {
+        const std::size_t r = x.dims.size();
+        Dims perm = attr_ints(node, "perm");
+        if (perm.empty())
+            for (std::size_t k = r; k-- > 0;) perm.push_back(std::int64_t(k));  // ONNX's default: the axes reversed
+        std::vector<bool> seen(r, false);
+        if (perm.size() != r) throw InputError(where + ": Transpose perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
+        for (const std::int64_t p : perm) {
+            if (p < 0 || p >= std::int64_t(r) || seen[std::size_t(p)])
+                throw InputError(where + ": Transpose perm is not a permutation of the input's axes");
+            seen[std::size_t(p)] = true;
+        }
+        Dims d(r), in_stride(r, 1);
+        for (std::size_t k = r; k-- > 1;) in_stride[k - 1] = in_stride[k] * x.dims[k];
+        for (std::size_t k = 0; k < r; ++k) d[k] = x.dims[std::size_t(perm[k])];
+        TensorData o = like(x, d);
+        for (std::int64_t k = 0; k < n; ++k) {  // output element k (row-major) reads input axis perm[ax] at its coordinate
+            std::int64_t rem = k, src = 0;
+            for (std::size_t ax = r; ax-- > 0;) {
+                src += (rem % d[ax]) * in_stride[std::size_t(perm[ax])];
+                rem /= d[ax];
+            }
+            push(o, x, std::size_t(src));
+        }
+        return std::vector<TensorData>{o};
+    }
     if (op == "Slice") {
         if (x.dims.empty()) return std::nullopt;
         Dims starts, ends, axes, steps;
@@ -348,9 +382,9 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         return std::vector<TensorData>{o};
     }
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Min" || op == "Max" || op == "Equal" ||
-        op == "Less" || op == "Greater" || op == "Pow") {
+        op == "Less" || op == "Greater" || op == "Pow" || op == "Mod") {
         if (in.size() != 2 || !input(1)) return std::nullopt;
-        auto o = binary(op, x, *input(1), where);
+        auto o = binary(op, x, *input(1), where, attr_int(node, "fmod", 0) != 0);
         if (!o) return std::nullopt;
         return std::vector<TensorData>{*o};
     }

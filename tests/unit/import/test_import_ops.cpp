@@ -475,6 +475,49 @@ TEST_CASE("Pad folds into the next conv, before a pool it is a layer", "[import]
     CHECK(rz.net.layers[0].inputs == std::vector<int>{Layer::kNetInput});
 }
 
+// Swin Transformer's padding to a multiple of the window, as torch.onnx exports F.pad with pads
+// computed from the map: (window - W % window) % window, the pad list reshaped to [axes, 2],
+// transposed and flattened. Mod and Transpose fold like the other shape arithmetic (they did not:
+// the pads stayed unknown, and an empty Slice behind them was blamed for the import's failure).
+TEST_CASE("Shape arithmetic with Mod (fmod 0 and 1) and Transpose folds into the pads of a conv", "[import]") {
+    Model m(13);
+    m.input("x", {1, 3, 10, 9}).init("w", {4, 3, 3, 3}).output("y");
+    m.ints("idx3", {3}).ints("four", {4}).ints("minus7", {-7}).ints("zeros", {0, 0, 0, 0}).ints("zero", {0});
+    m.ints("rows", {4, 2}).ints("flat", {-1});
+    m.node("Shape", {"x"}, {"sh"}, "shape");
+    attr(m.node("Gather", {"sh", "idx3"}, {"wdim"}, "gather_w"), "axis", std::int64_t(0));  // [9]
+    m.node("Mod", {"wdim", "four"}, {"wmod"}, "w_mod");                                   // 9 mod 4 = 1
+    m.node("Sub", {"four", "wmod"}, {"wsub"}, "w_sub");                                   // 3
+    m.node("Mod", {"wsub", "four"}, {"pr"}, "pad_right");                                 // 3 mod 4 = 3
+    m.node("Mod", {"minus7", "four"}, {"pb"}, "pad_bottom");  // fmod 0: the divisor's sign, -7 mod 4 = 1
+    attr(m.node("Mod", {"minus7", "four"}, {"ptn"}, "pad_top_neg"), "fmod", std::int64_t(1));  // C fmod: -3
+    m.node("Abs", {"ptn"}, {"pt"}, "pad_top");                                            // 3
+    // [N begin, N end, C begin, C end, H begin, H end, W begin, W end] as [4, 2], transposed to
+    // ONNX's order [begins..., ends...].
+    attr(m.node("Concat", {"zeros", "pt", "pb", "zero", "pr"}, {"pairs"}, "pairs"), "axis", std::int64_t(0));
+    m.node("Reshape", {"pairs", "rows"}, {"pairs2"}, "pairs_2d");
+    attr(m.node("Transpose", {"pairs2"}, {"pairs_t"}, "pairs_t"), "perm", std::vector<std::int64_t>{1, 0});
+    m.node("Reshape", {"pairs_t", "flat"}, {"pads"}, "pads");
+    m.node("Pad", {"x", "pads"}, {"xp"}, "pad");
+    m.node("Conv", {"xp", "w"}, {"y"}, "conv");
+    const auto r = import_onnx(m.save("modpad.onnx"), {});
+    CHECK(r.stats.fused_pad == 1);
+    REQUIRE(r.net.layers.size() == 1);
+    const Layer& c = only(r.net, LayerKind::Conv);
+    CHECK((c.pad_top == 3 && c.pad_bottom == 1 && c.pad_left == 0 && c.pad_right == 3));
+    CHECK((c.P() == 10 + 3 + 1 - 2 && c.Q() == 9 + 0 + 3 - 2));
+
+    // A perm that is not a permutation of the axes: an input error naming the node (ONNX's shape
+    // inference finds it before the folding, which checks it too).
+    Model bad(13);
+    bad.input("x", {1, 3, 4, 4}).output("y").ints("shape2", {2, 2}).ints("v", {1, 2, 3, 4});
+    bad.node("Reshape", {"v", "shape2"}, {"v2"}, "v2");
+    attr(bad.node("Transpose", {"v2"}, {"vt"}, "bad_perm"), "perm", std::vector<std::int64_t>{0, 0});
+    bad.node("Reshape", {"x", "vt"}, {"y"}, "reshape");
+    CHECK_THROWS_WITH(import_onnx(bad.save("badperm.onnx"), {}),
+                      Catch::Contains("bad_perm") && Catch::Contains("perm"));
+}
+
 TEST_CASE("DepthToSpace and SpaceToDepth: a YOLOv2 passthrough and a pixel shuffle", "[import]") {
     // YOLOv2's passthrough: the 26 x 26 map reorganised to 13 x 13 with four times the channels,
     // concatenated with the deeper path; a super-resolution head: 3 x 9 channels to 3 x 3 times the
