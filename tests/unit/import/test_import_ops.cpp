@@ -507,6 +507,27 @@ TEST_CASE("Shape arithmetic with Mod (fmod 0 and 1) and Transpose folds into the
     CHECK((c.pad_top == 3 && c.pad_bottom == 1 && c.pad_left == 0 && c.pad_right == 3));
     CHECK((c.P() == 10 + 3 + 1 - 2 && c.Q() == 9 + 0 + 3 - 2));
 
+    // Floating-point Mod: fmod 1 is C's fmod(-7.5, 2) = -1.5, fmod 0 numpy's mod(-7.5, 2) = 0.5;
+    // |-1.5| and 0.5 rounded up pad the left and the right by 2 and 1.
+    Model f(13);
+    f.input("x", {1, 3, 10, 9}).init("w", {4, 3, 3, 3}).output("y");
+    f.floats("a", {-7.5f}).floats("two", {2.0f}).ints("zero", {0});
+    attr(f.node("Mod", {"a", "two"}, {"m1"}, "fmod1"), "fmod", std::int64_t(1));
+    f.node("Abs", {"m1"}, {"m1a"}, "abs");
+    f.node("Ceil", {"m1a"}, {"m1c"}, "ceil1");
+    f.node("Mod", {"a", "two"}, {"m0"}, "fmod0");
+    f.node("Ceil", {"m0"}, {"m0c"}, "ceil0");
+    attr(f.node("Cast", {"m1c"}, {"pl"}, "cast_l"), "to", std::int64_t(onnx::TensorProto::INT64));
+    attr(f.node("Cast", {"m0c"}, {"prr"}, "cast_r"), "to", std::int64_t(onnx::TensorProto::INT64));
+    // [N, C, H begins, W begin = pl, N, C, H ends, W end = prr]
+    attr(f.node("Concat", {"zero", "zero", "zero", "pl", "zero", "zero", "zero", "prr"}, {"fpads"}, "fpads"), "axis",
+         std::int64_t(0));
+    f.node("Pad", {"x", "fpads"}, {"xp"}, "pad");
+    f.node("Conv", {"xp", "w"}, {"y"}, "conv");
+    const auto rf = import_onnx(f.save("fmodpad.onnx"), {});
+    const Layer& cf = only(rf.net, LayerKind::Conv);
+    CHECK((cf.pad_left == 2 && cf.pad_right == 1 && cf.pad_top == 0 && cf.pad_bottom == 0));
+
     // A perm that is not a permutation of the axes: an input error naming the node (ONNX's shape
     // inference finds it before the folding, which checks it too).
     Model bad(13);
