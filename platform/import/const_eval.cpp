@@ -307,8 +307,10 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         Dims perm = attr_ints(node, "perm");
         if (perm.empty())
             for (std::size_t k = r; k-- > 0;) perm.push_back(std::int64_t(k));  // ONNX's default: the axes reversed
+        if (perm.size() != r)
+            throw InputError(where + ": Transpose perm has " + std::to_string(perm.size()) + " entries for an input of rank " +
+                             std::to_string(r));
         std::vector<bool> seen(r, false);
-        if (perm.size() != r) throw InputError(where + ": Transpose perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
         for (const std::int64_t p : perm) {
             if (p < 0 || p >= std::int64_t(r) || seen[std::size_t(p)])
                 throw InputError(where + ": Transpose perm is not a permutation of the input's axes");
@@ -318,7 +320,8 @@ std::optional<std::vector<TensorData>> eval_const(const onnx::NodeProto& node, c
         for (std::size_t k = r; k-- > 1;) in_stride[k - 1] = in_stride[k] * x.dims[k];
         for (std::size_t k = 0; k < r; ++k) d[k] = x.dims[std::size_t(perm[k])];
         TensorData o = like(x, d);
-        for (std::int64_t k = 0; k < n; ++k) {  // output element k (row-major) reads input axis perm[ax] at its coordinate
+        // Output element k (row-major): its coordinate on output axis ax is its coordinate on input axis perm[ax].
+        for (std::int64_t k = 0; k < n; ++k) {
             std::int64_t rem = k, src = 0;
             for (std::size_t ax = r; ax-- > 0;) {
                 src += (rem % d[ax]) * in_stride[std::size_t(perm[ax])];
