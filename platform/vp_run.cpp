@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,6 +47,32 @@ namespace po = boost::program_options;
 using namespace vp;
 
 namespace {
+
+// SIGINT and SIGTERM while the simulation runs: the loop stops between two slices and the
+// outputs so far are written to DIR.partial; then the process dies by that signal as it would
+// have (vp-sweep and shells see the signal). A second signal kills at once (SA_RESETHAND).
+volatile std::sig_atomic_t g_stop_signal = 0;
+void on_stop_signal(int s) { g_stop_signal = s; }
+struct Interrupted {};
+class StopSignals {
+public:
+    StopSignals() {
+        struct sigaction sa {};
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &sa, &m_old[i]);
+    }
+    ~StopSignals() {
+        for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &m_old[i], nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+    struct sigaction m_old[2] {};
+};
 
 struct Options {
     std::string config, workload, out = "vp-out";
@@ -225,6 +252,41 @@ std::string list_outputs(const std::string& dir) {
     return out;
 }
 
+// A run that failed or was interrupted: the caller has written the statistics, the time series
+// and the trace up to where it stopped; here the trace's GTKWave file and run.json (with the
+// state and the error), committed to DIR.partial. Returns 3, or dies by the stop signal.
+int finish_partial(const Options& o, const config::PlatformSpec& spec, run::OutputDir& out, trace::Tracer& tracer,
+                   const stats::EpochSampler& sampler, const SimControl& ctrl, nlohmann::json runinfo,
+                   const std::string& failure, int stop_signal, double sim_ns) {
+    std::string where, files;
+    try {
+        if (spec.trace.enabled)
+            tracer.write_gtkw(out.file("trace.gtkw"), "trace.vcd", sampler.layer_ends().empty() ? 0 : sampler.layer_ends()[0]);
+        else
+            std::remove(out.file("trace.vcd").c_str());
+        runinfo["outputs"] = out.listing({run::OutputDir::kManifestFile});
+        out.write(run::OutputDir::kManifestFile, json_output_text(runinfo, 2) + "\n");
+        files = list_outputs(out.temp_path());
+        where = out.commit_partial();
+    } catch (const std::exception& e) {
+        out.discard();
+        std::cerr << "vp-run: warning: the outputs so far were not kept: " << e.what() << "\n";
+    }
+    std::cerr << "\nvp-run: " << (stop_signal ? "" : "simulation failed: ") << failure << "\n";
+    if (!where.empty()) {
+        std::ostringstream m;
+        m << std::fixed << std::setprecision(3) << "vp-run: partial outputs to " << sim_ns / 1000.0 << " us simulated";
+        if (ctrl.total()) m << " (" << ctrl.done() << " of " << ctrl.total() << " " << ctrl.unit() << " done)";
+        m << " in " << where << "/ (" << files << "); " << o.out << "/ is not written\n";
+        std::cerr << m.str();
+    }
+    if (stop_signal) {
+        std::signal(stop_signal, SIG_DFL);
+        std::raise(stop_signal);
+    }
+    return 3;
+}
+
 int run_main(const Options& o) {
     config::PlatformSpec spec = config::load_platform(run::find_data_file(o.config), o.sets, o.allow_unused);
     if (o.has_seed) spec.seed = o.seed;
@@ -321,30 +383,46 @@ int run_main(const Options& o) {
         ctrl.set_done_listener([&sampler] { sampler.layer_end(to_ps(sc_core::sc_time_stamp())); });
 
     sc_core::sc_time end_time;
+    // A simulation failure (deadlock, broken invariant, time limit) or an interrupt: the outputs so
+    // far are written to DIR.partial, not DIR.
+    std::string failure;
+    int stop_signal = 0;
     if (plat->needs_kernel()) {
         const sc_core::sc_time slice(10, sc_core::SC_US);
         const double max_s = spec.sim.max_time_ms * 1e-3;
         const std::uint64_t ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
         if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
-        while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
-            if (!sc_core::sc_pending_activity())
-                throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
-                                      " initiator(s) have not finished (deadlock)");
-            // Run to the next epoch boundary or the end of the slice, whichever comes first.
-            const std::uint64_t now = to_ps(sc_core::sc_time_stamp());
-            const std::uint64_t boundary = sampler.next_boundary();
-            std::uint64_t step = to_ps(slice);
-            if (boundary > now && boundary - now < step) step = boundary - now;
-            sc_core::sc_start(sc_core::sc_time::from_value(step * ps_unit));
-            if (sc_core::sc_get_status() != sc_core::SC_STOPPED && to_ps(sc_core::sc_time_stamp()) == boundary)
-                sampler.sample(boundary);
-            progress.maybe_print(ctrl);
-            if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
-                throw SimulationError("simulated time exceeded sim.max_time_ms = " +
-                                      std::to_string(spec.sim.max_time_ms));
+        StopSignals signals;
+        try {
+            while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+                if (!sc_core::sc_pending_activity())
+                    throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
+                                          " initiator(s) have not finished (deadlock)");
+                // Run to the next epoch boundary or the end of the slice, whichever comes first.
+                const std::uint64_t now = to_ps(sc_core::sc_time_stamp());
+                const std::uint64_t boundary = sampler.next_boundary();
+                std::uint64_t step = to_ps(slice);
+                if (boundary > now && boundary - now < step) step = boundary - now;
+                sc_core::sc_start(sc_core::sc_time::from_value(step * ps_unit));
+                if (sc_core::sc_get_status() != sc_core::SC_STOPPED && to_ps(sc_core::sc_time_stamp()) == boundary)
+                    sampler.sample(boundary);
+                progress.maybe_print(ctrl);
+                if (g_stop_signal) throw Interrupted{};
+                if (max_s > 0 && sc_core::sc_time_stamp().to_seconds() > max_s)
+                    throw SimulationError("simulated time exceeded sim.max_time_ms = " +
+                                          std::to_string(spec.sim.max_time_ms));
+            }
+            progress.maybe_print(ctrl, true);
+        } catch (const SimulationError& e) {
+            failure = e.what();
+        } catch (const Interrupted&) {
+            stop_signal = g_stop_signal;
+            failure = std::string("interrupted by ") + (stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
         }
-        progress.maybe_print(ctrl, true);
+        // Initiators that did not finish (the failures above, or a model that stopped the kernel
+        // on a deadlock, which check_invariants reports): the outputs end now.
+        if (!failure.empty() || ctrl.active() > 0) ctrl.set_end_time(sc_core::sc_time_stamp());
         end_time = ctrl.end_time();
     } else {
         std::function<void(std::uint64_t)> at_cycle;
@@ -359,12 +437,22 @@ int run_main(const Options& o) {
     const double wall = progress.elapsed();
     const double cpu = progress.cpu_elapsed();
     const std::uint64_t end_ps = to_ps(end_time);
-    plat->finish();
+    try {
+        plat->finish();  // its consistency checks throw once the statistics are closed
+    } catch (const SimulationError& e) {
+        if (failure.empty()) failure = e.what();
+    }
     registry.close(end_ps);
     sampler.finish(end_ps);
     tracer.close(end_ps);
-    plat->check_invariants();
-    plat->check_tlm_quiescent();
+    if (failure.empty()) {
+        try {
+            plat->check_invariants();
+            plat->check_tlm_quiescent();
+        } catch (const SimulationError& e) {
+            failure = e.what();
+        }
+    }
 
     // Statistics: nested JSON with run metadata, and one flat CSV row for sweeps.
     const std::uint64_t cfg_hash = run::fnv1a64(resolved);
@@ -380,6 +468,14 @@ int run_main(const Options& o) {
                            {"seed", spec.seed},
                            {"sim_time_ns", sim_ns},
                            {"delta_cycles", sc_core::sc_delta_count()}};
+    if (!failure.empty()) {  // partial outputs say so (a complete run's meta is as it was)
+        meta["state"] = stop_signal ? "interrupted" : "failed";
+        meta["error"] = failure;
+        // Work booked past the stop (the NMP TLTs' MACs) counts up to the stop, as in the epochs.
+        registry.for_each_stat_mut([end_ps](stats::Stat& s) {
+            if (auto* sc = dynamic_cast<stats::ScheduledCounter*>(&s)) sc->stop_at(end_ps);
+        });
+    }
     nlohmann::json doc = {{"meta", meta}, {"stats", registry.to_json()}};
     out.write("stats.json", json_output_text(doc, 2) + "\n");
     auto flat = registry.flat();
@@ -399,6 +495,10 @@ int run_main(const Options& o) {
                               {"sim_speed_ns_per_wall_s", wall > 0 ? sim_ns / wall : 0.0},
                               {"trace_signals", tracer.signal_count()},
                               {"epoch_intervals", sampler.intervals_closed()}};
+    if (!failure.empty()) {
+        runinfo["state"] = meta["state"];
+        runinfo["error"] = failure;
+    }
 
     // Epoch statistics and their dictionary.
     std::map<std::string, double> clocks = config::clock_periods_ps(spec);
@@ -414,6 +514,7 @@ int run_main(const Options& o) {
     }
     out.write("timeseries.columns.json",
               json_output_text(run::timeseries_dictionary(sampler, spec.stats.epoch, clocks, end_ps), 2) + "\n");
+    if (!failure.empty()) return finish_partial(o, spec, out, tracer, sampler, ctrl, runinfo, failure, stop_signal, sim_ns);
     // Per-layer figures of mapped platforms, with each layer's interval.
     std::vector<run::TimelineLayer> layers;
     nlohmann::json lr = plat->layer_report();

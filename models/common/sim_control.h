@@ -29,6 +29,8 @@ public:
     unsigned active() const { return m_active; }
     // Time at which the last initiator finished.
     const sc_core::sc_time& end_time() const { return m_end_time; }
+    // A run stopped before every initiator finished (a failure, an interrupt): its outputs end at t.
+    void set_end_time(const sc_core::sc_time& t) { m_end_time = t; }
     // Work units for the progress line (layers, requests ...).
     void add_total(std::uint64_t n) { m_total += n; }
     // A done unit of a mapped network is a finished layer: the listener (epoch statistics)

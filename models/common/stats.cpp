@@ -139,13 +139,18 @@ void ScheduledCounter::sample(std::uint64_t now_ps, double* out) const {
     }
     out[0] = v;
 }
+void ScheduledCounter::stop_at(std::uint64_t end_ps) {
+    sample(end_ps, &m_done_at_stop);
+    m_stopped = true;
+}
 nlohmann::json ScheduledCounter::to_json() const {
     auto j = base(*this);
-    j["value"] = m_total;
+    if (m_stopped) j["value"] = number(m_done_at_stop);
+    else j["value"] = m_total;
     return j;
 }
 void ScheduledCounter::to_flat(std::vector<std::pair<std::string, double>>& out) const {
-    out.emplace_back("", double(m_total));
+    out.emplace_back("", m_stopped ? m_done_at_stop : double(m_total));
 }
 
 nlohmann::json Scalar::to_json() const {

@@ -101,11 +101,16 @@ public:
     // now_ps are folded, so at most the unfinished ones are kept.
     void add(std::uint64_t amount, std::uint64_t now_ps, std::uint64_t start_ps, std::uint64_t end_ps);
     std::uint64_t value() const { return m_total; }
+    // A run stopped before its end (partial outputs): the dump shows the work done by end_ps (each
+    // booking's share before it, as the epoch samples count it) instead of the work booked.
+    void stop_at(std::uint64_t end_ps);
     nlohmann::json to_json() const override;
     void to_flat(std::vector<std::pair<std::string, double>>& out) const override;
     void sample(std::uint64_t now_ps, double* out) const override;
 
 private:
+    bool m_stopped = false;
+    double m_done_at_stop = 0;  // stop_at()
     struct Booking {
         std::uint64_t start, end, amount;
     };

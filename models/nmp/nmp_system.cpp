@@ -93,7 +93,8 @@ std::uint64_t NmpSystem::dma_transactions() const {
 }
 
 void NmpSystem::finish() {
-    const sc_time span = m_layers.empty() ? SC_ZERO_TIME : m_end.back();
+    // A run stopped before the last layer ended (a failure, an interrupt) ends now.
+    const sc_time span = m_layers.empty() ? SC_ZERO_TIME : done() ? m_end.back() : sc_core::sc_time_stamp();
     for (auto& t : m_tles) t->finish(span);
     m_ring->finish(span);
     m_cycles.set(span.to_seconds() / m_p.arch.cycle_s());

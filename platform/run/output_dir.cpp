@@ -203,6 +203,34 @@ void OutputDir::commit() {
     fs::rename(m_temp, m_final, ec);
     if (ec) throw std::runtime_error("cannot rename " + m_temp + " to " + m_final + ": " + ec.message());
     m_committed = true;
+    const std::string partial = m_final + kPartialSuffix;
+    if (fs::exists(partial, ec)) {
+        try {
+            check_replaceable(partial, m_inputs);
+            fs::remove_all(partial, ec);
+        } catch (const InputError&) {
+            // Not an earlier run's folder: left alone.
+        }
+    }
+}
+
+std::string OutputDir::commit_partial() {
+    const std::string partial = m_final + kPartialSuffix;
+    check_replaceable(partial, m_inputs);
+    std::error_code ec;
+    fs::remove(m_temp + "/" + kOwnerFile, ec);
+    fs::remove_all(partial, ec);
+    fs::rename(m_temp, partial, ec);
+    if (ec) throw std::runtime_error("cannot rename " + m_temp + " to " + partial + ": " + ec.message());
+    m_committed = true;
+    return partial;
+}
+
+void OutputDir::discard() {
+    if (m_committed) return;
+    std::error_code ec;
+    fs::remove_all(m_temp, ec);
+    m_committed = true;
 }
 
 }  // namespace vp::run

@@ -33,13 +33,21 @@ public:
     // `to_come` (files still to be written) added, sorted: the "outputs" list of run.json.
     std::vector<std::string> listing(const std::vector<std::string>& to_come) const;
     // Replaces any previous folder of the final name with this run's outputs (checked again:
-    // the run may have taken hours).
+    // the run may have taken hours), and removes FINAL.partial when an earlier run left one that
+    // may be replaced (this run supersedes it).
     void commit();
+    // A run that failed or was interrupted: its outputs so far go to FINAL.partial instead of
+    // FINAL (the same rules for replacing an earlier folder of that name), so that nothing that
+    // looks complete is written. Returns that path; throws InputError when it may not be replaced.
+    std::string commit_partial();
+    // Removes the temporary folder now, as the destructor would (before a process dies by a signal).
+    void discard();
     // The stale temporary folders the constructor removed (for a note on the terminal).
     const std::vector<std::string>& removed_stale() const { return m_removed; }
 
     static constexpr const char* kOwnerFile = ".vp-owner";  // "HOST PID" inside the temporary folder
     static constexpr const char* kManifestFile = "run.json";  // its "outputs": what the run wrote
+    static constexpr const char* kPartialSuffix = ".partial";  // commit_partial()
 
 private:
     std::string m_final, m_temp;
