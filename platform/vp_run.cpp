@@ -264,7 +264,8 @@ int finish_partial(const Options& o, const config::PlatformSpec& spec, run::Outp
             tracer.write_gtkw(out.file("trace.gtkw"), "trace.vcd", sampler.layer_ends().empty() ? 0 : sampler.layer_ends()[0]);
         else
             std::remove(out.file("trace.vcd").c_str());
-        runinfo["outputs"] = out.listing({run::OutputDir::kManifestFile});
+        // report.html too: vp-report may add one (DIR.partial then stays replaceable).
+        runinfo["outputs"] = out.listing({run::OutputDir::kManifestFile, "report.html"});
         out.write(run::OutputDir::kManifestFile, json_output_text(runinfo, 2) + "\n");
         files = list_outputs(out.temp_path());
         where = out.commit_partial();

@@ -721,6 +721,11 @@ RunReport build_run_report(const std::string& dir) {
     h += "<p class=\"note\">" + html_escape(meta.value("config", "")) + " &middot; " + html_escape(meta.value("workload", "")) +
          " &middot; seed " + std::to_string(meta.value("seed", 0)) + " &middot; cnn-vp " +
          html_escape(meta.value("version", "")) + " &middot; made from the run folder's files (vp-report regenerates it)</p>\n";
+    // The partial outputs of a run that failed or was interrupted (vp-run's DIR.partial).
+    if (meta.contains("state") && meta["state"].is_string())
+        h += "<p class=\"warn\"><b>Partial run (" + html_escape(meta["state"].get<std::string>()) + "):</b> " +
+             html_escape(meta.value("error", std::string())) + ". The figures cover the " + fmt("%.3f", sim_ns * 1e-3) +
+             " us simulated before the run stopped.</p>\n";
     h += "<h2>Summary</h2>\n<table>\n";
     auto row = [&h](const std::string& label, const std::string& value, const std::string& path, double raw) {
         h += "<tr><td>" + html_escape(label) + "</td><td class=\"num\"";
