@@ -50,7 +50,8 @@ namespace {
 
 // SIGINT and SIGTERM while the simulation runs: the loop stops between two slices and the
 // outputs so far are written to DIR.partial; then the process dies by that signal as it would
-// have (vp-sweep and shells see the signal). A second signal kills at once (SA_RESETHAND).
+// have (vp-sweep and shells see the signal). A second signal kills at once (SA_RESETHAND). A
+// signal the parent set to be ignored (a background job of a script ignores SIGINT) stays ignored.
 volatile std::sig_atomic_t g_stop_signal = 0;
 void on_stop_signal(int s) { g_stop_signal = s; }
 struct Interrupted {};
@@ -61,10 +62,15 @@ public:
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_RESETHAND;
-        for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &sa, &m_old[i]);
+        for (int i = 0; i < 2; ++i) {
+            ::sigaction(kSignals[i], nullptr, &m_old[i]);
+            m_set[i] = m_old[i].sa_handler != SIG_IGN;
+            if (m_set[i]) ::sigaction(kSignals[i], &sa, nullptr);
+        }
     }
     ~StopSignals() {
-        for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &m_old[i], nullptr);
+        for (int i = 0; i < 2; ++i)
+            if (m_set[i]) ::sigaction(kSignals[i], &m_old[i], nullptr);
     }
     StopSignals(const StopSignals&) = delete;
     StopSignals& operator=(const StopSignals&) = delete;
@@ -72,6 +78,7 @@ public:
 private:
     static constexpr int kSignals[2] = {SIGINT, SIGTERM};
     struct sigaction m_old[2] {};
+    bool m_set[2] = {false, false};
 };
 
 struct Options {

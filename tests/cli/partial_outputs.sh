@@ -74,18 +74,23 @@ cat > "$tmp/long.json" <<'JSON'
   {"name": "a", "pattern": "random", "requests": 100000000, "read_fraction": 0.7, "range": 1048576}]}
 JSON
 for sig in INT TERM; do
-  # A fixed epoch streams timeseries.csv while the run goes on: the signal is sent once rows are
-  # written, i.e. once the simulation loop (where the signals are handled) runs.
-  "$vp_run" "$root/configs/dram-ddr3.yaml" "$tmp/long.json" --out "$tmp/s$sig" --quiet --set stats.epoch=1us \
-      2>"$tmp/err$sig" &
-  pid=$!
-  for _ in $(seq 300); do
-    [ -n "$(find "$tmp" -path "*s$sig.incomplete-*/timeseries.csv" -size +8k 2>/dev/null)" ] && break
-    sleep 0.1
-  done
-  kill -"$sig" "$pid"
-  wait "$pid"
+  # vp-run runs in the foreground (a background job of a script ignores SIGINT, and vp-run keeps
+  # a signal its parent ignores ignored); a watcher sends the signal once timeseries.csv has rows:
+  # a fixed epoch streams it while the run goes on, i.e. once the simulation loop (where the
+  # signals are handled) runs.
+  rm -f "$tmp/pid"
+  (
+    for _ in $(seq 300); do
+      [ -s "$tmp/pid" ] && [ -n "$(find "$tmp" -path "*s$sig.incomplete-*/timeseries.csv" -size +8k 2>/dev/null)" ] && break
+      sleep 0.1
+    done
+    kill -"$sig" "$(cat "$tmp/pid")"
+  ) &
+  watcher=$!
+  bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$tmp/pid" "$vp_run" "$root/configs/dram-ddr3.yaml" "$tmp/long.json" \
+      --out "$tmp/s$sig" --quiet --set stats.epoch=1us 2>"$tmp/err$sig"
   rc=$?
+  wait "$watcher"
   want=$([ "$sig" = INT ] && echo 130 || echo 143)
   ok "SIG$sig: the process dies by the signal (rc=$rc)" "[ $rc -eq $want ]"
   read -r state sim listed same < <(facts "$tmp/s$sig.partial" 2>/dev/null | head -1)
