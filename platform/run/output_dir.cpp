@@ -195,15 +195,22 @@ std::vector<std::string> OutputDir::listing(const std::vector<std::string>& to_c
     return names;
 }
 
-void OutputDir::commit() {
-    check_replaceable(m_final, m_inputs);
+// The temporary folder becomes `target` (checked again: the run may have taken hours), replacing
+// an earlier run's folder of that name.
+void OutputDir::move_to(const std::string& target) {
+    check_replaceable(target, m_inputs);
     std::error_code ec;
     fs::remove(m_temp + "/" + kOwnerFile, ec);
-    fs::remove_all(m_final, ec);
-    fs::rename(m_temp, m_final, ec);
-    if (ec) throw std::runtime_error("cannot rename " + m_temp + " to " + m_final + ": " + ec.message());
+    fs::remove_all(target, ec);
+    fs::rename(m_temp, target, ec);
+    if (ec) throw std::runtime_error("cannot rename " + m_temp + " to " + target + ": " + ec.message());
     m_committed = true;
+}
+
+void OutputDir::commit() {
+    move_to(m_final);
     const std::string partial = m_final + kPartialSuffix;
+    std::error_code ec;
     if (fs::exists(partial, ec)) {
         try {
             check_replaceable(partial, m_inputs);
@@ -216,13 +223,7 @@ void OutputDir::commit() {
 
 std::string OutputDir::commit_partial() {
     const std::string partial = m_final + kPartialSuffix;
-    check_replaceable(partial, m_inputs);
-    std::error_code ec;
-    fs::remove(m_temp + "/" + kOwnerFile, ec);
-    fs::remove_all(partial, ec);
-    fs::rename(m_temp, partial, ec);
-    if (ec) throw std::runtime_error("cannot rename " + m_temp + " to " + partial + ": " + ec.message());
-    m_committed = true;
+    move_to(partial);
     return partial;
 }
 

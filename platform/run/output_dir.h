@@ -50,6 +50,7 @@ public:
     static constexpr const char* kPartialSuffix = ".partial";  // commit_partial()
 
 private:
+    void move_to(const std::string& target);
     std::string m_final, m_temp;
     std::vector<std::string> m_inputs;
     std::vector<std::string> m_removed;
