@@ -68,6 +68,16 @@ for r in "nmp|$root/configs/nmp.yaml|$root/workloads/lenet5.json" \
   ok "$name: the epochs sum to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/$name.partial' >'$tmp/log' || { cat '$tmp/log'; false; }"
 done
 
+# The noc platform (synthetic traffic, no kernel): past saturation the measured packets are not
+# drained, exit 3, and the statistics of the saturated network are kept.
+"$vp_run" "$root/configs/mesh-8x8-synthetic.yaml" "$root/workloads/traffic/uniform.json" --out "$tmp/noc" --quiet \
+    --set traffic.rate=0.9 --set traffic.drain_max_cycles=100 2>"$tmp/err"
+rc=$?
+read -r state sim listed same < <(facts "$tmp/noc.partial" 2>/dev/null | head -1)
+ok "noc past saturation: exit 3 and a partial folder that says failed (rc=$rc, ${state:-none})" \
+   "[ $rc -eq 3 ] && [ ! -e '$tmp/noc' ] && [ '${state:-}' = failed ] && grep -q 'undelivered' '$tmp/err'"
+ok "noc past saturation: the epochs sum to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/noc.partial' >'$tmp/log' || { cat '$tmp/log'; false; }"
+
 # 3. SIGINT and SIGTERM during a long DRAM run (no mapper: the simulation starts at once).
 cat > "$tmp/long.json" <<'JSON'
 {"kind": "traffic", "name": "long", "streams": [
