@@ -55,6 +55,7 @@ namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 void on_stop_signal(int s) { g_stop_signal = s; }
 struct Interrupted {};
+std::string interrupted_by(int sig) { return std::string("interrupted by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"); }
 class StopSignals {
 public:
     StopSignals() {
@@ -426,19 +427,25 @@ int run_main(const Options& o) {
             failure = e.what();
         } catch (const Interrupted&) {
             stop_signal = g_stop_signal;
-            failure = std::string("interrupted by ") + (stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+            failure = interrupted_by(stop_signal);
         }
         // Initiators that did not finish (the failures above, or a model that stopped the kernel
         // on a deadlock, which check_invariants reports): the outputs end now.
         if (!failure.empty() || ctrl.active() > 0) ctrl.set_end_time(sc_core::sc_time_stamp());
         end_time = ctrl.end_time();
     } else {
-        std::function<void(std::uint64_t)> at_cycle;
-        if (sampler.next_boundary() != ~std::uint64_t(0))
-            at_cycle = [&sampler](std::uint64_t now_ps) {
-                if (now_ps >= sampler.next_boundary()) sampler.sample(now_ps);
-            };
-        plat->run_untimed(at_cycle);
+        // The noc platform's synthetic runs: the stop signals are looked at once per NoC cycle.
+        StopSignals signals;
+        const std::function<void(std::uint64_t)> at_cycle = [&sampler](std::uint64_t now_ps) {
+            if (g_stop_signal) throw Interrupted{};
+            if (now_ps >= sampler.next_boundary()) sampler.sample(now_ps);
+        };
+        try {
+            plat->run_untimed(at_cycle);
+        } catch (const Interrupted&) {
+            stop_signal = g_stop_signal;
+            failure = interrupted_by(stop_signal);
+        }
         end_time = plat->untimed_end();
     }
     progress.end();

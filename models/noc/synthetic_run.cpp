@@ -25,4 +25,13 @@ TrafficResult SyntheticRun::run() {
     return r;
 }
 
+TrafficResult SyntheticRun::stopped() {
+    m_stats.update();
+    TrafficResult r;
+    r.cycles = m_net->cycle();
+    r.measured_packets = m_net->totals().measured_created;
+    r.measured_delivered = m_net->totals().measured_delivered;
+    return r;
+}
+
 }  // namespace vp::noc

@@ -16,6 +16,9 @@ public:
     // Validates both parameter sets (key prefixes "noc" and "traffic").
     SyntheticRun(const NocParams& noc, const TrafficParams& traffic, vp::stats::Group& parent);
     TrafficResult run();
+    // After run() was stopped from the traffic's cycle hook (an exception, vp-run's interrupt):
+    // the statistics of the cycles stepped so far (the measurement window's figures stay 0).
+    TrafficResult stopped();
     const Network& network() const { return *m_net; }
     SyntheticTraffic& traffic() { return m_traffic; }
 

@@ -30,7 +30,12 @@ void NocPlatform::run_untimed(const std::function<void(std::uint64_t)>& at_cycle
             at_cycle(std::uint64_t(double(c) * period + 0.5));
         });
     }
-    m_result = m_run->run();
+    try {
+        m_result = m_run->run();
+    } catch (...) {  // stopped from the hook (an interrupt): the statistics so far
+        m_result = m_run->stopped();
+        throw;
+    }
 }
 
 sc_core::sc_time NocPlatform::untimed_end() const {

@@ -83,7 +83,16 @@ cat > "$tmp/long.json" <<'JSON'
 {"kind": "traffic", "name": "long", "streams": [
   {"name": "a", "pattern": "random", "requests": 100000000, "read_fraction": 0.7, "range": 1048576}]}
 JSON
-for sig in INT TERM; do
+# (The noc platform's synthetic run has no SystemC kernel: the signal is looked at once per NoC cycle.)
+cat > "$tmp/long_noc.json" <<'JSON'
+{"kind": "noc_traffic", "name": "long", "pattern": "uniform", "rate": 0.1, "measure_cycles": 100000000}
+JSON
+for sig in INT TERM NOC; do
+  if [ "$sig" = NOC ]; then
+    sig=INT; dir=sNOC; run=("$root/configs/mesh-8x8-synthetic.yaml" "$tmp/long_noc.json")
+  else
+    dir=s$sig; run=("$root/configs/dram-ddr3.yaml" "$tmp/long.json")
+  fi
   # vp-run runs in the foreground (a background job of a script ignores SIGINT, and vp-run keeps
   # a signal its parent ignores ignored); a watcher sends the signal once timeseries.csv has rows:
   # a fixed epoch streams it while the run goes on, i.e. once the simulation loop (where the
@@ -91,26 +100,26 @@ for sig in INT TERM; do
   rm -f "$tmp/pid"
   (
     for _ in $(seq 300); do
-      [ -s "$tmp/pid" ] && [ -n "$(find "$tmp" -path "*s$sig.incomplete-*/timeseries.csv" -size +8k 2>/dev/null)" ] && break
+      [ -s "$tmp/pid" ] && [ -n "$(find "$tmp" -path "*$dir.incomplete-*/timeseries.csv" -size +8k 2>/dev/null)" ] && break
       sleep 0.1
     done
     kill -"$sig" "$(cat "$tmp/pid")"
   ) &
   watcher=$!
-  bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$tmp/pid" "$vp_run" "$root/configs/dram-ddr3.yaml" "$tmp/long.json" \
-      --out "$tmp/s$sig" --quiet --set stats.epoch=1us 2>"$tmp/err$sig"
+  bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$tmp/pid" "$vp_run" "${run[@]}" --out "$tmp/$dir" --quiet \
+      --set stats.epoch=1us 2>"$tmp/err$dir"
   rc=$?
   wait "$watcher"
   want=$([ "$sig" = INT ] && echo 130 || echo 143)
-  ok "SIG$sig: the process dies by the signal (rc=$rc)" "[ $rc -eq $want ]"
-  read -r state sim listed same < <(facts "$tmp/s$sig.partial" 2>/dev/null | head -1)
-  error=$(facts "$tmp/s$sig.partial" 2>/dev/null | tail -1)
-  ok "SIG$sig: DIR not written, DIR.partial says interrupted ($state, $error)" \
-     "[ ! -e '$tmp/s$sig' ] && [ '${state:-}' = interrupted ] && [ '$error' = 'interrupted by SIG$sig' ] && [ '${listed:-}' = listed ]"
-  ok "SIG$sig: some simulated time kept (${sim:-none} ns)" \
+  ok "$dir SIG$sig: the process dies by the signal (rc=$rc)" "[ $rc -eq $want ]"
+  read -r state sim listed same < <(facts "$tmp/$dir.partial" 2>/dev/null | head -1)
+  error=$(facts "$tmp/$dir.partial" 2>/dev/null | tail -1)
+  ok "$dir SIG$sig: DIR not written, DIR.partial says interrupted ($state, $error)" \
+     "[ ! -e '$tmp/$dir' ] && [ '${state:-}' = interrupted ] && [ '$error' = 'interrupted by SIG$sig' ] && [ '${listed:-}' = listed ]"
+  ok "$dir SIG$sig: some simulated time kept (${sim:-none} ns)" \
      "/usr/bin/python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)' '${sim:-0}'"
-  ok "SIG$sig: the epochs sum to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/s$sig.partial' >'$tmp/log' || { cat '$tmp/log'; false; }"
-  ok "SIG$sig: the message" "grep -q 'interrupted by SIG$sig' '$tmp/err$sig' && grep -q 'requests done) in $tmp/s$sig.partial/' '$tmp/err$sig'"
+  ok "$dir SIG$sig: the epochs sum to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/$dir.partial' >'$tmp/log' || { cat '$tmp/log'; false; }"
+  ok "$dir SIG$sig: the message" "grep -q 'interrupted by SIG$sig' '$tmp/err$dir' && grep -q 'in $tmp/$dir.partial/' '$tmp/err$dir'"
 done
 ok "no temporary folder left after the signals" "! ls '$tmp' | grep -q incomplete"
 
