@@ -442,6 +442,8 @@ int run_main(const Options& o) {
         };
         try {
             plat->run_untimed(at_cycle);
+        } catch (const SimulationError& e) {  // the watchdog (a deadlock)
+            failure = e.what();
         } catch (const Interrupted&) {
             stop_signal = g_stop_signal;
             failure = interrupted_by(stop_signal);
