@@ -100,20 +100,24 @@ void write_sweep_report(const std::string& dir, const SweepOptions& opt) {
     std::pair<ParetoAxis, ParetoAxis> pareto;
     if (!opt.pareto.empty()) pareto = parse_pareto(opt.pareto, t);
 
-    // Every point's own report.
-    std::set<std::string> has_report;
+    // Every point's own report, and one of what a point that did not finish had simulated (vp-run's
+    // DIR.partial, the run stopped by a failure or by the sweep's timeout).
+    const std::size_t state = t.col("state");
+    std::set<std::string> has_report, has_partial;
     for (const auto& row : t.rows) {
-        const fs::path run = d / "points" / row[0] / "run";
-        if (!fs::exists(run / "stats.json")) continue;
-        try {
-            write_report(run.string());
-            has_report.insert(row[0]);
-        } catch (const std::exception& e) {
-            std::cerr << "vp-report: warning: " << run.string() << ": " << e.what() << "\n";
+        for (const bool partial : {false, true}) {
+            if (partial && row[state] == "done") continue;
+            const fs::path run = d / "points" / row[0] / (partial ? "run.partial" : "run");
+            if (!fs::exists(run / "stats.json")) continue;
+            try {
+                write_report(run.string());
+                (partial ? has_partial : has_report).insert(row[0]);
+            } catch (const std::exception& e) {
+                std::cerr << "vp-report: warning: " << run.string() << ": " << e.what() << "\n";
+            }
         }
     }
 
-    const std::size_t state = t.col("state");
     std::map<std::string, std::size_t> counts;
     for (const auto& row : t.rows) ++counts[row[state]];
     std::string count_text;
@@ -132,7 +136,7 @@ void write_sweep_report(const std::string& dir, const SweepOptions& opt) {
     const std::size_t exit_col = t.col("exit_code"), err_col = t.col("error");
     if (sel.done.size() < t.rows.size()) {
         h += "<h2>Points that did not finish</h2>\n<table id=\"unfinished\">\n<tr><th>point</th>" + param_heads(sel.varied) +
-             "<th>state</th><th>exit code</th><th>error</th></tr>\n";
+             "<th>state</th><th>exit code</th><th>error</th><th>simulated before it stopped</th></tr>\n";
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
             if (t.rows[r][state] == "done") continue;
             const std::string log = "points/" + t.rows[r][0] + "/stderr.log";
@@ -142,7 +146,11 @@ void write_sweep_report(const std::string& dir, const SweepOptions& opt) {
             h += "<tr data-point=\"" + html_escape(t.rows[r][0]) + "\"><td>" + id + "</td>" + param_cells(t, r, sel.varied) +
                  "<td>" + html_escape(t.rows[r][state]) + "</td><td>" +
                  html_escape(exit_col == SweepTable::npos ? "" : t.rows[r][exit_col]) + "</td><td>" +
-                 html_escape(err_col == SweepTable::npos ? "" : t.rows[r][err_col]) + "</td></tr>\n";
+                 html_escape(err_col == SweepTable::npos ? "" : t.rows[r][err_col]) + "</td><td>" +
+                 (has_partial.count(t.rows[r][0])
+                      ? "<a href=\"points/" + html_escape(t.rows[r][0]) + "/run.partial/report.html\">partial report</a>"
+                      : std::string()) +
+                 "</td></tr>\n";
         }
         h += "</table>\n";
     }

@@ -58,6 +58,13 @@ ok "summary: 3 done, 3 failed" "grep -q '6 points: 3 done, 3 failed, 0 timed out
 ok "failed rows: state failed, exit code 3, the error" \
    "[ \$(grep -c ',failed,3,simulation failed: simulated time exceeded sim.max_time_ms' '$tmp/b/sweep.csv') -eq 3 ]"
 ok "failed rows have no statistics" "[ -z \"\$(col '$tmp/b/sweep.csv' sim_time_ns state failed | tr -d '\n')\" ]"
+# A failed point keeps what it simulated in run.partial (vp-run's DIR.partial); the sweep's report
+# links a page of it for each point that did not finish.
+ok "each failed point has a run.partial that says failed" \
+   "[ \$(grep -l '\"state\": \"failed\"' '$tmp'/b/points/*/run.partial/run.json | wc -l) -eq 3 ]"
+"$bin/vp-report" "$tmp/b" 2>/dev/null
+ok "the sweep report links the 3 partial reports, each marked partial" \
+   "[ \$(grep -o 'run.partial/report.html\">partial report' '$tmp/b/report.html' | wc -l) -eq 3 ] && [ \$(grep -l 'Partial run (failed)' '$tmp'/b/points/*/run.partial/report.html | wc -l) -eq 3 ]"
 "$sweep" "$cfg" "$wl" --param dram.queue_depth=4:16:x2 --param sim.max_time_ms=0.005,0 -j 2 --out "$tmp/b" 2>"$tmp/b2.log"
 ok "rerun without --retry-failed exits 3 and runs nothing" "[ $? -eq 3 ] && grep -q '(0 run now, 6 skipped)' '$tmp/b2.log'"
 "$sweep" "$cfg" "$wl" --param dram.queue_depth=4:16:x2 --param sim.max_time_ms=0.005,0 -j 2 --out "$tmp/b" --retry-failed 2>"$tmp/b3.log"
