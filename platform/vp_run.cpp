@@ -55,7 +55,6 @@ namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 void on_stop_signal(int s) { g_stop_signal = s; }
 struct Interrupted {};
-std::string interrupted_by(int sig) { return std::string("interrupted by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"); }
 class StopSignals {
 public:
     StopSignals() {
@@ -396,14 +395,26 @@ int run_main(const Options& o) {
     // far are written to DIR.partial, not DIR.
     std::string failure;
     int stop_signal = 0;
+    // Runs the simulation (the kernel's loop or an untimed run) with the stop signals caught; a
+    // simulation failure or an interrupt is recorded instead of thrown.
+    auto simulate = [&](const std::function<void()>& run) {
+        StopSignals signals;
+        try {
+            run();
+        } catch (const SimulationError& e) {
+            failure = e.what();
+        } catch (const Interrupted&) {
+            stop_signal = g_stop_signal;
+            failure = std::string("interrupted by ") + (stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        }
+    };
     if (plat->needs_kernel()) {
         const sc_core::sc_time slice(10, sc_core::SC_US);
         const double max_s = spec.sim.max_time_ms * 1e-3;
         const std::uint64_t ps_unit = sc_core::sc_time(1, sc_core::SC_PS).value();
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
         if (ctrl.active() == 0) throw InputError(o.workload + ": the workload gives the platform nothing to run");
-        StopSignals signals;
-        try {
+        simulate([&] {
             while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
                 if (!sc_core::sc_pending_activity())
                     throw SimulationError("the simulation has no pending activity but " + std::to_string(ctrl.active()) +
@@ -423,31 +434,19 @@ int run_main(const Options& o) {
                                           std::to_string(spec.sim.max_time_ms));
             }
             progress.maybe_print(ctrl, true);
-        } catch (const SimulationError& e) {
-            failure = e.what();
-        } catch (const Interrupted&) {
-            stop_signal = g_stop_signal;
-            failure = interrupted_by(stop_signal);
-        }
+        });
         // Initiators that did not finish (the failures above, or a model that stopped the kernel
         // on a deadlock, which check_invariants reports): the outputs end now.
         if (!failure.empty() || ctrl.active() > 0) ctrl.set_end_time(sc_core::sc_time_stamp());
         end_time = ctrl.end_time();
     } else {
-        // The noc platform's synthetic runs: the stop signals are looked at once per NoC cycle.
-        StopSignals signals;
+        // The noc platform's synthetic runs: the stop signals are looked at once per NoC cycle, and
+        // the watchdog's deadlock is a SimulationError.
         const std::function<void(std::uint64_t)> at_cycle = [&sampler](std::uint64_t now_ps) {
             if (g_stop_signal) throw Interrupted{};
             if (now_ps >= sampler.next_boundary()) sampler.sample(now_ps);
         };
-        try {
-            plat->run_untimed(at_cycle);
-        } catch (const SimulationError& e) {  // the watchdog (a deadlock)
-            failure = e.what();
-        } catch (const Interrupted&) {
-            stop_signal = g_stop_signal;
-            failure = interrupted_by(stop_signal);
-        }
+        simulate([&] { plat->run_untimed(at_cycle); });
         end_time = plat->untimed_end();
     }
     progress.end();
