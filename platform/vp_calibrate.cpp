@@ -418,7 +418,7 @@ int main(int argc, char** argv) {
     const char* usage =
         "usage: vp-calibrate CONFIG.yaml [--out calibration.yaml] [--set key=value]... [--shapes N] [--seed S] [--jobs J]\n";
     po::options_description desc("options");
-    desc.add_options()("help,h", "print this help and exit")("out,o", po::value<std::string>(&out),
+    desc.add_options()("help,h", "print this help and exit")("version", "print the version and exit")("out,o", po::value<std::string>(&out),
                                                              "calibration file to write (default: calibration.yaml)")(
         "set,s", po::value<std::vector<std::string>>(&sets)->composing(), "override a configuration value (repeatable)")(
         "shapes", po::value<int>(&shapes), "synthetic conv shapes in the design, each 1-4 tilings (default: nmp 80, mesh 56, vta 40, the committed calibrations' designs)")(
@@ -447,6 +447,10 @@ int main(int argc, char** argv) {
                   << "\nFits the calibrated time model of the configuration's platform (nmp: TSO, mesh: the mesh mapper,\n"
                      "vta: the compiler's estimate) to single-layer simulations.\n\n"
                   << desc;
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "vp-calibrate " << VP_VERSION << "\n";
         return 0;
     }
     if (config.empty()) {

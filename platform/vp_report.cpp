@@ -12,12 +12,14 @@
 #include "mapper/common/errors.h"
 #include "platform/report/compare.h"
 #include "platform/report/report.h"
+#include "vp_version.h"
 
 namespace {
 
 const char* const kUsage =
     "usage: vp-report DIR [--stats REGEX] [--pareto X,Y]\n"
-    "       vp-report --compare BASE OTHER [--stats REGEX] [--top N] [--csv FILE]\n";
+    "       vp-report --compare BASE OTHER [--stats REGEX] [--top N] [--csv FILE]\n"
+    "       vp-report --help | --version\n";
 const char* const kHelp =
     "\nDIR is a vp-run output folder or a vp-sweep folder (with sweep.csv). Writes DIR/report.html,\n"
     "one self-contained page (no network needed). A run's page: summary, bottlenecks in words,\n"
@@ -47,6 +49,10 @@ int main(int argc, char** argv) {
         const std::string a = argv[i];
         if (a == "-h" || a == "--help") {
             std::cout << kUsage << kHelp;
+            return 0;
+        }
+        if (a == "--version") {
+            std::cout << "vp-report " << VP_VERSION << "\n";
             return 0;
         }
         if (a == "--compare") {

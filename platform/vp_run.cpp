@@ -130,7 +130,7 @@ int parse_cli(int argc, char** argv, Options& o) {
         return 0;
     }
     if (vm.count("version")) {
-        std::cout << "vp-run " << VP_VERSION << " (SystemC " << sc_core::sc_version() << ")\n";
+        std::cout << "vp-run " << VP_VERSION << " (" << sc_core::sc_version() << ")\n";
         return 0;
     }
     if (o.config.empty() || o.workload.empty()) {

@@ -48,5 +48,15 @@ cp -r "$tmp/a" "$tmp/keep"
 ok "bad input leaves an earlier OUT untouched" "cmp -s '$tmp/a/stats.json' '$tmp/keep/stats.json'"
 "$vp_run" --help | grep -q "usage: vp-run"; ok "--help" "[ $? -eq 0 ]"
 "$vp_run" --version | grep -q "vp-run"; ok "--version" "[ $? -eq 0 ]"
+# Every tool answers --version (exit 0, one line naming it and the project's version).
+ver=$("$vp_run" --version | sed -n 's/^vp-run \([0-9][0-9.]*\) .*/\1/p')
+ok "vp-run --version names a version" "[ -n '$ver' ]"
+bin=$(dirname "$vp_run")
+for t in vp-map vp-import vp-report vp-calibrate; do
+  out=$("$bin/$t" --version); rc=$?
+  ok "$t --version" "[ $rc -eq 0 ] && [ '$out' = '$t $ver' ]"
+done
+out=$("$bin/vp-sweep" --version --vp-run "$vp_run"); rc=$?
+ok "vp-sweep --version names the vp-run it runs" "[ $rc -eq 0 ] && echo '$out' | grep -q 'vp-run $ver'"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
