@@ -188,6 +188,13 @@ mkdir -p "$tmp/a_folder.yaml"
 bad "a sweep file that is a folder" "sweep file $tmp/a_folder.yaml: is a folder (expected a file)" --file "$tmp/a_folder.yaml"
 bad "a workload that is a folder" "workload $tmp/a_folder.yaml: is a folder" "$cfg" "$tmp/a_folder.yaml" --param dram.queue_depth=8
 bad "a sweep file given without --file" "looks like a sweep file: give it with --file" "$tmp/sweep.yaml"
+# A vp-run the user names is used or refused, never silently replaced by another one.
+bad "--vp-run that does not exist" "--vp-run $tmp/no-vp-run: no such file" "$cfg" "$wl" --param dram.queue_depth=8 \
+    --vp-run "$tmp/no-vp-run"
+err=$(VP_RUN="$tmp/a_folder.yaml" "$sweep" "$cfg" "$wl" --param dram.queue_depth=8 --out "$tmp/bad" 2>&1); rc=$?
+ok "bad input: \$VP_RUN not an executable file" "[ $rc -eq 2 ] && [[ \"\$err\" == *'not an executable file'* ]] && [ ! -e '$tmp/bad/points' ]"
+out=$("$sweep" --version --vp-run "$vp_run"); rc=$?
+ok "--version names the vp-run it runs" "[ $rc -eq 0 ] && [[ \"\$out\" == *'$(realpath "$vp_run")'* ]] && [[ \"\$out\" == *'vp-run '* ]]"
 touch "$tmp/a_file"
 err=$("$sweep" "$cfg" "$wl" --param dram.queue_depth=8 --out "$tmp/a_file" 2>&1); rc=$?
 ok "bad input: --out names a file" "[ $rc -eq 2 ] && [[ \"\$err\" == *'exists and is not a folder'* ]] && [ ! -s '$tmp/a_file' ]"

@@ -44,8 +44,15 @@ def find_vp_run(explicit):
     """--vp-run, $VP_RUN, vp-run next to this script (PREFIX/bin, build/platform), the build
     folder of the source tree this script is in, then PATH."""
     here = os.path.dirname(this_script())
-    cands = [explicit, os.environ.get("VP_RUN"), os.path.join(here, "vp-run"),
-             os.path.join(here, "..", "..", "build", "platform", "vp-run"), shutil.which("vp-run")]
+    # A vp-run the user named is used or refused, never replaced by another one found elsewhere.
+    for given, what in ((explicit, "--vp-run"), (os.environ.get("VP_RUN"), "$VP_RUN")):
+        if given:
+            if os.path.isfile(given) and os.access(given, os.X_OK):
+                return os.path.realpath(given)
+            raise SweepError("%s %s: %s" % (what, given, "not an executable file" if os.path.exists(given)
+                                            else "no such file"))
+    cands = [os.path.join(here, "vp-run"), os.path.join(here, "..", "..", "build", "platform", "vp-run"),
+             shutil.which("vp-run")]
     for c in cands:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return os.path.realpath(c)
@@ -126,7 +133,9 @@ def parser_run():
     p.add_argument("--allow-unused", action="store_true",
                    help="accept keys the platform does not read (passed to vp-run)")
     p.add_argument("--dry-run", action="store_true", help="check and list the points, run nothing")
-    p.add_argument("--vp-run", help="vp-run to use (default: next to vp-sweep, build/platform, PATH)")
+    p.add_argument("--vp-run", help="vp-run to use (default: $VP_RUN, else next to vp-sweep, "
+                   "build/platform, PATH; a named one that is not there is an error)")
+    p.add_argument("--version", action="store_true", help="print the version of the vp-run it would use, and its path")
     g = p.add_argument_group("parallel backend")
     g.add_argument("--sshloginfile", help="passed to GNU parallel (hosts that share the sweep folder)")
     g = p.add_argument_group("slurm backend")
@@ -264,6 +273,12 @@ def cmd_run(argv):
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         raise SweepError("--out %s: exists and is not a folder (give a folder path)" % a.out)
     vp_run = find_vp_run(a.vp_run)
+    if a.version:
+        r = subprocess.run([vp_run, "--version"], capture_output=True, text=True)
+        if r.returncode != 0 or not r.stdout.strip():
+            raise SweepError("%s --version failed (exit %d): %s" % (vp_run, r.returncode, r.stderr.strip()))
+        print("vp-sweep, running %s: %s" % (vp_run, r.stdout.strip()))
+        return 0
     space = build_space(a, extra, vp_run)
     # --allow-unused changes what vp-run accepts, not what a point runs: not part of the id.
     points = plan(space, vp_run, ["--allow-unused"] if a.allow_unused else [])
