@@ -5,11 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <thread>
+
+#include "mapper/common/errors.h"
 
 extern char** environ;
 
@@ -29,8 +33,15 @@ std::string sibling_program(const std::string& name) {
 
 std::string make_temp_dir(const std::string& tag) {
     const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/vp-" + tag + "-XXXXXX";
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory " + tmpl);
+    const bool from_env = base && *base;
+    std::string tmpl = std::string(from_env ? base : "/tmp") + "/vp-" + tag + "-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) {
+        // The folder comes from the environment (or is the system's /tmp): a setting to fix, not a fault.
+        const std::string why = std::strerror(errno);
+        throw InputError("cannot create a temporary folder for the child simulations in " +
+                         std::string(from_env ? std::string("$TMPDIR (") + base + ")" : std::string("/tmp")) + ": " +
+                         why + (from_env ? " (set TMPDIR to a writable folder)" : ""));
+    }
     return tmpl;
 }
 

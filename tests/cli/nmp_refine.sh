@@ -125,6 +125,10 @@ bad() {  # bad NAME PATTERN CMD...
 }
 bad "--refine 0" "expected a number of candidates K >= 1" "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --refine 0
 bad "vp-map --refine -1" "expected a number of candidates K >= 1" "$vp_map" "$cfg" "$tmp/net.json" --refine -1
+# The child simulations' temporary folder comes from $TMPDIR: one that cannot hold it is a setting
+# to fix (exit 2 naming it), not an internal error.
+bad "\$TMPDIR not a folder" 'in \$TMPDIR ('"$tmp"'/net.json): Not a directory' \
+  env TMPDIR="$tmp/net.json" "$vp_run" "$cfg" "$tmp/net.json" --out "$tmp/x" --refine 2
 . "$root/tests/cli/lib/refine_random_cases.sh"
 refine_random_cases .convs '{"name": "fc1", "type": "fc", "in": 1, "out": 1}' 12 9
 bad "calibration for another preset" "calibration made for dram.preset" \
