@@ -265,6 +265,13 @@ def task_command(sweep, vp_run):
 def cmd_run(argv):
     argv, extra = split_extra(argv)
     a = parser_run().parse_intermixed_args(argv)
+    if a.version:
+        vp_run = find_vp_run(a.vp_run)
+        r = subprocess.run([vp_run, "--version"], capture_output=True, text=True)
+        if r.returncode != 0 or not r.stdout.strip():
+            raise SweepError("%s --version failed (exit %d): %s" % (vp_run, r.returncode, r.stderr.strip()))
+        print("vp-sweep, running %s: %s" % (vp_run, r.stdout.strip()))
+        return 0
     if a.jobs is not None and a.jobs < 1:
         raise SweepError("-j expects a positive integer")
     if a.points_per_task is not None and a.points_per_task < 1:
@@ -273,12 +280,6 @@ def cmd_run(argv):
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         raise SweepError("--out %s: exists and is not a folder (give a folder path)" % a.out)
     vp_run = find_vp_run(a.vp_run)
-    if a.version:
-        r = subprocess.run([vp_run, "--version"], capture_output=True, text=True)
-        if r.returncode != 0 or not r.stdout.strip():
-            raise SweepError("%s --version failed (exit %d): %s" % (vp_run, r.returncode, r.stderr.strip()))
-        print("vp-sweep, running %s: %s" % (vp_run, r.stdout.strip()))
-        return 0
     space = build_space(a, extra, vp_run)
     # --allow-unused changes what vp-run accepts, not what a point runs: not part of the id.
     points = plan(space, vp_run, ["--allow-unused"] if a.allow_unused else [])
