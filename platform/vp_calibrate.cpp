@@ -479,8 +479,8 @@ int main(int argc, char** argv) {
     try {
         // Before the simulations, not after them. --out may be the --refit file: a refit
         // rewrites a calibration file in place (docs/mesh.md).
-        check_output_file(out, "--out", {config});
-        if (!row_conflicts.empty()) check_output_file(row_conflicts, "--row-conflicts", {config, refit, out});
+        out = output_file_target(out, "--out", {config});
+        if (!row_conflicts.empty()) row_conflicts = output_file_target(row_conflicts, "--row-conflicts", {config, refit, out});
         return run(config, sets, out, shapes, seed, refine::parallel_limit(jobs), refit, row_conflicts);
     } catch (const InputError& e) {
         std::cerr << "vp-calibrate: error: " << e.what() << "\n";

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     }
     if (out.empty()) out = std::filesystem::path(model).replace_extension(".json").string();
     try {
-        check_output_file(out, "--output", {model});
+        out = output_file_target(out, "--output", {model});
         import::ImportOptions opt;
         opt.input_shapes = import::parse_input_shapes(shapes);
         if (vm.count("batch") && batch < 1) throw InputError("--batch " + std::to_string(batch) + ": expected 1..1024");

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     try {
         onnx.check_applies(vm, wl_path);
         const std::string config_file = run::find_data_file(config), wl_file = run::find_data_file(wl_path);
-        check_output_file(out, "--out", {config_file, wl_file});
+        out = output_file_target(out, "--out", {config_file, wl_file});
         config::PlatformSpec spec = config::load_platform(config_file, sets, allow_unused);
         workload::Workload wl = workload::load_workload(wl_file, onnx.options(false));
         omp_set_num_threads(int(spec.sim.threads));

@@ -21,18 +21,34 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     return ss.str();
 }
 
-void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
+std::string output_file_target(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (path.empty()) throw InputError(option + ": expected a file path, found an empty string");
-    if (fs::is_directory(path, ec)) throw InputError(option + " " + path + ": is a folder, expected a file path");
-    const fs::path parent = fs::path(path).parent_path();
+    // A symbolic link is followed (also one whose target does not exist yet): the written file
+    // replaces the link's target, as a shell's redirection would, not the link itself.
+    fs::path p = path;
+    for (int hops = 0; fs::is_symlink(p, ec); ++hops) {
+        if (hops == 40) throw InputError(option + " " + path + ": too many levels of symbolic links");
+        const fs::path t = fs::read_symlink(p, ec);
+        if (ec) throw InputError(option + " " + path + ": cannot read the symbolic link " + p.string() + ": " + ec.message());
+        p = t.is_absolute() ? t : p.parent_path() / t;
+    }
+    const std::string shown = p.string() == path ? path : path + " (a link to " + p.string() + ")";
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::is_directory(st)) throw InputError(option + " " + shown + ": is a folder, expected a file path");
+    // Written to a temporary file and renamed over it: a device, FIFO or socket would be replaced
+    // by a plain file (as root, /dev/null too).
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw InputError(option + " " + shown + ": exists and is not a regular file (a device, FIFO or socket); give a file path");
+    const fs::path parent = p.parent_path();
     if (!parent.empty() && !fs::is_directory(parent, ec))
-        throw InputError(option + " " + path + ": the folder " + parent.string() + " does not exist");
+        throw InputError(option + " " + shown + ": the folder " + parent.string() + " does not exist");
     for (const std::string& in : inputs)
-        if (fs::equivalent(path, in, ec))  // false (with ec set) unless both exist
-            throw InputError(option + " " + path + ": is the input file " + in +
+        if (!in.empty() && fs::equivalent(p, in, ec))  // false (with ec set) unless both exist
+            throw InputError(option + " " + shown + ": is the input file " + in +
                              ", which writing the output would replace; choose another path");
+    return p.string();
 }
 
 }  // namespace vp

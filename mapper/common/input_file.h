@@ -9,10 +9,11 @@ namespace vp {
 // Throws InputError "path: cannot open file" / "path: is a folder, expected <what>".
 std::string read_input_file(const std::string& path, const std::string& what);
 
-// Checks, before any work, that a file can be written at `path` (given with `option`, e.g.
-// "--out"): not a folder, its folder exists, and not one of the files the run reads, `inputs`
-// (compared as files, so another name of the same file counts). Throws InputError "--out d: is
-// a folder, ...".
-void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs = {});
+// The file to write for an output given as `path` (with `option`, e.g. "--out"), checked before
+// any work: `path` itself, or the target of the symbolic link(s) it names (a link is followed, not
+// replaced). Throws InputError when that is a folder or an existing file that is not a regular
+// file (a device, FIFO or socket), when its folder does not exist, or when it is one of the files
+// the run reads, `inputs` (compared as files, so another name of the same file counts).
+std::string output_file_target(const std::string& path, const std::string& option, const std::vector<std::string>& inputs = {});
 
 }  // namespace vp

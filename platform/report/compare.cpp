@@ -17,6 +17,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 #include "platform/report/report.h"
 #include "platform/report/sweep.h"  // csv_field, number
 
@@ -247,11 +248,13 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
         }
     }
     const Run a = load_run(base_dir), b = load_run(other_dir);
-    if (!opt.csv.empty()) {
+    // The file written for --csv (a symbolic link's target; not a folder, device or FIFO).
+    const std::string csv = opt.csv.empty() ? std::string() : output_file_target(opt.csv, "--csv");
+    if (!csv.empty()) {
         // "writes nothing into them": a CSV inside either run folder would become a file that the
         // folder's run.json does not list (and could replace one it does).
         std::error_code ec;
-        for (fs::path p = fs::absolute(fs::path(opt.csv), ec).parent_path(); !ec && !p.empty(); p = p.parent_path()) {
+        for (fs::path p = fs::absolute(fs::path(csv), ec).parent_path(); !ec && !p.empty(); p = p.parent_path()) {
             for (const std::string& d : {base_dir, other_dir}) {
                 std::error_code e2;
                 if (fs::equivalent(p, fs::path(d), e2))
@@ -378,8 +381,8 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
     }
 
     // ---- CSV: everything, both sides, in the base's order then the other's extras
-    if (!opt.csv.empty()) {
-        const std::string tmp = opt.csv + ".incomplete-" + std::to_string(::getpid());
+    if (!csv.empty()) {
+        const std::string tmp = csv + ".incomplete-" + std::to_string(::getpid());
         {
             std::ofstream f(tmp);
             if (!f) throw InputError("--csv " + opt.csv + ": cannot write " + tmp);
@@ -428,7 +431,7 @@ void compare_runs(const std::string& base_dir, const std::string& other_dir, con
             }
         }
         std::error_code ec;
-        fs::rename(tmp, opt.csv, ec);
+        fs::rename(tmp, csv, ec);
         if (ec) {
             const std::string why = ec.message();
             fs::remove(tmp, ec);
