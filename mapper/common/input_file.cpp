@@ -21,12 +21,9 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     return ss.str();
 }
 
-std::string output_file_target(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
+std::string follow_symlinks(const std::string& path, const std::string& option) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (path.empty()) throw InputError(option + ": expected a file path, found an empty string");
-    // A symbolic link is followed (also one whose target does not exist yet): the written file
-    // replaces the link's target, as a shell's redirection would, not the link itself.
     fs::path p = path;
     for (int hops = 0; fs::is_symlink(p, ec); ++hops) {
         if (hops == 40) throw InputError(option + " " + path + ": too many levels of symbolic links");
@@ -34,6 +31,16 @@ std::string output_file_target(const std::string& path, const std::string& optio
         if (ec) throw InputError(option + " " + path + ": cannot read the symbolic link " + p.string() + ": " + ec.message());
         p = t.is_absolute() ? t : p.parent_path() / t;
     }
+    return p.string();
+}
+
+std::string output_file_target(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path.empty()) throw InputError(option + ": expected a file path, found an empty string");
+    // A symbolic link is followed (also one whose target does not exist yet): the written file
+    // replaces the link's target, as a shell's redirection would, not the link itself.
+    const fs::path p = follow_symlinks(path, option);
     const std::string shown = p.string() == path ? path : path + " (a link to " + p.string() + ")";
     const fs::file_status st = fs::status(p, ec);
     if (fs::is_directory(st)) throw InputError(option + " " + shown + ": is a folder, expected a file path");

@@ -9,6 +9,11 @@ namespace vp {
 // Throws InputError "path: cannot open file" / "path: is a folder, expected <what>".
 std::string read_input_file(const std::string& path, const std::string& what);
 
+// The path a symbolic link named `path` leads to, following a chain of links (also when the last
+// target does not exist yet); `path` itself when it is not a link. Throws InputError naming
+// `option` for a loop of links.
+std::string follow_symlinks(const std::string& path, const std::string& option);
+
 // The file to write for an output given as `path` (with `option`, e.g. "--out"), checked before
 // any work: `path` itself, or the target of the symbolic link(s) it names (a link is followed, not
 // replaced). Throws InputError when that is a folder or an existing file that is not a regular

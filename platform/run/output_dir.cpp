@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mapper/common/errors.h"
+#include "mapper/common/input_file.h"
 
 namespace fs = std::filesystem;
 
@@ -149,14 +150,20 @@ std::vector<std::string> remove_stale_temp_dirs(const std::string& parent) {
     return removed;
 }
 
+// The folder written for --out: a symbolic link is followed (its target becomes the run's folder,
+// the link stays), so that a link to a folder on another disk keeps the outputs there.
+static std::string out_target(std::string path) {
+    path = without_trailing_slashes(std::move(path));
+    if (path.empty()) throw InputError("--out: empty path");
+    return follow_symlinks(path, "--out");
+}
+
 void OutputDir::check(std::string final_path, const std::vector<std::string>& inputs) {
-    final_path = without_trailing_slashes(std::move(final_path));
-    if (final_path.empty()) throw InputError("--out: empty path");
-    check_replaceable(final_path, inputs);
+    check_replaceable(out_target(std::move(final_path)), inputs);
 }
 
 OutputDir::OutputDir(std::string final_path, std::vector<std::string> inputs)
-    : m_final(without_trailing_slashes(std::move(final_path))), m_inputs(std::move(inputs)) {
+    : m_final(out_target(std::move(final_path))), m_inputs(std::move(inputs)) {
     check(m_final, m_inputs);
     std::error_code ec;
     const fs::path parent = fs::path(m_final).parent_path();

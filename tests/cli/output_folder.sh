@@ -82,5 +82,20 @@ refused "an earlier version's output folder with a user file" "holds files that 
 cp -r "$tmp/o" "$tmp/o_kept"
 "$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/o" --quiet --set sim.max_time_ms=0.000001 2>/dev/null
 ok "a failed run (exit 3) keeps the earlier folder" "[ $? -eq 3 ] && diff -r '$tmp/o' '$tmp/o_kept' >/dev/null"
+# A symbolic link to a folder (say, on a larger disk) is followed: the run's outputs go into its
+# target, the link stays; an earlier run's outputs there are replaced as above. (The link used to
+# be removed and a folder of its name created next to it.)
+mkdir "$tmp/disk"
+ln -s disk "$tmp/lnk"
+"$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/lnk" --quiet
+ok "--out a link to a folder: exit 0" "[ $? -eq 0 ]"
+ok "--out a link to a folder: the link stays, the outputs are in its target" \
+   "[ -L '$tmp/lnk' ] && [ -f '$tmp/disk/stats.json' ] && [ -f '$tmp/lnk/run.json' ]"
+"$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/lnk/" --quiet
+ok "--out the link again (with a slash): replaces the earlier outputs in its target" \
+   "[ $? -eq 0 ] && [ -L '$tmp/lnk' ] && [ -f '$tmp/disk/stats.json' ] && [ -z \"\$(ls '$tmp' | grep incomplete)\" ]"
+ln -s "$tmp/fresh" "$tmp/lnk_new"  # a link to a folder that does not exist yet
+"$vp_run" "$cfg" "$root/workloads/lenet5.json" --out "$tmp/lnk_new" --quiet
+ok "--out a link to a folder not there yet: created as the link's target" "[ $? -eq 0 ] && [ -L '$tmp/lnk_new' ] && [ -f '$tmp/fresh/stats.json' ]"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
