@@ -106,7 +106,7 @@ bad regex "--stats: not a valid regular expression" --compare "$tmp/a" "$tmp/b" 
 bad top "--top 0: expected a row count" --compare "$tmp/a" "$tmp/b" --top 0
 bad csv_without_compare "--csv and --top apply to --compare" "$tmp/a" --csv "$tmp/x.csv"
 bad pareto "--pareto applies to a sweep folder" --compare "$tmp/a" "$tmp/b" --pareto a,b
-bad csv_path "cannot write $tmp/no/c.csv" --compare "$tmp/a" "$tmp/b" --csv "$tmp/no/c.csv"
+bad csv_path "--csv $tmp/no/c.csv: the folder $tmp/no does not exist" --compare "$tmp/a" "$tmp/b" --csv "$tmp/no/c.csv"
 bad csv_in_run "--csv $tmp/b/stats.csv: inside the run folder $tmp/b" --compare "$tmp/a" "$tmp/b" --csv "$tmp/b/stats.csv"
 ok "the run folder's stats.csv is untouched" "[ \"\$(head -c 9 '$tmp/b/stats.csv')\" = 'platform,' ]"
 cp -r "$tmp/b" "$tmp/d"; echo '{"layers": [{"name": 5}]}' > "$tmp/d/layers.json"
