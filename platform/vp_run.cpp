@@ -440,11 +440,13 @@ int run_main(const Options& o) {
         if (!failure.empty() || ctrl.active() > 0) ctrl.set_end_time(sc_core::sc_time_stamp());
         end_time = ctrl.end_time();
     } else {
-        // The noc platform's synthetic runs: the stop signals are looked at once per NoC cycle, and
-        // the watchdog's deadlock is a SimulationError.
-        const std::function<void(std::uint64_t)> at_cycle = [&sampler](std::uint64_t now_ps) {
+        // The noc platform's synthetic runs: called at each epoch boundary and at least every
+        // Platform::kUntimedPollCycles NoC cycles, for the stop signals; the watchdog's deadlock
+        // is a SimulationError.
+        const std::function<std::uint64_t(std::uint64_t)> at_cycle = [&sampler](std::uint64_t now_ps) {
             if (g_stop_signal) throw Interrupted{};
             if (now_ps >= sampler.next_boundary()) sampler.sample(now_ps);
+            return sampler.next_boundary();
         };
         simulate([&] { plat->run_untimed(at_cycle); });
         end_time = plat->untimed_end();

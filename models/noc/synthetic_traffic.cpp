@@ -91,14 +91,14 @@ TrafficResult SyntheticTraffic::run() {
     for (std::uint64_t i = 0; i < m_p.warmup_cycles; ++i) {
         inject();
         m_net.step();
-        if (m_hook) m_hook(m_net.cycle());
+        call_hook();
     }
     const std::uint64_t ej0 = m_net.totals().term.flits_ejected;
     m_net.set_measuring(true);
     for (std::uint64_t i = 0; i < m_p.measure_cycles; ++i) {
         inject();
         m_net.step();
-        if (m_hook) m_hook(m_net.cycle());
+        call_hook();
     }
     m_net.set_measuring(false);
     const std::uint64_t ej1 = m_net.totals().term.flits_ejected;
@@ -107,7 +107,7 @@ TrafficResult SyntheticTraffic::run() {
         if (m_p.inject_while_draining ? t.measured_delivered == t.measured_created : m_net.idle()) break;
         if (m_p.inject_while_draining) inject();
         m_net.step();
-        if (m_hook) m_hook(m_net.cycle());
+        call_hook();
     }
     r.drained = m_p.inject_while_draining ? t.measured_delivered == t.measured_created : m_net.idle();
     const double denom = double(n) * double(m_p.measure_cycles);

@@ -39,8 +39,12 @@ public:
     // Runs warm-up, measurement and drain; returns the measured figures.
     TrafficResult run();
 
-    // Optional observer called with the cycle count after every simulated cycle (epoch statistics).
-    void set_cycle_hook(std::function<void(std::uint64_t)> f) { m_hook = std::move(f); }
+    // Optional observer (epoch statistics, stop signals), called with the cycle count after the
+    // first simulated cycle; it returns the cycle count after which it is to be called next.
+    void set_cycle_hook(std::function<std::uint64_t(std::uint64_t)> f) {
+        m_hook = std::move(f);
+        m_hook_at = 0;
+    }
 
     // Optional exactly-once check: counts deliveries per packet serial.
     void track_deliveries(bool on) { m_track = on; }
@@ -67,7 +71,11 @@ private:
     void send_from(unsigned s);
     bool m_track = false;
     std::vector<std::uint8_t> m_delivered;
-    std::function<void(std::uint64_t)> m_hook;
+    std::function<std::uint64_t(std::uint64_t)> m_hook;
+    std::uint64_t m_hook_at = 0;
+    void call_hook() {
+        if (m_hook && m_net.cycle() >= m_hook_at) m_hook_at = m_hook(m_net.cycle());
+    }
 };
 
 }  // namespace vp::noc

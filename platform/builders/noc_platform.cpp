@@ -1,5 +1,6 @@
 #include "platform/builders/noc_platform.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -23,11 +24,19 @@ NocPlatform::NocPlatform(RunContext& ctx) : m_ctx(ctx), m_noc(ctx.spec.noc), m_t
     m_trace = std::make_unique<noc::NocTrace>(ctx.tracer, "noc", const_cast<noc::Network&>(m_run->network()), period_ps);
 }
 
-void NocPlatform::run_untimed(const std::function<void(std::uint64_t)>& at_cycle) {
+void NocPlatform::run_untimed(const std::function<std::uint64_t(std::uint64_t)>& at_cycle) {
     if (at_cycle) {
         const double period = config::clock_periods_ps(m_ctx.spec).at("noc");
-        m_run->traffic().set_cycle_hook([&at_cycle, period](std::uint64_t c) {
-            at_cycle(std::uint64_t(double(c) * period + 0.5));
+        const auto end_ps = [period](std::uint64_t c) { return std::uint64_t(double(c) * period + 0.5); };
+        m_run->traffic().set_cycle_hook([&at_cycle, period, end_ps](std::uint64_t c) {
+            const std::uint64_t want_ps = at_cycle(end_ps(c));
+            const std::uint64_t poll = c + kUntimedPollCycles;
+            if (double(want_ps) >= double(poll) * period) return poll;
+            // The first cycle that ends at or after want_ps (the same rounding as end_ps).
+            std::uint64_t n = std::uint64_t(double(want_ps) / period);
+            while (n > c + 1 && end_ps(n - 1) >= want_ps) --n;
+            while (end_ps(n) < want_ps) ++n;
+            return std::max(n, c + 1);
         });
     }
     try {

@@ -14,7 +14,7 @@ class NocPlatform final : public Platform {
 public:
     explicit NocPlatform(RunContext& ctx);
     bool needs_kernel() const override { return false; }
-    void run_untimed(const std::function<void(std::uint64_t)>& at_cycle) override;
+    void run_untimed(const std::function<std::uint64_t(std::uint64_t)>& at_cycle) override;
     sc_core::sc_time untimed_end() const override;
     void finish() override {}
     void check_invariants() const override;

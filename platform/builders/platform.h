@@ -40,8 +40,11 @@ public:
     // Platforms whose models step themselves without SystemC processes (synthetic NoC
     // traffic) return false and do their work in run_untimed().
     virtual bool needs_kernel() const { return true; }
-    // `at_cycle(now_ps)` is called after every simulated cycle when given (epoch statistics).
-    virtual void run_untimed(const std::function<void(std::uint64_t)>& at_cycle) { (void)at_cycle; }
+    // `at_cycle(now_ps)` (epoch statistics, stop signals) returns the time at which it wants its
+    // next call. It is called after the first simulated cycle that ends at or after that time, and
+    // in any case after every kUntimedPollCycles cycles.
+    static constexpr std::uint64_t kUntimedPollCycles = 1024;
+    virtual void run_untimed(const std::function<std::uint64_t(std::uint64_t)>& at_cycle) { (void)at_cycle; }
     // Simulated time of an untimed run (for kernel runs vp-run takes SimControl's end time).
     virtual sc_core::sc_time untimed_end() const { return sc_core::SC_ZERO_TIME; }
     // Called once after the simulation ended (closes time-weighted statistics).

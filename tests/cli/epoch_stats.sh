@@ -36,6 +36,24 @@ for r in "${runs[@]}"; do
   "$vp_run" "$cfg" "$wl" --out "$tmp/$name-off" --quiet --set stats.epoch=off "${extra[@]}"
   ok "$name: epoch off still sums to the totals" "/usr/bin/python3 '$chk' epoch '$tmp/$name-off' >'$tmp/log' || { cat '$tmp/log'; false; }"
 done
+# Synthetic NoC runs are sampled at the end of the first NoC cycle at or after each epoch
+# boundary. A 700 MHz NoC (1428.571 ps per cycle) with a 1001 ns epoch puts no boundary on a cycle
+# end; the expected ends are computed here from the clock alone.
+"$vp_run" "$root/configs/mesh-8x8-synthetic.yaml" "$root/workloads/traffic/uniform.json" --out "$tmp/noc-700" --quiet \
+  --set mesh.noc_mhz=700 --set stats.epoch=1001ns --set traffic.measure_cycles=20000
+ok "noc: epochs end at the first NoC cycle at or after each boundary (700 MHz, 1001 ns)" "/usr/bin/python3 - '$tmp/noc-700' <<'PY'
+import csv, math, sys
+ends = sorted({float(r['t_end_ns']) for r in csv.DictReader(open(sys.argv[1] + '/timeseries.csv'))})
+period = 1e6 / 700
+want = []
+for k in range(1, len(ends)):
+    c = math.ceil(k * 1001000 / period - 1e-9)
+    while round(c * period) < k * 1001000: c += 1
+    want.append(round(c * period) / 1000)
+bad = [(k + 1, e, w) for k, (e, w) in enumerate(zip(ends, want)) if abs(e - w) > 0.0015]
+print('%d intervals, first ends %s, mismatches %s' % (len(ends), ends[:3], bad[:3]))
+sys.exit(0 if len(ends) > 20 and not bad else 1)
+PY"
 # The VTA's MACs are sampled with the running GEMM counted up to the sample: the series exists,
 # sums to vta.gemm_uops x BLOCK^2 (the micro-op counter, not sampled), and no interval holds
 # more than 256 MACs per 10-ns core cycle (MACs added at a GEMM's end would exceed the peak in
