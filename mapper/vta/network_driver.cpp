@@ -386,9 +386,24 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
     m_done.assign(n, false);
     m_prepared.assign(n, false);
     m_parts_done.assign(n, 0);
+    {
+        const Layer& first = m_g.net.layers[0];
+        const std::size_t operands = first.kind == LayerKind::Concat ? std::max<std::size_t>(1, m_g.inputs[0].size()) : 1;
+        m_input_elems = layer_in_elems(first) / operands;
+        if (m_input_elems * operands != layer_in_elems(first))
+            throw InputError(m_g.source + ": layer " + first.name + ": a concat of the network input " + std::to_string(operands) +
+                             " times reads " + std::to_string(layer_in_elems(first)) + " elements, not a multiple of " +
+                             std::to_string(operands));
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const Layer& l = m_g.net.layers[i];
         const std::string where = m_g.source + ": layer " + l.name + ": ";
+        if (l.kind != LayerKind::Eltwise && l.kind != LayerKind::Concat &&
+            std::count(m_g.inputs[i].begin(), m_g.inputs[i].end(), NetGraph::kNetInput) > 0 && layer_in_elems(l) != m_input_elems)
+            throw InputError(where + "it reads the network input as " + std::to_string(layer_in_elems(l)) + " elements, the input has " +
+                             std::to_string(m_input_elems) + " (what layer " + m_g.net.layers[0].name +
+                             " reads): the VTA runs networks with one input tensor, so a model with several inputs of different "
+                             "sizes does not run on it");
         switch (l.kind) {
             case LayerKind::Conv:  // a transposed one (zero-inserted input) by im2row over the zero-inserted input
             case LayerKind::FullyConnected: break;
@@ -514,9 +529,8 @@ NetworkDriver::NetworkDriver(NetGraph g, const VtaConfig& cfg, const DriverOptio
             m_data[i].bias = m_g.bias_values[i];
         }
     }
-    const std::size_t in_elems = layer_in_elems(m_g.net.layers[0]);
-    m_input = m_g.input_file.empty() ? gen_int8(in_elems, mix(m_opt.seed, 0xFFFF, 0), -128, 127)
-                                     : read_raw<std::int8_t>(m_g.input_file, in_elems, "input");
+    m_input = m_g.input_file.empty() ? gen_int8(m_input_elems, mix(m_opt.seed, 0xFFFF, 0), -128, 127)
+                                     : read_raw<std::int8_t>(m_g.input_file, m_input_elems, "input");
 }
 
 bool NetworkDriver::pool_on_host(const Layer& l) const {
@@ -536,7 +550,7 @@ int NetworkDriver::pool_band(const Layer& l) const {
 }
 
 std::uint64_t NetworkDriver::producer_elems(int s) const {
-    return s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : layer_in_elems(m_g.net.layers[0]);
+    return s >= 0 ? layer_out_elems(m_g.net.layers[std::size_t(s)]) : m_input_elems;
 }
 
 bool NetworkDriver::is_host_layer(std::size_t i) const {

@@ -253,6 +253,9 @@ private:
     VtaConfig m_cfg;
     DriverOptions m_opt;
     std::vector<std::int8_t> m_input;
+    // Elements of the network input: what the first layer reads (a first concat reads it once per
+    // operand, every operand being the input).
+    std::uint64_t m_input_elems = 0;
     std::vector<std::vector<std::int8_t>> m_out;
     std::vector<LayerData> m_data;
     std::vector<bool> m_done, m_prepared;

@@ -691,6 +691,50 @@ TEST_CASE("Concats along H and W and strided slices along C, H and W on the host
         for (int y = 0; y < 4; ++y) CHECK(w[std::size_t((c * 4 + y) * 16 + 5)] == in[std::size_t((c * 8 + 2 * y + 1) * 8 + 1)]);
 }
 
+TEST_CASE("A first concat of the network input with itself equals the reference and a layer reading the input in another size is refused",
+          "[vta][network]") {
+    for (SoftmaxAxis a : {SoftmaxAxis::C, SoftmaxAxis::W}) {
+        Network n;
+        n.name = "cat_input";
+        Layer cat;  // the input (4 x 8 x 8) twice: 8 x 8 x 8 along C, 4 x 8 x 16 along W
+        cat.name = "cat"; cat.kind = LayerKind::Concat; cat.data_axis = a;
+        cat.C = cat.K = a == SoftmaxAxis::C ? 8 : 4; cat.H = 8; cat.W = a == SoftmaxAxis::C ? 8 : 16;
+        const int c = add_layer(n, cat, {Layer::kNetInput, Layer::kNetInput});
+        Layer cv = conv("conv", cat.K, 8, 8, 3, 1, 1, 1, true);
+        cv.W = cat.W;
+        add_layer(n, cv, {c});
+        const NetGraph g = chain_graph(n, "cat_input");
+        for (bool dbuf : {true, false}) CHECK(check_network_mode(g, 5, 0, dbuf, false) == 2);
+        const NetworkDriver d = run_with_seed(g, 5);
+        REQUIRE(d.input().size() == 4 * 8 * 8);
+        const auto& out = d.output(std::size_t(c));
+        for (int ch = 0; ch < 4; ++ch)  // by hand: both copies of input element (ch, y, x)
+            for (int y = 0; y < 8; ++y)
+                for (int x = 0; x < 8; ++x) {
+                    const auto v = d.input()[std::size_t((ch * 8 + y) * 8 + x)];
+                    if (a == SoftmaxAxis::C) {
+                        CHECK(out[std::size_t((ch * 8 + y) * 8 + x)] == v);
+                        CHECK(out[std::size_t(((ch + 4) * 8 + y) * 8 + x)] == v);
+                    } else {
+                        CHECK(out[std::size_t((ch * 8 + y) * 16 + x)] == v);
+                        CHECK(out[std::size_t((ch * 8 + y) * 16 + x + 8)] == v);
+                    }
+                }
+    }
+    // Two layers reading the input as 3 x 16 x 16 and as 5 x 8 x 8 (a model with two inputs).
+    Network n;
+    n.name = "two_inputs";
+    add_layer(n, conv("a", 3, 8, 16, 3, 2, 1, 1, false), {Layer::kNetInput});
+    add_layer(n, conv("b", 5, 8, 8, 1, 1, 0, 1, false), {Layer::kNetInput});
+    try {
+        NetworkDriver d(chain_graph(n, "two_inputs"), VtaConfig{}, DriverOptions{});
+        FAIL("accepted");
+    } catch (const vp::InputError& e) {
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("layer b: it reads the network input as 320 elements, the input has 768 "
+                                                       "(what layer a reads): the VTA runs networks with one input tensor"));
+    }
+}
+
 TEST_CASE("Transposed convolutions (im2row over the zero-inserted input), grouped and strided, equal the reference", "[vta][network]") {
     Network n;
     n.name = "deconv";
