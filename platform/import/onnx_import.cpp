@@ -223,6 +223,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
         v.type = in->type().tensor_type().elem_type();
         if (first && v.dims.size() >= 2) c.batch = v.dims[0];
         first = false;
+        c.stats.data_inputs.push_back(in->name() + " " + dims_text(v.dims));
         c.values[in->name()] = v;
     }
 
@@ -352,12 +353,23 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     return res;
 }
 
+namespace {
+// The workload format has one network input ("input"): what a model with several becomes.
+std::string several_inputs(const std::vector<std::string>& inputs) {
+    std::string s = std::to_string(inputs.size()) + " data inputs (";
+    for (std::size_t i = 0; i < inputs.size(); ++i) s += (i ? ", " : "") + inputs[i];
+    return s + "): each layer that reads one of them reads the network input (\"input\") in its own shape; the VTA runs "
+               "the network only when they are all of one size, with one input tensor for all";
+}
+}  // namespace
+
 nlohmann::ordered_json ImportResult::workload_json() const {
     nlohmann::ordered_json net = mapper::network_to_json(this->net);
     nlohmann::ordered_json doc;
     doc["name"] = net["name"];
     doc["description"] = "imported from " + fs::path(source).filename().string() + " (opset " + std::to_string(stats.opset) +
-                         (stats.upgraded_nodes >= 0 ? " read as opset 7" : "") + (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import";
+                         (stats.upgraded_nodes >= 0 ? " read as opset 7" : "") + (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import" +
+                         (stats.data_inputs.size() > 1 ? "; " + several_inputs(stats.data_inputs) : "");
     for (auto it = net.begin(); it != net.end(); ++it)
         if (it.key() != "name") doc[it.key()] = it.value();
     if (!skipped.empty()) {
@@ -394,6 +406,7 @@ std::string ImportResult::summary() const {
        << " activations, " << stats.fused_bias << " bias/scale nodes, " << stats.fused_pad << " pads; removed " << stats.layout
        << " layout-only nodes\n";
     if (!stats.values_present) os << "  weights: external data absent (shapes only: fine for timing)\n";
+    if (stats.data_inputs.size() > 1) os << "  " << several_inputs(stats.data_inputs) << "\n";
     for (const auto& s : skipped) os << "  skipped node \"" << s.name << "\" (" << s.op_type << "): " << s.reason << "\n";
     return os.str();
 }

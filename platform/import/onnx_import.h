@@ -44,6 +44,7 @@ struct ImportStats {
     std::size_t layout = 0;        // Flatten / Reshape / Transpose / Identity / Dropout / (De)Quantize ... removed
     bool quantized = false;        // quantized operators or tensor types: precision from the types
     bool values_present = false;   // the weights' values were readable
+    std::vector<std::string> data_inputs;  // "NAME DIMS" of each graph input that is not an initializer
 };
 
 struct ImportResult {

@@ -129,6 +129,13 @@ bad run_input_shape_twice "--input-shape names input \"x\" twice" \
   "$vp_run" "$root/configs/nmp.yaml" "$tmp/dyn.onnx" --input-shape x=1x3x8x8 --input-shape x=1x3x8x8 --check
 "$vp_import" "$tmp/two_inputs.onnx" --input-shape x=2x3x8x8 --input-shape b=2x3x8x8 -o "$tmp/two.json" -q
 ok "an --input-shape for each of two inputs" "[ $? -eq 0 ] && grep -q '\"batch\": 2' '$tmp/two.json'"
+# The summary and the workload's description say that both inputs are read as the one network
+# input; the VTA runs the model (both 3 x 8 x 8: one input tensor for both).
+"$vp_import" "$tmp/two_inputs.onnx" --batch 1 -o "$tmp/two1.json" > "$tmp/two1.txt"
+ok "two data inputs: named with their shapes in the summary and the workload" \
+   "[ $? -eq 0 ] && grep -q '2 data inputs (x 1x3x8x8, b 1x3x8x8): each layer that reads one of them reads the network input' '$tmp/two1.txt' && grep -q '\"description\": \".*2 data inputs (x 1x3x8x8, b 1x3x8x8)' '$tmp/two1.json'"
+"$vp_run" "$root/configs/vta.yaml" "$tmp/two_inputs.onnx" --batch 1 --out "$tmp/tworun" --quiet
+ok "two data inputs of one size run on the VTA" "[ $? -eq 0 ] && [ -s '$tmp/tworun/stats.json' ]"
 bad unsupported "node \"cos_b\" (Cos)" "$vp_run" "$root/configs/nmp.yaml" "$tmp/unsup.onnx" --out "$tmp/bad_out"
 err=$("$vp_import" "$tmp/unsup.onnx" -o "$tmp/u.json" 2>&1); rc=$?
 ok "every unsupported node is listed" "[ $rc -eq 2 ] && [[ \"\$err\" == *'sin_a'* ]] && [[ \"\$err\" == *'cos_b'* ]]"
