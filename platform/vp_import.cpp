@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (vm.count("help")) {
-        std::cout << kUsage << "\nImports an ONNX model (opsets 1-17; 1-6 are read as opset 7) as a network workload for vp-run / vp-map.\n\n" << desc;
+        std::cout << kUsage << "\nImports an ONNX model (opsets 1-22; 1-6 are read as opset 7, 18-22 as opset 17) as a network workload for vp-run / vp-map.\n\n" << desc;
         return 0;
     }
     if (vm.count("version")) {

@@ -13,6 +13,7 @@
 #include "platform/import/legacy_opset.h"
 #include "platform/import/layer_values.h"
 #include "platform/import/onnx_model.h"
+#include "platform/import/recent_opset.h"
 #include "platform/import/shape_folding.h"
 
 namespace vp::import {
@@ -184,6 +185,9 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     if (m.opset < kMinOpset) {
         upgraded = upgrade_to_opset7(m);
         m.opset = kMinOpset;
+    } else if (m.opset > kMaxOpset) {
+        upgraded = downgrade_to_opset17(m);
+        m.opset = kMaxOpset;
     }
     ImportResult res;
     res.source = path;
@@ -192,6 +196,7 @@ ImportResult import_onnx(const std::string& path, const ImportOptions& opt) {
     Ctx c(m, opt);
     c.stats.opset = m.source_opset;
     c.stats.upgraded_nodes = upgraded;
+    c.stats.read_as_opset = m.opset;
     c.stats.producer = m.model.producer_name() + (m.model.producer_version().empty() ? "" : " " + m.model.producer_version());
     c.stats.nodes = nodes;
     c.stats.folded = folded;
@@ -368,7 +373,7 @@ nlohmann::ordered_json ImportResult::workload_json() const {
     nlohmann::ordered_json doc;
     doc["name"] = net["name"];
     doc["description"] = "imported from " + fs::path(source).filename().string() + " (opset " + std::to_string(stats.opset) +
-                         (stats.upgraded_nodes >= 0 ? " read as opset 7" : "") + (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import" +
+                         (stats.upgraded_nodes >= 0 ? " read as opset " + std::to_string(stats.read_as_opset) : "") + (stats.producer.empty() ? "" : ", " + stats.producer) + ") by vp-import" +
                          (stats.data_inputs.size() > 1 ? "; " + several_inputs(stats.data_inputs) : "");
     for (auto it = net.begin(); it != net.end(); ++it)
         if (it.key() != "name") doc[it.key()] = it.value();
@@ -391,7 +396,7 @@ std::string ImportResult::summary() const {
     for (const auto& l : net.layers) ++kinds[mapper::to_string(l.kind)];
     std::ostringstream os;
     os << "imported " << source << " (opset " << stats.opset
-       << (stats.upgraded_nodes >= 0 ? " read as opset 7, " + std::to_string(stats.upgraded_nodes) + " nodes rewritten" : "")
+       << (stats.upgraded_nodes >= 0 ? " read as opset " + std::to_string(stats.read_as_opset) + ", " + std::to_string(stats.upgraded_nodes) + " nodes rewritten" : "")
        << (stats.producer.empty() ? "" : ", " + stats.producer) << "): "
        << stats.nodes << " nodes -> " << net.layers.size() << " layers (";
     bool first = true;

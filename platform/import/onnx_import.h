@@ -36,7 +36,9 @@ struct LayerValues {
 
 struct ImportStats {
     int opset = 0;                 // as the file declares it
-    int upgraded_nodes = -1;       // opsets 1-6: nodes rewritten into their opset-7 form (-1: none read so)
+    int upgraded_nodes = -1;       // opsets 1-6: nodes rewritten into their opset-7 form, 18-22: into their
+                                   // opset-17 form (-1: read as the file declares)
+    int read_as_opset = 0;         // 7 or 17 when upgraded_nodes >= 0
     std::string producer;
     std::size_t nodes = 0;
     std::size_t folded = 0;        // shape-subgraph nodes evaluated to constants

@@ -188,12 +188,10 @@ LoadedModel load_model(const std::string& path) {
         }
     if (!found) throw InputError(path + ": the model imports no opset of the default ONNX domain");
     m.source_opset = m.opset;
-    if (m.opset < kMinLegacyOpset || m.opset > kMaxOpset)
+    if (m.opset < kMinLegacyOpset || m.opset > kMaxRecentOpset)
         throw InputError(path + ": opset " + std::to_string(m.opset) + " is out of the supported range " +
-                         std::to_string(kMinLegacyOpset) + ".." + std::to_string(kMaxOpset) +
-                         (m.opset > kMaxOpset ? " (libonnx 1.12 knows opsets up to " + std::to_string(kMaxOpset) +
-                                                    ": export the model at that opset or lower)"
-                                              : ""));
+                         std::to_string(kMinLegacyOpset) + ".." + std::to_string(kMaxRecentOpset) +
+                         (m.opset > kMaxRecentOpset ? " (export the model at that opset or lower)" : ""));
     // Names end up in the workload document (JSON, which is UTF-8 only) and in messages.
     auto check_text = [&](const std::string& text, const std::string& what) {
         const std::size_t at = invalid_utf8_at(text);

@@ -10,10 +10,12 @@
 namespace vp::import {
 
 // Opsets of the default domain the importer reads natively (libonnx 1.12 knows up to 17); models
-// of opsets kMinLegacyOpset..kMinOpset-1 are first rewritten into opset kMinOpset (legacy_opset.h).
+// of opsets kMinLegacyOpset..kMinOpset-1 are first rewritten into opset kMinOpset (legacy_opset.h),
+// models of opsets kMaxOpset+1..kMaxRecentOpset into opset kMaxOpset (recent_opset.h).
 constexpr int kMinLegacyOpset = 1;
 constexpr int kMinOpset = 7;
 constexpr int kMaxOpset = 17;
+constexpr int kMaxRecentOpset = 22;
 
 struct LoadedModel {
     onnx::ModelProto model;
