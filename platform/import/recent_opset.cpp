@@ -1,6 +1,7 @@
 #include "platform/import/recent_opset.h"
 
 #include <cmath>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -79,8 +80,7 @@ bool is_reduce_with_axes_input(const std::string& op) {
 // Builds the nodes that replace a Gelu, with their constants as initializers.
 class GeluExpansion {
 public:
-    GeluExpansion(onnx::GraphProto& g, const onnx::NodeProto& n, int k)
-        : m_g(g), m_base((n.name().empty() ? "gelu" + std::to_string(k) : n.name()) + "/") {}
+    GeluExpansion(onnx::GraphProto& g, std::string base) : m_g(g), m_base(std::move(base)) {}
     std::string scalar(const std::string& name, float v) {
         auto* t = m_g.add_initializer();
         t->set_name(m_base + name);
@@ -107,13 +107,28 @@ private:
     std::vector<onnx::NodeProto> m_nodes;
 };
 
-std::vector<onnx::NodeProto> expand_gelu(onnx::GraphProto& g, const onnx::NodeProto& n, int k, const std::string& where) {
+// The prefix of the names a Gelu's nodes and constants get: the node's name and "/", unless a name
+// of the graph (or of an earlier Gelu's expansion) already starts with it.
+std::string gelu_prefix(const onnx::NodeProto& n, int k, std::set<std::string>& names) {
+    const std::string stem = n.name().empty() ? "gelu" + std::to_string(k) : n.name();
+    for (int attempt = 0;; ++attempt) {
+        const std::string base = (attempt == 0 ? stem : stem + "_" + std::to_string(k) + "_" + std::to_string(attempt)) + "/";
+        const auto it = names.lower_bound(base);  // the first name >= base: one starting with base, if any
+        if (it == names.end() || it->compare(0, base.size(), base) != 0) {
+            names.insert(base);
+            return base;
+        }
+    }
+}
+
+std::vector<onnx::NodeProto> expand_gelu(onnx::GraphProto& g, const onnx::NodeProto& n, int k, const std::string& where,
+                                         std::set<std::string>& names) {
     const auto* approx = attribute(n, "approximate");
     const std::string mode = approx ? approx->s() : "none";
     if (mode != "none" && mode != "tanh")
         throw InputError(where + ": approximate \"" + mode + "\" (ONNX defines \"none\" and \"tanh\")");
     if (n.input_size() != 1 || n.output_size() != 1) throw InputError(where + ": expected one input and one output");
-    GeluExpansion e(g, n, k);
+    GeluExpansion e(g, gelu_prefix(n, k, names));
     const std::string& x = n.input(0);
     std::string inner;
     if (mode == "none") {
@@ -136,6 +151,13 @@ int downgrade_to_opset17(LoadedModel& m) {
     const Constants constants(g, m.dir);
     int changed = 0;
     std::vector<std::pair<int, std::vector<onnx::NodeProto>>> expanded;  // Gelu nodes by index
+    std::set<std::string> names;  // of the graph's values and nodes (the Gelus' new names avoid them)
+    for (const auto& t : g.initializer()) names.insert(t.name());
+    for (const auto& v : g.input()) names.insert(v.name());
+    for (const auto& x : g.node()) {
+        names.insert(x.name());
+        for (const auto& o : x.output()) names.insert(o);
+    }
     for (int k = 0; k < g.node_size(); ++k) {
         onnx::NodeProto& n = *g.mutable_node(k);
         if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
@@ -198,16 +220,19 @@ int downgrade_to_opset17(LoadedModel& m) {
                     if (type != onnx::TensorProto::UINT8 && type != onnx::TensorProto::INT8)
                         refuse("output_dtype " + std::string(type_name(int(type))) + " (opset 17 quantizes to int8 and uint8)");
                     auto* z = g.add_initializer();  // the zero point that gives opset 17 the output type
-                    z->set_name((n.name().empty() ? "quantize" + std::to_string(k) : n.name()) + "/zero_point");
+                    std::string zname = (n.name().empty() ? "quantize" + std::to_string(k) : n.name()) + "/zero_point";
+                    while (names.count(zname)) zname += "_";
+                    names.insert(zname);
+                    z->set_name(zname);
                     z->set_data_type(int(type));
                     z->add_int32_data(0);
-                    while (n.input_size() < 2) n.add_input("");
-                    n.add_input(z->name());
+                    while (n.input_size() < 3) n.add_input("");
+                    n.set_input(2, z->name());
                 }
                 drop_attribute(n, "output_dtype");
             }
         } else if (op == "Gelu") {
-            expanded.emplace_back(k, expand_gelu(g, n, k, where));
+            expanded.emplace_back(k, expand_gelu(g, n, k, where, names));
             continue;
         }
         if (n.attribute_size() != attrs_before || n.input_size() != inputs_before) ++changed;

@@ -188,3 +188,18 @@ TEST_CASE("Opsets 18 to 22: what opset 17 cannot express is refused naming the n
     }
     refused(base(23), "op23.onnx", "opset 23 is out of the supported range 1..22 (export the model at that opset or lower)");
 }
+
+TEST_CASE("Opset 20: two Gelu nodes of one name, and a tensor named like the first's expansion, expand apart", "[import][recent]") {
+    Model m(20);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).init("w2", {4, 4, 1, 1}).output("y");
+    m.node("Conv", {"x", "w"}, {"act/Div1"}, "conv");  // a name the first expansion would take
+    m.node("Gelu", {"act/Div1"}, {"g1"}, "act");
+    m.node("Conv", {"g1", "w2"}, {"c2"}, "conv2");
+    attr(m.node("Gelu", {"c2"}, {"y"}, "act"), "approximate", std::string("tanh"));
+    const auto r = import_onnx(m.save("gelu_names.onnx"), {});
+    CHECK(r.stats.upgraded_nodes == 2);
+    std::size_t eltwise = 0;
+    for (const auto& l : r.net.layers) eltwise += l.kind == LayerKind::Eltwise;
+    CHECK(eltwise == 4 + 8);  // the exact form's 4 layers and the tanh form's 8, as in the test above
+    CHECK(r.net.layers.size() == 2 + 4 + 8);
+}
