@@ -40,17 +40,24 @@ public:
             if ((n.domain().empty() || n.domain() == "ai.onnx") && n.op_type() == "Constant" && n.output_size() == 1)
                 m_constant[n.output(0)] = &n;
     }
-    // The integer values of `name`, or false when it is not a constant.
+    // The integer values of `name`, or false when it is not a constant. Throws vp::InputError
+    // naming `what` for a constant of another type.
     bool ints(const std::string& name, const std::string& what, std::vector<std::int64_t>& out) const {
+        const auto integers = [&](const onnx::TensorProto& t) {
+            const TensorData d = read_tensor(t, m_dir, what);
+            if (d.is_float() || !is_integer_type(d.type))
+                throw InputError(what + ": input \"" + name + "\" holds " + type_name(d.type) + " values, expected integers");
+            return d.i;
+        };
         if (const auto it = m_tensor.find(name); it != m_tensor.end()) {
-            out = read_tensor(*it->second, m_dir, what).i;
+            out = integers(*it->second);
             return true;
         }
         const auto it = m_constant.find(name);
         if (it == m_constant.end()) return false;
         for (const auto& a : it->second->attribute()) {
             if (a.name() == "value" && a.has_t()) {
-                out = read_tensor(a.t(), m_dir, what).i;
+                out = integers(a.t());
                 return true;
             }
             if (a.name() == "value_int") {

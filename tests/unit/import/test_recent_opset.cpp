@@ -203,3 +203,12 @@ TEST_CASE("Opset 20: two Gelu nodes of one name, and a tensor named like the fir
     CHECK(eltwise == 4 + 8);  // the exact form's 4 layers and the tanh form's 8, as in the test above
     CHECK(r.net.layers.size() == 2 + 4 + 8);
 }
+
+TEST_CASE("Opset 18: ReduceMean axes given as floats are refused naming the input", "[import][recent]") {
+    Model m(18);
+    m.input("x", {1, 3, 8, 8}).init("w", {4, 3, 3, 3}).floats("axes", {2, 3}).output("y");
+    m.node("Conv", {"x", "w"}, {"c"}, "conv");
+    m.node("ReduceMean", {"c", "axes"}, {"y"}, "mean");
+    CHECK_THROWS_WITH(import_onnx(m.save("rm_float_axes.onnx"), {}),
+                      Catch::Contains("node \"mean\" (ReduceMean) of opset 18: input \"axes\" holds FLOAT values, expected integers"));
+}
