@@ -6,27 +6,12 @@
 #include <unordered_set>
 
 #include "mapper/common/errors.h"
+#include "platform/import/const_eval.h"
 #include "platform/import/graph_order.h"
 
 namespace vp::import {
 
 namespace {
-
-const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const std::string& name) {
-    for (const auto& a : n.attribute())
-        if (a.name() == name) return &a;
-    return nullptr;
-}
-
-bool remove_attr(onnx::NodeProto& n, const std::string& name) {
-    auto* attrs = n.mutable_attribute();
-    for (int i = 0; i < attrs->size(); ++i)
-        if (attrs->Get(i).name() == name) {
-            attrs->DeleteSubrange(i, 1);
-            return true;
-        }
-    return false;
-}
 
 onnx::AttributeProto* add_ints(onnx::NodeProto& n, const std::string& name, const std::vector<std::int64_t>& v) {
     auto* a = n.add_attribute();

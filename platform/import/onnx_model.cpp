@@ -360,4 +360,14 @@ TensorProto make_tensor(const std::string& name, const TensorData& d) {
     return t;
 }
 
+bool remove_attr(onnx::NodeProto& n, const std::string& name) {
+    auto* attrs = n.mutable_attribute();
+    for (int i = 0; i < attrs->size(); ++i)
+        if (attrs->Get(i).name() == name) {
+            attrs->DeleteSubrange(i, 1);
+            return true;
+        }
+    return false;
+}
+
 }  // namespace vp::import

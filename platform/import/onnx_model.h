@@ -57,6 +57,9 @@ std::string external_file(const onnx::TensorProto& t, const std::string& dir);
 // or initializer that needs the values) when the data file is missing or too short.
 TensorData read_tensor(const onnx::TensorProto& t, const std::string& dir, const std::string& what);
 
+// Removes the attribute `name` of a node (false when absent; find_attr in const_eval.h finds it).
+bool remove_attr(onnx::NodeProto& n, const std::string& name);
+
 // An initializer holding `d` under `name` (folded constants).
 onnx::TensorProto make_tensor(const std::string& name, const TensorData& d);
 

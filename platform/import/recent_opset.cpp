@@ -6,25 +6,11 @@
 #include <unordered_set>
 
 #include "mapper/common/errors.h"
+#include "platform/import/const_eval.h"
 
 namespace vp::import {
 
 namespace recent_opset_detail {
-
-const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const std::string& name) {
-    for (const auto& a : n.attribute())
-        if (a.name() == name) return &a;
-    return nullptr;
-}
-
-void drop_attribute(onnx::NodeProto& n, const std::string& name) {
-    auto* attrs = n.mutable_attribute();
-    for (int i = 0; i < attrs->size(); ++i)
-        if (attrs->Get(i).name() == name) {
-            attrs->DeleteSubrange(i, 1);
-            return;
-        }
-}
 
 std::string recent_node_label(const onnx::NodeProto& n, int k) {
     return "node \"" + (n.name().empty() ? "#" + std::to_string(k) : n.name()) + "\" (" + n.op_type() + ")";
@@ -130,7 +116,7 @@ std::string gelu_prefix(const onnx::NodeProto& n, int k, std::set<std::string>& 
 
 std::vector<onnx::NodeProto> expand_gelu(onnx::GraphProto& g, const onnx::NodeProto& n, int k, const std::string& where,
                                          std::set<std::string>& names) {
-    const auto* approx = attribute(n, "approximate");
+    const auto* approx = find_attr(n, "approximate");
     const std::string mode = approx ? approx->s() : "none";
     if (mode != "none" && mode != "tanh")
         throw InputError(where + ": approximate \"" + mode + "\" (ONNX defines \"none\" and \"tanh\")");
@@ -175,16 +161,16 @@ int downgrade_to_opset17(LoadedModel& m) {
             throw InputError(where + ": " + what + " (opset 17, which the importer reads, cannot express it)");
         };
         const auto drop_if = [&](const char* name, auto is_default) {
-            if (const auto* a = attribute(n, name)) {
+            if (const auto* a = find_attr(n, name)) {
                 if (!is_default(*a)) refuse(std::string("attribute ") + name);
-                drop_attribute(n, name);
+                remove_attr(n, name);
             }
         };
         if (is_reduce_with_axes_input(op)) {
             const bool has_axes = n.input_size() > 1 && !n.input(1).empty();
-            const auto* noop = attribute(n, "noop_with_empty_axes");
+            const auto* noop = find_attr(n, "noop_with_empty_axes");
             if (noop && noop->i() != 0 && !has_axes) refuse("noop_with_empty_axes = 1 without axes (an identity)");
-            drop_attribute(n, "noop_with_empty_axes");
+            remove_attr(n, "noop_with_empty_axes");
             if (has_axes) {
                 std::vector<std::int64_t> axes;
                 if (!constants.ints(n.input(1), where, axes)) refuse("axes computed at run time (input \"" + n.input(1) + "\")");
@@ -198,17 +184,17 @@ int downgrade_to_opset17(LoadedModel& m) {
                 }
             }
         } else if (op == "Split") {
-            drop_attribute(n, "num_outputs");
+            remove_attr(n, "num_outputs");
         } else if (op == "Resize") {
             drop_if("antialias", [](const onnx::AttributeProto& a) { return a.i() == 0; });
-            if (attribute(n, "axes")) refuse("attribute axes");
+            if (find_attr(n, "axes")) refuse("attribute axes");
             drop_if("keep_aspect_ratio_policy", [](const onnx::AttributeProto& a) { return a.s() == "stretch"; });
-            if (const auto* c = attribute(n, "coordinate_transformation_mode"); c && c->s() == "half_pixel_symmetric")
+            if (const auto* c = find_attr(n, "coordinate_transformation_mode"); c && c->s() == "half_pixel_symmetric")
                 refuse("coordinate_transformation_mode \"half_pixel_symmetric\"");
         } else if (op == "Pad") {
             if (n.input_size() > 3 && !n.input(3).empty()) refuse("input axes");
             if (n.input_size() > 3) n.mutable_input()->DeleteSubrange(3, n.input_size() - 3);
-            if (const auto* mode = attribute(n, "mode"); mode && mode->s() == "wrap") refuse("mode \"wrap\"");
+            if (const auto* mode = find_attr(n, "mode"); mode && mode->s() == "wrap") refuse("mode \"wrap\"");
         } else if (op == "AveragePool") {
             drop_if("dilations", [](const onnx::AttributeProto& a) {
                 for (auto d : a.ints())
@@ -216,11 +202,11 @@ int downgrade_to_opset17(LoadedModel& m) {
                 return true;
             });
         } else if (op == "Cast" || op == "CastLike") {
-            drop_attribute(n, "saturate");
+            remove_attr(n, "saturate");
         } else if (op == "QuantizeLinear" || op == "DequantizeLinear") {
-            drop_attribute(n, "saturate");
+            remove_attr(n, "saturate");
             drop_if("block_size", [](const onnx::AttributeProto& a) { return a.i() == 0; });
-            if (const auto* dt = attribute(n, "output_dtype")) {
+            if (const auto* dt = find_attr(n, "output_dtype")) {
                 const auto type = dt->i();
                 const bool zero_point = n.input_size() > 2 && !n.input(2).empty();
                 if (type != 0 && !zero_point) {
@@ -236,7 +222,7 @@ int downgrade_to_opset17(LoadedModel& m) {
                     while (n.input_size() < 3) n.add_input("");
                     n.set_input(2, z->name());
                 }
-                drop_attribute(n, "output_dtype");
+                remove_attr(n, "output_dtype");
             }
         } else if (op == "Gelu") {
             expanded.emplace_back(k, expand_gelu(g, n, k, where, names));
